@@ -1,0 +1,49 @@
+import { Link } from 'react-router'
+import { type CourseCard as Course, LEVEL_LABELS } from '../../features/courses/course-card.ts'
+import { formatDate } from '../lib/format.ts'
+
+export function AccessBadge({ access }: { access: Course['access'] }) {
+  return access === 'premium' ? (
+    <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-900 dark:text-amber-100">
+      プレミアム
+    </span>
+  ) : (
+    <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100">
+      無料
+    </span>
+  )
+}
+
+export function CourseCard({ course }: { course: Course }) {
+  return (
+    <article className="flex h-full flex-col rounded-xl border border-slate-200 p-5 transition hover:border-brand-500 hover:shadow-sm dark:border-slate-800">
+      <div className="flex items-center gap-2 text-xs">
+        <AccessBadge access={course.access} />
+        <span className="rounded-full bg-slate-100 px-2 py-0.5 text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+          {LEVEL_LABELS[course.level]}
+        </span>
+      </div>
+      <h3 className="mt-3 text-lg font-semibold leading-snug">
+        <Link
+          to={`/${course.author.username}/courses/${course.id}`}
+          className="hover:underline"
+          prefetch="intent"
+        >
+          {course.title}
+        </Link>
+      </h3>
+      <p className="mt-2 line-clamp-3 flex-1 text-sm text-slate-600 dark:text-slate-400">
+        {course.summary}
+      </p>
+      <p className="mt-4 text-xs text-slate-500">
+        <Link to={`/${course.author.username}`} className="hover:underline">
+          {course.author.displayName}
+        </Link>
+        <span aria-hidden="true"> ・ </span>
+        <time dateTime={new Date(course.publishedAt).toISOString()}>
+          {formatDate(course.publishedAt)}
+        </time>
+      </p>
+    </article>
+  )
+}

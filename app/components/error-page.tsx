@@ -1,0 +1,65 @@
+import { Component, type ReactNode, Suspense } from 'react'
+
+/** The seed's error page: its texts are kept verbatim, in English. */
+export const ERROR_TEXTS = {
+  notFound: 'This page could not be found',
+  backHome: 'Back to the home page',
+  errorPageFailed: 'An error occurred while showing the error page',
+  defaultMessage: 'Error',
+  defaultStatus: 500,
+} as const
+
+export function ErrorPage({ status, message }: { status: number; message: string }) {
+  const text = status === 404 ? ERROR_TEXTS.notFound : message || ERROR_TEXTS.defaultMessage
+  return (
+    <main
+      id="main"
+      className="mx-auto flex w-full max-w-3xl flex-1 flex-col items-center justify-center gap-4 px-4 py-24 text-center"
+    >
+      <p className="text-6xl font-bold text-brand-600 dark:text-brand-100" aria-hidden="true">
+        {status}
+      </p>
+      <h1 className="text-xl font-semibold">{text}</h1>
+      <a href="/" className="rounded-md bg-brand-600 px-4 py-2 text-white hover:bg-brand-700">
+        {ERROR_TEXTS.backHome}
+      </a>
+    </main>
+  )
+}
+
+function ErrorPageFailure() {
+  return (
+    <main id="main" className="mx-auto max-w-3xl px-4 py-24 text-center">
+      <h1 className="text-xl font-semibold">{ERROR_TEXTS.errorPageFailed}</h1>
+      <p className="mt-4">
+        <a href="/" className="underline">
+          {ERROR_TEXTS.backHome}
+        </a>
+      </p>
+    </main>
+  )
+}
+
+/**
+ * Keeps a broken error page from leaving a blank screen. On the server, React renders the
+ * Suspense fallback when its children throw; in the browser, the class boundary catches.
+ */
+export function ErrorPageGuard({ children }: { children: ReactNode }) {
+  return (
+    <FailureBoundary>
+      <Suspense fallback={<ErrorPageFailure />}>{children}</Suspense>
+    </FailureBoundary>
+  )
+}
+
+class FailureBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false }
+
+  static getDerivedStateFromError() {
+    return { failed: true }
+  }
+
+  override render() {
+    return this.state.failed ? <ErrorPageFailure /> : this.props.children
+  }
+}

@@ -1,0 +1,78 @@
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from 'react-router'
+import type { Route } from './+types/root'
+import stylesheet from './app.css?url'
+import { ChunkReloadGuard } from './components/chunk-reload-guard.tsx'
+import { ErrorPage, ErrorPageGuard } from './components/error-page.tsx'
+import { LoadingBar } from './components/loading-bar.tsx'
+import { NetworkStatus } from './components/network-status.tsx'
+import { SiteFooter } from './components/site-footer.tsx'
+import { SiteHeader } from './components/site-header.tsx'
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { settings: context.settings }
+}
+
+export const meta: Route.MetaFunction = ({ error, loaderData }) => {
+  const site = loaderData?.settings.siteTitle
+  if (error === undefined) return []
+  const status = isRouteErrorResponse(error) ? error.status : 500
+  const title = status === 404 ? 'This page could not be found' : 'Error'
+  return [{ title: site ? `${status}: ${title} | ${site}` : `${status}: ${title}` }]
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="ja">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-dvh">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  )
+}
+
+export default function App() {
+  return (
+    <>
+      <LoadingBar />
+      <NetworkStatus />
+      <ChunkReloadGuard />
+      <Outlet />
+    </>
+  )
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const root = useRouteLoaderData<typeof loader>('root')
+  const status = isRouteErrorResponse(error) ? error.status : 500
+  const message =
+    isRouteErrorResponse(error) && status !== 404 ? error.statusText || 'Error' : 'Error'
+  if (status >= 500 && !isRouteErrorResponse(error)) console.error(error)
+  return (
+    <ErrorPageGuard>
+      <div className="flex min-h-dvh flex-col">
+        <SiteHeader siteTitle={root?.settings.siteTitle} />
+        <ErrorPage status={status} message={message} />
+        <SiteFooter siteTitle={root?.settings.siteTitle} />
+      </div>
+    </ErrorPageGuard>
+  )
+}

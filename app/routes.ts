@@ -1,0 +1,69 @@
+import { index, layout, prefix, type RouteConfig, route } from '@react-router/dev/routes'
+
+/**
+ * Every route of the seed's table, grouped by the layout it renders in:
+ * `default` for public reading, `default-auth` for sign-in screens, `general` for the app
+ * shell. Routes whose feature has not landed yet render `upcoming.tsx`, which shows the
+ * page's real title, heading and empty state from `upcoming-pages.ts`.
+ */
+const upcoming = (path: string, id: string) => route(path, 'routes/upcoming.tsx', { id })
+
+export default [
+  layout('layouts/default.tsx', [
+    index('routes/home.tsx'),
+    route(':user', 'routes/profiles/layout.tsx', [
+      index('routes/profiles/overview.tsx'),
+      route('followers', 'routes/profiles/tab.tsx', { id: 'profile-followers' }),
+      route('following', 'routes/profiles/tab.tsx', { id: 'profile-following' }),
+      route('labs', 'routes/profiles/tab.tsx', { id: 'profile-labs' }),
+      route('labs_stories', 'routes/profiles/tab.tsx', { id: 'profile-labs-stories' }),
+      route('studies', 'routes/profiles/tab.tsx', { id: 'profile-studies' }),
+    ]),
+    route(':user/courses/:id', 'routes/courses/course.tsx'),
+    route(':user/labs/:id', 'routes/content-detail.tsx', { id: 'lab-detail' }),
+    route(':user/labs_stories/:id', 'routes/content-detail.tsx', { id: 'lab-story-detail' }),
+    route(':user/studies/:id', 'routes/content-detail.tsx', { id: 'study-detail' }),
+  ]),
+
+  layout('layouts/default-auth.tsx', [
+    ...prefix('auth', [
+      upcoming('callback_google', 'auth-callback-google'),
+      upcoming('confirm', 'auth-confirm'),
+      upcoming('forgotPassword', 'auth-forgot-password'),
+      upcoming('forgotPasswordVerify', 'auth-forgot-password-verify'),
+      upcoming('setupUsername', 'auth-setup-username'),
+      upcoming('signin', 'auth-signin'),
+      upcoming('signout', 'auth-signout'),
+      upcoming('signup', 'auth-signup'),
+    ]),
+  ]),
+
+  layout('layouts/general.tsx', [
+    route('courses', 'routes/courses/catalogue.tsx'),
+    route('privacy', 'routes/legal/privacy.tsx'),
+    route('terms', 'routes/legal/terms.tsx'),
+    upcoming('contact', 'contact'),
+    upcoming('dms', 'dms'),
+    upcoming('dms/:id', 'dm-room'),
+    upcoming('drafts', 'drafts'),
+    upcoming('example', 'example'),
+    upcoming('exercises', 'exercises'),
+    upcoming('histories', 'histories'),
+    upcoming('labs', 'labs'),
+    upcoming('labs_stories', 'labs-stories'),
+    upcoming('plans', 'plans'),
+    upcoming('studies', 'studies'),
+    upcoming(':user/courses/create', 'course-create'),
+    upcoming(':user/courses/:id?/edit', 'course-edit'),
+    upcoming(':user/labs/create', 'lab-create'),
+    upcoming(':user/labs/:id/edit', 'lab-edit'),
+    upcoming(':user/labs_stories/create', 'lab-story-create'),
+    upcoming(':user/labs_stories/:id/edit', 'lab-story-edit'),
+    upcoming(':user/studies/create', 'study-create'),
+    upcoming(':user/studies/:id/edit', 'study-edit'),
+    upcoming(':user/studies/:id/exercises', 'exercises-of-study'),
+    upcoming(':user/studies/:id/exercises/create', 'exercise-create'),
+    upcoming(':user/studies/:id/exercises/edit', 'exercises-edit'),
+    upcoming(':user/studies/:id/exercises/:questionId/edit', 'question-edit'),
+  ]),
+] satisfies RouteConfig

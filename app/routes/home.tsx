@@ -1,0 +1,136 @@
+import { Link } from 'react-router'
+import { listPublishedCourses } from '../../features/courses/catalogue.server.ts'
+import { CourseCard } from '../components/course-card.tsx'
+import { publicPageHeaders } from '../lib/cache-control.ts'
+import { pageMeta } from '../lib/meta.ts'
+import type { Route } from './+types/home'
+
+export const headers = publicPageHeaders
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    description:
+      'プログラミング未経験の方やエンジニアへの転職を目指す方のためのオンライン学習サイト。HTML・CSS・JavaScript・Python を、無料プランから始められます。',
+  })
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const featured = await listPublishedCourses(context.db, { limit: 6 })
+  return { featured: featured.items }
+}
+
+const STEPS = [
+  { title: '読む', body: '短いレッスンで、用語をひとつずつ確かめながら進めます。' },
+  { title: '手を動かす', body: '演習問題とコードの実行で、覚えたことをその場で試せます。' },
+  { title: '作って書く', body: 'ラボで作品を作り、ストーリーとして学びを発信しましょう。' },
+]
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="flex flex-col gap-16">
+      <section className="rounded-3xl bg-gradient-to-br from-brand-50 to-white px-6 py-14 sm:px-12 dark:from-slate-900 dark:to-slate-950">
+        <p className="text-sm font-semibold text-brand-600 dark:text-brand-100">
+          未経験からエンジニアへ
+        </p>
+        <h1 className="mt-3 text-3xl font-bold leading-tight sm:text-4xl">
+          はじめてのプログラミングを、
+          <br className="hidden sm:inline" />
+          いちばんやさしく。
+        </h1>
+        <p className="mt-4 max-w-2xl text-slate-700 dark:text-slate-300">
+          HTML・CSS から JavaScript、Python まで。短いレッスンと演習で、自分のペースで学べます。
+          まずは無料プランで、お試しレッスンから始めてみましょう。
+        </p>
+        <div className="mt-8 flex flex-wrap gap-3">
+          <Link
+            to="/auth/signup"
+            className="rounded-md bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700"
+          >
+            無料で始める
+          </Link>
+          <Link
+            to="/example"
+            className="rounded-md border border-slate-300 px-5 py-3 font-semibold hover:bg-white dark:border-slate-600 dark:hover:bg-slate-800"
+          >
+            お試しレッスンを見る
+          </Link>
+        </div>
+      </section>
+
+      <section aria-labelledby="steps-heading">
+        <h2 id="steps-heading" className="text-2xl font-bold">
+          学び方
+        </h2>
+        <ol className="mt-6 grid gap-4 sm:grid-cols-3">
+          {STEPS.map((step, index) => (
+            <li
+              key={step.title}
+              className="rounded-xl border border-slate-200 p-5 dark:border-slate-800"
+            >
+              <p className="text-sm font-semibold text-brand-600 dark:text-brand-100">
+                STEP {index + 1}
+              </p>
+              <p className="mt-1 text-lg font-semibold">{step.title}</p>
+              <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{step.body}</p>
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section aria-labelledby="featured-heading">
+        <div className="flex items-baseline justify-between gap-4">
+          <h2 id="featured-heading" className="text-2xl font-bold">
+            新着コース
+          </h2>
+          <Link
+            to="/courses"
+            className="text-sm font-semibold text-brand-600 hover:underline dark:text-brand-100"
+          >
+            すべてのコースを見る
+          </Link>
+        </div>
+        {loaderData.featured.length === 0 ? (
+          <p className="mt-6 text-slate-600 dark:text-slate-400">
+            公開中のコースはまだありません。
+          </p>
+        ) : (
+          <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {loaderData.featured.map((course) => (
+              <li key={course.id}>
+                <CourseCard course={course} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section
+        aria-labelledby="plans-heading"
+        className="rounded-2xl border border-slate-200 p-8 dark:border-slate-800"
+      >
+        <h2 id="plans-heading" className="text-2xl font-bold">
+          料金プラン
+        </h2>
+        <div className="mt-6 grid gap-4 sm:grid-cols-2">
+          <div className="rounded-xl bg-slate-50 p-5 dark:bg-slate-900">
+            <p className="font-semibold">無料プラン</p>
+            <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+              無料コースと演習、ラボやストーリーの投稿ができます。
+            </p>
+          </div>
+          <div className="rounded-xl bg-amber-50 p-5 dark:bg-amber-950">
+            <p className="font-semibold">プレミアムプラン</p>
+            <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+              すべてのコースとプレミアム演習で、転職に必要な力を身につけます。
+            </p>
+          </div>
+        </div>
+        <Link
+          to="/plans"
+          className="mt-6 inline-block text-sm font-semibold text-brand-600 hover:underline dark:text-brand-100"
+        >
+          プランを比べる
+        </Link>
+      </section>
+    </div>
+  )
+}

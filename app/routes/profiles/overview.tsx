@@ -1,0 +1,46 @@
+import { listCoursesByAuthor } from '../../../features/courses/catalogue.server.ts'
+import { CourseCard } from '../../components/course-card.tsx'
+import { EmptyState } from '../../components/empty-state.tsx'
+import { publicPageHeaders } from '../../lib/cache-control.ts'
+import { pageMeta } from '../../lib/meta.ts'
+import type { Route } from './+types/overview'
+
+export const headers = publicPageHeaders
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const profile = matches.find((match) => match?.id === 'routes/profiles/layout')?.data as
+    | { profile: { displayName: string; username: string; bio: string } }
+    | undefined
+  if (!profile) return []
+  return pageMeta(matches, {
+    title: `${profile.profile.displayName} (@${profile.profile.username})`,
+    description: profile.profile.bio || `${profile.profile.displayName} さんのプロフィール`,
+  })
+}
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  return { courses: await listCoursesByAuthor(context.db, params.user) }
+}
+
+export default function ProfileOverview({ loaderData }: Route.ComponentProps) {
+  return (
+    <section aria-labelledby="profile-courses">
+      <h2 id="profile-courses" className="text-lg font-bold">
+        公開中のコース
+      </h2>
+      {loaderData.courses.length === 0 ? (
+        <div className="mt-4">
+          <EmptyState title="公開中のコースはまだありません" />
+        </div>
+      ) : (
+        <ul className="mt-4 grid gap-4 sm:grid-cols-2">
+          {loaderData.courses.map((course) => (
+            <li key={course.id}>
+              <CourseCard course={course} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}

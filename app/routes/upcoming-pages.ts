@@ -1,0 +1,214 @@
+import type { EmptyStateAction } from '../components/empty-state.tsx'
+
+/**
+ * Pages whose feature arrives with a later piece of work. Each still has its real title,
+ * heading and a Japanese empty state that tells the reader what will be here and where to
+ * go meanwhile. When a feature lands, its route gets its own module and leaves this table.
+ */
+export type UpcomingPage = {
+  title: string
+  description: string
+  heading: string
+  emptyTitle: string
+  emptyBody: string
+  actions: readonly EmptyStateAction[]
+}
+
+const BROWSE: EmptyStateAction = { to: '/courses', label: 'コースを見る' }
+const SIGN_UP: EmptyStateAction = { to: '/auth/signup', label: '無料で始める' }
+const HOME: EmptyStateAction = { to: '/', label: 'トップページへ' }
+
+const ACCOUNTS_SOON =
+  'アカウント機能は現在準備中です。準備ができるまでは、公開中のコースをログインなしでお読みいただけます。'
+
+export const UPCOMING_PAGES: Record<string, UpcomingPage> = {
+  'auth-signin': {
+    title: 'ログイン',
+    description: 'ユーザー名またはメールアドレスとパスワードでログインします。',
+    heading: 'ログイン',
+    emptyTitle: 'ログインはまもなく使えるようになります',
+    emptyBody: ACCOUNTS_SOON,
+    actions: [BROWSE, { to: '/example', label: 'お試しレッスン' }],
+  },
+  'auth-signup': {
+    title: '新規登録',
+    description: '無料プランでアカウントを作成します。',
+    heading: '無料で新規登録',
+    emptyTitle: '新規登録はまもなく使えるようになります',
+    emptyBody: ACCOUNTS_SOON,
+    actions: [BROWSE, { to: '/plans', label: '料金プランを見る' }],
+  },
+  'auth-confirm': {
+    title: 'メールアドレスの確認',
+    description: 'メールで届いた確認コードを入力して、登録を完了します。',
+    heading: 'メールアドレスの確認',
+    emptyTitle: '確認待ちの登録はありません',
+    emptyBody:
+      '新規登録をすると、確認コードをメールでお送りします。そのコードをこの画面で入力します。',
+    actions: [SIGN_UP],
+  },
+  'auth-forgot-password': {
+    title: 'パスワードの再設定',
+    description: '登録したメールアドレスに、パスワード再設定用のコードをお送りします。',
+    heading: 'パスワードをお忘れの方',
+    emptyTitle: 'パスワードの再設定はまもなく使えるようになります',
+    emptyBody: ACCOUNTS_SOON,
+    actions: [HOME],
+  },
+  'auth-forgot-password-verify': {
+    title: '新しいパスワードの設定',
+    description: 'メールで届いたコードと新しいパスワードを入力します。',
+    heading: '新しいパスワードの設定',
+    emptyTitle: '再設定の手続き中ではありません',
+    emptyBody:
+      'パスワードの再設定を申し込むと、コードがメールで届きます。そのあとこの画面で新しいパスワードを決めます。',
+    actions: [{ to: '/auth/forgotPassword', label: '再設定を申し込む' }],
+  },
+  'auth-callback-google': {
+    title: 'Google でログイン',
+    description: 'Google アカウントでのログインを完了します。',
+    heading: 'Google でログイン',
+    emptyTitle: 'Google からの応答はありません',
+    emptyBody:
+      'この画面は Google でログインしたあとに自動で開きます。直接開いた場合は、ログイン画面からやり直してください。',
+    actions: [{ to: '/auth/signin', label: 'ログイン画面へ' }],
+  },
+  'auth-setup-username': {
+    title: 'ユーザー名の設定',
+    description: 'はじめて Google でログインしたときに、サイトで使うユーザー名を決めます。',
+    heading: 'ユーザー名を決めましょう',
+    emptyTitle: 'ユーザー名を設定する必要はありません',
+    emptyBody: 'はじめて Google でログインしたときに、この画面でユーザー名を決めます。',
+    actions: [HOME],
+  },
+  'auth-signout': {
+    title: 'ログアウト',
+    description: 'このサイトからログアウトします。',
+    heading: 'ログアウト',
+    emptyTitle: 'ログインしていません',
+    emptyBody: '現在ログインしていないため、ログアウトの必要はありません。',
+    actions: [HOME],
+  },
+  contact: {
+    title: 'お問い合わせ',
+    description: 'サイトや講座についてのお問い合わせ窓口です。',
+    heading: 'お問い合わせ',
+    emptyTitle: 'お問い合わせフォームは準備中です',
+    emptyBody:
+      'フォームの公開までもうしばらくお待ちください。よくある質問は各コースのページでもご案内しています。',
+    actions: [BROWSE],
+  },
+  dms: {
+    title: 'メッセージ',
+    description: 'ほかの学習者とのダイレクトメッセージです。',
+    heading: 'メッセージ',
+    emptyTitle: 'メッセージはまだありません',
+    emptyBody: 'ログインすると、プロフィールページからほかの学習者にメッセージを送れます。',
+    actions: [SIGN_UP],
+  },
+  'dm-room': {
+    title: 'メッセージ',
+    description: 'ダイレクトメッセージのやりとりです。',
+    heading: 'メッセージ',
+    emptyTitle: 'このメッセージルームは表示できません',
+    emptyBody: 'メッセージを読むにはログインが必要です。',
+    actions: [{ to: '/dms', label: 'メッセージ一覧へ' }],
+  },
+  drafts: {
+    title: '下書き',
+    description: '公開前のコース・ラボ・ストーリー・スタディの一覧です。',
+    heading: '下書き',
+    emptyTitle: '下書きはまだありません',
+    emptyBody:
+      'ログインしてコースやストーリーを書き始めると、公開前の下書きがここに並びます。書いた内容は自動で保存されます。',
+    actions: [SIGN_UP],
+  },
+  example: {
+    title: 'お試しレッスン',
+    description: 'アカウントなしで読めるお試しレッスンです。',
+    heading: 'お試しレッスン',
+    emptyTitle: 'お試しレッスンは準備中です',
+    emptyBody: 'そのあいだ、無料のコースをアカウントなしでご覧いただけます。',
+    actions: [BROWSE],
+  },
+  exercises: {
+    title: '演習',
+    description: 'スタディに含まれる演習問題の一覧です。',
+    heading: '演習',
+    emptyTitle: '公開中の演習はまだありません',
+    emptyBody: '選択問題、記述問題、JavaScript や Python のコード問題が、ここに並びます。',
+    actions: [BROWSE],
+  },
+  histories: {
+    title: '学習履歴',
+    description: '学んだレッスン、解いた演習、公開した作品の記録です。',
+    heading: '学習履歴',
+    emptyTitle: '学習履歴はまだありません',
+    emptyBody: 'ログインしてレッスンを終えると、その日の記録と連続学習日数がここに表示されます。',
+    actions: [SIGN_UP, BROWSE],
+  },
+  labs: {
+    title: 'ラボ',
+    description: '学習者が作った作品（ラボ）の一覧です。',
+    heading: 'ラボ',
+    emptyTitle: '公開中のラボはまだありません',
+    emptyBody: 'ラボは学んだことを生かして作った作品です。公開されると、ここに並びます。',
+    actions: [BROWSE],
+  },
+  'labs-stories': {
+    title: 'ストーリー',
+    description: 'ラボを作る中で学んだことを書いた記事の一覧です。',
+    heading: 'ストーリー',
+    emptyTitle: '公開中のストーリーはまだありません',
+    emptyBody: '作品づくりの工夫やつまずきを書いた記事が、ここに並びます。',
+    actions: [BROWSE],
+  },
+  plans: {
+    title: '料金プラン',
+    description: '無料プランと有料プランの比較です。',
+    heading: '料金プラン',
+    emptyTitle: '有料プランのお申し込みは準備中です',
+    emptyBody:
+      '無料プランでは、無料のコースと演習、ラボやストーリーの投稿ができます。有料プランではすべてのコースとプレミアム演習が使えるようになります。',
+    actions: [SIGN_UP, BROWSE],
+  },
+  studies: {
+    title: 'スタディ',
+    description: 'テーマごとの学習ノートと演習のまとまりの一覧です。',
+    heading: 'スタディ',
+    emptyTitle: '公開中のスタディはまだありません',
+    emptyBody:
+      'スタディは、テーマごとの学習ノートと演習問題のまとまりです。公開されると、ここに並びます。',
+    actions: [BROWSE],
+  },
+  'course-create': editorPage('コースの作成', 'コース'),
+  'course-edit': editorPage('コースの編集', 'コース'),
+  'lab-create': editorPage('ラボの作成', 'ラボ'),
+  'lab-edit': editorPage('ラボの編集', 'ラボ'),
+  'lab-story-create': editorPage('ストーリーの作成', 'ストーリー'),
+  'lab-story-edit': editorPage('ストーリーの編集', 'ストーリー'),
+  'study-create': editorPage('スタディの作成', 'スタディ'),
+  'study-edit': editorPage('スタディの編集', 'スタディ'),
+  'exercises-of-study': {
+    title: 'スタディの演習',
+    description: 'このスタディに含まれる演習問題です。',
+    heading: '演習',
+    emptyTitle: 'このスタディの演習はまだありません',
+    emptyBody: '演習が公開されると、ここで問題に答えてすぐに結果と解説を確かめられます。',
+    actions: [{ to: '/exercises', label: '演習の一覧へ' }],
+  },
+  'exercise-create': editorPage('演習の作成', '演習'),
+  'exercises-edit': editorPage('演習の編集', '演習'),
+  'question-edit': editorPage('問題の編集', '問題'),
+}
+
+function editorPage(title: string, kind: string): UpcomingPage {
+  return {
+    title,
+    description: `${kind}を書いて、下書き保存や公開をする画面です。`,
+    heading: title,
+    emptyTitle: `${kind}を書くにはログインが必要です`,
+    emptyBody: `${kind}の作成と編集は、ログインした本人だけができます。書いた内容は下書きとして自動で保存されます。`,
+    actions: [SIGN_UP, { to: '/drafts', label: '下書き一覧へ' }],
+  }
+}

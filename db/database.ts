@@ -1,0 +1,57 @@
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import pg from 'pg'
+import { openNodeSqlite } from './node-sqlite.ts'
+import type { DB } from './schema.ts'
+
+export type DatabaseSettings = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string }
+
+/** The one way the application reaches its relational data, whichever engine is behind it. */
+export type Database = {
+  db: Kysely<DB>
+  kind: DatabaseSettings['kind']
+  /** Resolves when the engine answers a trivial query; used by /readyz. */
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+const INT8_OID = 20
+
+export function openDatabase(settings: DatabaseSettings): Database {
+  const db = new Kysely<DB>({ dialect: dialectFor(settings) })
+  let closed: Promise<void> | undefined
+  return {
+    db,
+    kind: settings.kind,
+    async ping() {
+      await sql`select 1`.execute(db)
+    },
+    close() {
+      closed ??= db.destroy()
+      return closed
+    },
+  }
+}
+
+function dialectFor(settings: DatabaseSettings) {
+  if (settings.kind === 'sqlite') {
+    if (settings.file !== ':memory:') mkdirSync(path.dirname(settings.file), { recursive: true })
+    return new SqliteDialect({
+      database: async () => openNodeSqlite(settings.file, { busyTimeoutMs: 5_000 }),
+    })
+  }
+  return new PostgresDialect({
+    pool: new pg.Pool({
+      connectionString: settings.url,
+      max: 10,
+      // Epoch-millisecond columns are BIGINT; they fit a JS number, so read them as one.
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === INT8_OID
+            ? Number
+            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
+    }),
+  })
+}

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import { newContentId } from '../ids.ts'
+import type { DB } from '../schema.ts'
+import { demoCourses, demoUsers } from './demo-content.ts'
+
+const HOUR_MS = 3_600_000
+
+/** True when the database holds no users: the signal for a first start. */
+export async function isEmpty(db: Kysely<DB>): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst()
+  return row === undefined
+}
+
+/**
+ * Fills an empty database with Japanese demo users and courses, all or nothing.
+ * Returns false (and writes nothing) when the database already has users.
+ */
+export async function seedDemoContent(db: Kysely<DB>, now = Date.now()): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await isEmpty(trx))) return false
+    const userIds = new Map<string, string>()
+    for (const [index, user] of demoUsers.entries()) {
+      const id = randomUUID()
+      userIds.set(user.username, id)
+      const joinedAt = now - (demoUsers.length - index) * 30 * 24 * HOUR_MS
+      await trx
+        .insertInto('users')
+        .values({
+          id,
+          username: user.username,
+          display_name: user.displayName,
+          bio: user.bio,
+          created_at: joinedAt,
+          updated_at: joinedAt,
+        })
+        .execute()
+    }
+    // Oldest first, so the first course in the list is the newest in the catalogue… reversed
+    // here so the catalogue opens with the first lessons a beginner should take.
+    const courses = [...demoCourses].reverse()
+    for (const [index, course] of courses.entries()) {
+      const ownerId = userIds.get(course.author)
+      if (!ownerId)
+        throw new Error(`Demo course "${course.title}" names unknown author ${course.author}`)
+      const publishedAt = now - (courses.length - index) * 6 * HOUR_MS
+      await trx
+        .insertInto('courses')
+        .values({
+          id: newContentId(),
+          owner_id: ownerId,
+          title: course.title,
+          summary: course.summary,
+          level: course.level,
+          access: course.access,
+          status: 'published',
+          published_at: publishedAt,
+          created_at: publishedAt,
+          updated_at: publishedAt,
+        })
+        .execute()
+    }
+    return true
+  })
+}

@@ -1,0 +1,18 @@
+import type { CourseAccess, CourseLevel } from '../../db/schema.ts'
+
+/** A course as lists show it; safe to send to the browser. */
+export type CourseCard = {
+  id: string
+  title: string
+  summary: string
+  level: CourseLevel
+  access: CourseAccess
+  publishedAt: number
+  author: { username: string; displayName: string }
+}
+
+export const LEVEL_LABELS: Record<CourseLevel, string> = {
+  beginner: '入門',
+  intermediate: '中級',
+  advanced: '上級',
+}

@@ -1,0 +1,95 @@
+import path from 'node:path'
+import fastifyStatic from '@fastify/static'
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
+import type { ServerBuild } from 'react-router'
+import type { Database } from '../db/database.ts'
+import { apiPlugin } from './api/index.ts'
+import type { Config } from './config.ts'
+import { registerHealth } from './health.ts'
+import { createPageCache } from './page-cache.ts'
+import { registerReactRouter } from './react-router.ts'
+import { RESERVED_PREFIXES, reservePrefix } from './reserved.ts'
+
+export type ServerOptions = {
+  config: Config
+  database: Database
+  /** The built app, or a loader of it (development reloads it on every request). */
+  build: ServerBuild | (() => Promise<ServerBuild>)
+  /** Where the browser assets are; absent in development, where Vite serves them. */
+  clientDirectory?: string
+  /** Development only: Vite's dev server, mounted as middleware for assets and HMR. */
+  devServer?: { middlewares: import('node:http').RequestListener; close(): Promise<void> }
+  logger?: boolean
+}
+
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+
+export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const { config, database } = options
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: [
+              'req.headers.authorization',
+              'req.headers.cookie',
+              'req.headers["x-amz-security-token"]',
+            ],
+          },
+    // Fastify's answers to requests it cannot route (bad URL encoding and the like).
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode ?? 400
+      const message =
+        error.code === 'FST_ERR_BAD_URL' ? 'URL の形式が正しくありません' : error.message
+      ;(reply as FastifyReply)
+        .code(status)
+        .type('text/plain; charset=utf-8')
+        .send(`${status} ${message}`)
+    },
+    requestTimeout: 60_000,
+  })
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff')
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin')
+  })
+  app.addHook('onClose', async () => {
+    await database.close()
+  })
+
+  registerHealth(app, database)
+  await app.register(apiPlugin, { prefix: '/api', db: database.db })
+  for (const prefix of RESERVED_PREFIXES) reservePrefix(app, prefix)
+
+  if (options.devServer) {
+    const { devServer } = options
+    const middie = (await import('@fastify/middie')).default
+    await app.register(middie)
+    app.use(devServer.middlewares)
+    app.addHook('onClose', () => devServer.close())
+  }
+  if (options.clientDirectory) {
+    await app.register(fastifyStatic, {
+      root: path.resolve(options.clientDirectory),
+      // Register a route per built file, so every other path falls through to the app.
+      wildcard: false,
+      index: false,
+      setHeaders(reply, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`)
+        reply.header('cache-control', hashed ? IMMUTABLE : 'public, max-age=3600')
+      },
+    })
+  }
+
+  registerReactRouter(app, {
+    build: options.build,
+    mode: config.env === 'development' ? 'development' : 'production',
+    context: { db: database.db, settings: config.public },
+    pageCache: createPageCache({
+      maxEntries: config.env === 'development' ? 0 : config.pageCacheMaxEntries,
+    }),
+  })
+  return app
+}

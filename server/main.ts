@@ -1,0 +1,51 @@
+import { ConfigError, loadConfig, loadDotEnv } from './config.ts'
+import { startServer } from './start.ts'
+
+/** Process entry: `npm start` (production) and `npm run dev` (development). */
+async function main(): Promise<void> {
+  loadDotEnv()
+  let config: ReturnType<typeof loadConfig>
+  try {
+    config = loadConfig(process.env)
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`)
+      process.exit(1)
+    }
+    throw error
+  }
+
+  const { app, url } = await startServer(config)
+  app.log.info(
+    `${config.public.siteTitle} is listening on ${url} (${config.env}, ${config.database.kind})`,
+  )
+
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    app.log.info({ signal }, 'draining requests before exit')
+    const deadline = setTimeout(() => {
+      app.log.error('requests did not drain in time; exiting anyway')
+      process.exit(1)
+    }, config.shutdownGraceMs)
+    deadline.unref()
+    // close() stops accepting, waits for in-flight requests, then closes the database.
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed')
+        process.exit(1)
+      },
+    )
+  }
+  process.once('SIGTERM', stop)
+  process.once('SIGINT', stop)
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  )
+  process.exit(1)
+})

@@ -1,0 +1,80 @@
+import { Readable } from 'node:stream'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { createRequestHandler, type ServerBuild } from 'react-router'
+import type { AppContext } from '../app/load-context.ts'
+import type { PageCache } from './page-cache.ts'
+
+type BuildSource = ServerBuild | (() => Promise<ServerBuild>)
+
+const PAGE_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'])
+
+/**
+ * Serves every path no other part of the process claimed through the React Router app:
+ * pages, their `.data` requests and form actions.
+ */
+export function registerReactRouter(
+  app: FastifyInstance,
+  options: { build: BuildSource; mode: string; context: AppContext; pageCache: PageCache },
+): void {
+  const handle = createRequestHandler(options.build, options.mode)
+
+  app.register(async (pages) => {
+    // Actions read the body themselves (forms, JSON, files): hand them the raw stream.
+    pages.removeAllContentTypeParsers()
+    pages.addContentTypeParser('*', (_request, payload, done) => done(null, payload))
+
+    pages.all('/*', async (request, reply) => {
+      if (!PAGE_METHODS.has(request.method)) {
+        return reply
+          .code(405)
+          .header('allow', [...PAGE_METHODS].join(', '))
+          .type('text/plain; charset=utf-8')
+          .send('405 Method Not Allowed: このメソッドには対応していません')
+      }
+      const render = () => handle(toWebRequest(request, reply), options.context)
+      const cacheable =
+        (request.method === 'GET' || request.method === 'HEAD') && isAnonymous(request)
+      if (!cacheable) return sendWebResponse(reply, await render())
+      const page = await options.pageCache.get(`${request.method} ${request.url}`, render)
+      return sendWebResponse(reply, page.toResponse())
+    })
+  })
+}
+
+function isAnonymous(request: FastifyRequest): boolean {
+  return request.headers.cookie === undefined && request.headers.authorization === undefined
+}
+
+function toWebRequest(request: FastifyRequest, reply: FastifyReply): Request {
+  const url = `${request.protocol}://${request.host}${request.url}`
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item)
+    else headers.set(name, value)
+  }
+  const controller = new AbortController()
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort()
+  })
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD'
+  return new Request(url, {
+    method: request.method,
+    headers,
+    signal: controller.signal,
+    body: hasBody ? (Readable.toWeb(request.body as Readable) as ReadableStream) : null,
+    // Required by fetch for streamed request bodies.
+    ...(hasBody ? { duplex: 'half' } : {}),
+  } as RequestInit)
+}
+
+function sendWebResponse(reply: FastifyReply, response: Response): FastifyReply {
+  reply.code(response.status)
+  for (const [name, value] of response.headers) {
+    if (name !== 'set-cookie') reply.header(name, value)
+  }
+  const cookies = response.headers.getSetCookie()
+  if (cookies.length > 0) reply.header('set-cookie', cookies)
+  if (!response.body) return reply.send()
+  return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream))
+}

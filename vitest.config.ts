@@ -1,0 +1,36 @@
+import { defineConfig } from 'vitest/config'
+
+/**
+ * unit: fast tests beside the code. integration: the real server on a free port (SQLite by
+ * default; PostgreSQL when TEST_DATABASE_URL is set). e2e: headless Chromium against it.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{app,server,db,features}/**/*.test.{ts,tsx}'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+})
