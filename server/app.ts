@@ -86,7 +86,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   registerReactRouter(app, {
     build: options.build,
     mode: config.env === 'development' ? 'development' : 'production',
-    context: { db: database.db, settings: config.public },
+    context: { db: database.db, settings: config.public, log: app.log },
     pageCache: createPageCache({
       maxEntries: config.env === 'development' ? 0 : config.pageCacheMaxEntries,
     }),

@@ -8,6 +8,14 @@ type BuildSource = ServerBuild | (() => Promise<ServerBuild>)
 
 const PAGE_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'])
 
+function methodNotAllowed(reply: FastifyReply) {
+  return reply
+    .code(405)
+    .header('allow', [...PAGE_METHODS].join(', '))
+    .type('text/plain; charset=utf-8')
+    .send('405 Method Not Allowed: このメソッドには対応していません')
+}
+
 /**
  * Serves every path no other part of the process claimed through the React Router app:
  * pages, their `.data` requests and form actions.
@@ -17,6 +25,8 @@ export function registerReactRouter(
   options: { build: BuildSource; mode: string; context: AppContext; pageCache: PageCache },
 ): void {
   const handle = createRequestHandler(options.build, options.mode)
+  // Every path is a page path, so what reaches "not found" is a method no route accepts.
+  app.setNotFoundHandler((_request, reply) => methodNotAllowed(reply))
 
   app.register(async (pages) => {
     // Actions read the body themselves (forms, JSON, files): hand them the raw stream.
@@ -24,13 +34,7 @@ export function registerReactRouter(
     pages.addContentTypeParser('*', (_request, payload, done) => done(null, payload))
 
     pages.all('/*', async (request, reply) => {
-      if (!PAGE_METHODS.has(request.method)) {
-        return reply
-          .code(405)
-          .header('allow', [...PAGE_METHODS].join(', '))
-          .type('text/plain; charset=utf-8')
-          .send('405 Method Not Allowed: このメソッドには対応していません')
-      }
+      if (!PAGE_METHODS.has(request.method)) return methodNotAllowed(reply)
       const render = () => handle(toWebRequest(request, reply), options.context)
       const cacheable =
         (request.method === 'GET' || request.method === 'HEAD') && isAnonymous(request)

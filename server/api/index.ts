@@ -21,9 +21,9 @@ export async function apiPlugin(api: FastifyInstance, options: { db: Kysely<DB> 
     )
     return reply.code(500).send(internal.toJSON())
   })
-  api.setNotFoundHandler((_request, reply) => {
-    const notFound = ApiError.notFound('この API は存在しません')
-    return reply.code(404).send(notFound.toJSON())
-  })
   registerCourseRoutes(api, options.db)
+  // Claims the rest of /api, so that no unknown API path falls through to the page router.
+  api.all('/*', async () => {
+    throw ApiError.notFound('この API は存在しません')
+  })
 }

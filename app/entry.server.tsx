@@ -1,0 +1,77 @@
+import { PassThrough } from 'node:stream'
+import { createReadableStreamFromReadable } from '@react-router/node'
+import { isbot } from 'isbot'
+import { renderToPipeableStream } from 'react-dom/server'
+import {
+  type AppLoadContext,
+  type EntryContext,
+  type HandleErrorFunction,
+  isRouteErrorResponse,
+  ServerRouter,
+} from 'react-router'
+
+export const streamTimeout = 5_000
+
+/**
+ * Renders a page. Browsers get the shell as soon as it is ready and the rest streamed;
+ * crawlers wait for everything, so what they read needs no JavaScript.
+ */
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
+  if (request.method.toUpperCase() === 'HEAD') {
+    return new Response(null, { status: responseStatusCode, headers: responseHeaders })
+  }
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false
+    const userAgent = request.headers.get('user-agent')
+    const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
+    let timeout: NodeJS.Timeout | undefined = setTimeout(() => abort(), streamTimeout + 1000)
+
+    const { pipe, abort } = renderToPipeableStream(
+      <ServerRouter context={routerContext} url={request.url} />,
+      {
+        [readyOption]() {
+          shellRendered = true
+          const body = new PassThrough({
+            final(callback) {
+              clearTimeout(timeout)
+              timeout = undefined
+              callback()
+            },
+          })
+          responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+          pipe(body)
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          )
+        },
+        onShellError(error: unknown) {
+          reject(error)
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500
+          // Errors before the shell is ready reject above and are logged by handleError.
+          if (shellRendered) loadContext.log.error({ err: error, url: request.url }, 'page rendering failed')
+        },
+      },
+    )
+  })
+}
+
+/** Logs what went wrong on the server, but not the 4xx answers pages give on purpose. */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return
+  if (isRouteErrorResponse(error) && error.status < 500) return
+  if (error instanceof Response && error.status < 500) return
+  const log = (context as AppLoadContext | undefined)?.log
+  if (log) log.error({ err: error, url: request.url }, 'request failed')
+  else console.error(error)
+}

@@ -1,0 +1,178 @@
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from './config.ts'
+
+/** Calls loadConfig expecting it to fail, and returns the ConfigError it threw. */
+function configError(environment: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(environment)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    return error as ConfigError
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(environment)}`)
+}
+
+describe('loadConfig', () => {
+  it('uses the defaults when nothing is set', () => {
+    const config = loadConfig({})
+    expect(config.env).toBe('production')
+    expect(config.host).toBe('localhost')
+    expect(config.port).toBe(3000)
+    expect(config.dataDir).toBe(path.resolve('data'))
+    expect(config.database).toEqual({
+      kind: 'sqlite',
+      file: path.join(path.resolve('data'), 'techlab.sqlite'),
+    })
+    expect(config.logLevel).toBe('info')
+    expect(config.seedDemoContent).toBe('auto')
+    expect(config.shutdownGraceMs).toBe(10_000)
+    expect(config.pageCacheMaxEntries).toBe(500)
+    expect(config.public).toEqual({
+      baseUrl: 'http://localhost:3000',
+      siteTitle: 'テックラボ はじめてのプログラミング講座',
+      stripePublishableKey: 'pk_test_embedded',
+      apiGatewayUrl: '/api',
+    })
+  })
+
+  it('puts the SQLite file under DATA_DIR', () => {
+    const config = loadConfig({ DATA_DIR: '/srv/techlab' })
+    expect(config.dataDir).toBe(path.resolve('/srv/techlab'))
+    expect(config.database).toEqual({
+      kind: 'sqlite',
+      file: path.join(path.resolve('/srv/techlab'), 'techlab.sqlite'),
+    })
+  })
+
+  it('switches to PostgreSQL when DATABASE_URL is set', () => {
+    for (const url of ['postgres://app:secret@db:5432/techlab', 'postgresql://db/techlab']) {
+      expect(loadConfig({ DATABASE_URL: url }).database).toEqual({ kind: 'postgres', url })
+    }
+  })
+
+  it('reads the values that are set', () => {
+    const config = loadConfig({
+      NODE_ENV: 'development',
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      LOG_LEVEL: 'debug',
+      SEED_DEMO_CONTENT: 'never',
+      SHUTDOWN_GRACE_MS: '2500',
+      PAGE_CACHE_MAX_ENTRIES: '0',
+      PUBLIC_BASE_URL: 'https://techlab.example/',
+      SITE_TITLE: '  テックラボ  ',
+      STRIPE_PUBLISHABLE_KEY: 'pk_live_abc123',
+      API_GATEWAY_URL: 'https://api.techlab.example//',
+    })
+    expect(config).toMatchObject({
+      env: 'development',
+      host: '0.0.0.0',
+      port: 8080,
+      logLevel: 'debug',
+      seedDemoContent: 'never',
+      shutdownGraceMs: 2500,
+      pageCacheMaxEntries: 0,
+      public: {
+        baseUrl: 'https://techlab.example',
+        siteTitle: 'テックラボ',
+        stripePublishableKey: 'pk_live_abc123',
+        apiGatewayUrl: 'https://api.techlab.example',
+      },
+    })
+  })
+
+  it('derives the base URL from the port when PUBLIC_BASE_URL is unset', () => {
+    expect(loadConfig({ PORT: '4123' }).public.baseUrl).toBe('http://localhost:4123')
+  })
+
+  it('treats an empty variable as unset', () => {
+    const config = loadConfig({
+      NODE_ENV: '',
+      PORT: '',
+      DATA_DIR: '',
+      DATABASE_URL: '',
+      SITE_TITLE: '',
+      STRIPE_PUBLISHABLE_KEY: '',
+      PUBLIC_BASE_URL: '',
+      API_GATEWAY_URL: '',
+    })
+    expect(config.env).toBe('production')
+    expect(config.port).toBe(3000)
+    expect(config.database).toEqual({
+      kind: 'sqlite',
+      file: path.join(path.resolve('data'), 'techlab.sqlite'),
+    })
+    expect(config.public.siteTitle).toBe('テックラボ はじめてのプログラミング講座')
+    expect(config.public.apiGatewayUrl).toBe('/api')
+  })
+
+  it('ignores variables it does not know', () => {
+    expect(loadConfig({ PATH: '/usr/bin', HOME: '/root' }).port).toBe(3000)
+  })
+
+  describe('rejects bad values with a one-line message naming the variable', () => {
+    const cases: [variable: string, value: string][] = [
+      ['PORT', 'abc'],
+      ['PORT', '70000'],
+      ['PORT', '-1'],
+      ['PORT', '80.5'],
+      ['NODE_ENV', 'staging'],
+      ['LOG_LEVEL', 'verbose'],
+      ['SEED_DEMO_CONTENT', 'always'],
+      ['SHUTDOWN_GRACE_MS', 'soon'],
+      ['SHUTDOWN_GRACE_MS', '-5'],
+      ['PAGE_CACHE_MAX_ENTRIES', '-1'],
+      ['PUBLIC_BASE_URL', 'ftp://x'],
+      ['PUBLIC_BASE_URL', 'not a url'],
+      ['API_GATEWAY_URL', 'ws://gateway'],
+      ['STRIPE_PUBLISHABLE_KEY', 'sk_live_x'],
+      ['SITE_TITLE', 'あ'.repeat(101)],
+      ['SITE_TITLE', '   '],
+      ['DATABASE_URL', 'mysql://root@db/techlab'],
+    ]
+    it.each(cases)('%s=%s', (variable, value) => {
+      const error = configError({ [variable]: value })
+      expect(error.name).toBe('ConfigError')
+      expect(error.message).not.toMatch(/[\r\n]/)
+      expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} \\S`))
+    })
+  })
+
+  it('says what is wrong and what it got', () => {
+    expect(configError({ PORT: '70000' }).message).toBe(
+      'Invalid configuration: PORT must be between 0 and 65535 (got "70000")',
+    )
+    expect(configError({ NODE_ENV: 'staging' }).message).toBe(
+      'Invalid configuration: NODE_ENV must be production, development or test (got "staging")',
+    )
+    expect(configError({ PUBLIC_BASE_URL: 'ftp://x' }).message).toContain(
+      'must be an http:// or https:// URL',
+    )
+    expect(configError({ STRIPE_PUBLISHABLE_KEY: 'sk_live_x' }).message).toContain('pk_test_')
+    expect(configError({ SITE_TITLE: 'x'.repeat(101) }).message).toContain(
+      'must be at most 100 characters',
+    )
+  })
+
+  it('keeps the message on one line and short when the value is long or multi-line', () => {
+    const message = configError({ PORT: `80\n${'9'.repeat(200)}` }).message
+    expect(message).not.toMatch(/[\r\n]/)
+    expect(message.length).toBeLessThan(200)
+    expect(message).toContain('...')
+  })
+
+  it('never echoes DATABASE_URL, which can hold a password', () => {
+    const url = 'mysql://admin:hunter2@db.internal/techlab'
+    const message = configError({ DATABASE_URL: url }).message
+    expect(message).toMatch(/^Invalid configuration: DATABASE_URL /)
+    expect(message).not.toContain('hunter2')
+    expect(message).not.toContain('admin')
+    expect(message).not.toContain('db.internal')
+  })
+
+  it('names the first bad variable only', () => {
+    const message = configError({ PORT: 'abc', NODE_ENV: 'staging' }).message
+    expect(message.split('Invalid configuration').length).toBe(2)
+  })
+})

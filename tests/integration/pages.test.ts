@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../support/test-server.ts'
+
+let server: TestServer
+
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+async function page(path: string, init?: RequestInit) {
+  const response = await fetch(`${server.url}${path}`, init)
+  return { response, html: await response.text() }
+}
+
+describe('server-rendered pages', () => {
+  it('renders the home page in Japanese with the site title and demo courses', async () => {
+    const { response, html } = await page('/')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/text\/html/)
+    expect(html).toContain('<html lang="ja"')
+    expect(html).toContain('<title>テックラボ はじめてのプログラミング講座</title>')
+    expect(html).toMatch(/<meta name="description" content="[^"]+"/)
+    expect(html).toContain('はじめての HTML')
+  })
+
+  it('gives every page its own title: "page | site"', async () => {
+    const { html } = await page('/courses')
+    expect(html).toContain('<title>コース一覧 | テックラボ はじめてのプログラミング講座</title>')
+    const terms = await page('/terms')
+    expect(terms.html).toContain('<title>利用規約 | テックラボ はじめてのプログラミング講座</title>')
+  })
+
+  it('takes the site title from the configuration', async () => {
+    const custom = await startTestServer({ SITE_TITLE: 'テスト講座' })
+    try {
+      const response = await fetch(`${custom.url}/`)
+      expect(await response.text()).toContain('<title>テスト講座</title>')
+    } finally {
+      await custom.close()
+    }
+  })
+
+  it.each([
+    ['/', 'default'],
+    ['/auth/signin', 'default-auth'],
+    ['/courses', 'general'],
+  ])('renders %s in the %s layout', async (path, layout) => {
+    const { html } = await page(path)
+    const marker = {
+      default: 'aria-label="メインメニュー"',
+      'default-auth': 'max-w-md',
+      general: 'aria-label="サイドメニュー"',
+    }[layout]
+    expect(html).toContain(marker)
+  })
+
+  // Every route of the seed's table, with a parameter filled where one is needed.
+  const seedRoutes = [
+    '/', '/contact', '/courses', '/dms', '/dms/room1', '/drafts', '/example', '/exercises',
+    '/histories', '/labs', '/labs_stories', '/plans', '/privacy', '/studies', '/terms',
+    '/auth/callback_google', '/auth/confirm', '/auth/forgotPassword', '/auth/forgotPasswordVerify',
+    '/auth/setupUsername', '/auth/signin', '/auth/signout', '/auth/signup',
+    '/techlab', '/techlab/followers', '/techlab/following', '/techlab/labs',
+    '/techlab/labs_stories', '/techlab/studies',
+    '/techlab/courses/create', '/techlab/labs_stories/create', '/techlab/labs/create',
+    '/techlab/studies/create',
+    '/techlab/courses/edit', '/techlab/courses/abc/edit', '/techlab/labs_stories/abc/edit',
+    '/techlab/labs/abc/edit', '/techlab/studies/abc/edit',
+    '/techlab/studies/abc/exercises', '/techlab/studies/abc/exercises/create',
+    '/techlab/studies/abc/exercises/edit', '/techlab/studies/abc/exercises/q1/edit',
+  ]
+  it.each(seedRoutes)('serves %s as a real page: status 200, a title and one h1', async (path) => {
+    const { response, html } = await page(path)
+    expect(response.status).toBe(200)
+    expect(html).toMatch(/<title>[^<]+<\/title>/)
+    expect(html.match(/<h1[\s>]/g)).toHaveLength(1)
+    expect(html).not.toMatch(/lorem|placeholder|TODO/i)
+  })
+
+  it('serves a seeded course page and 404s for an id that does not exist', async () => {
+    const list = await (await fetch(`${server.url}/api/courses?limit=1`)).json()
+    const course = list.items[0]
+    const { response, html } = await page(`/${course.author.username}/courses/${course.id}`)
+    expect(response.status).toBe(200)
+    expect(html).toContain(course.title)
+    const missing = await page(`/${course.author.username}/courses/doesnotexist`)
+    expect(missing.response.status).toBe(404)
+  })
+
+  it.each(['/a/b/c/d/e', '/no-such-user', '/techlab/labs/abc', '/no-such-user/courses/x'])(
+    'answers %s with 404 and the seed texts',
+    async (path) => {
+      const { response, html } = await page(path)
+      expect(response.status).toBe(404)
+      expect(html).toContain('This page could not be found')
+      expect(html).toContain('Back to the home page')
+      expect(html).toContain('href="/"')
+    },
+  )
+})
+
+describe('assets and caching', () => {
+  it('serves hashed assets with long-lived immutable caching', async () => {
+    const { html } = await page('/')
+    const asset = /href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1]
+    expect(asset).toBeDefined()
+    const response = await fetch(`${server.url}${asset}`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+  })
+
+  it('keeps guest pages in the page cache for a few seconds, but never pages for a visitor with cookies', async () => {
+    const first = await fetch(`${server.url}/privacy`)
+    expect(first.headers.get('cache-control')).toContain('s-maxage=')
+    await first.text()
+    const second = await fetch(`${server.url}/privacy`)
+    expect(second.headers.get('x-page-cache')).toBe('hit')
+    await second.text()
+    const withCookie = await fetch(`${server.url}/privacy`, { headers: { cookie: 'a=b' } })
+    expect(withCookie.headers.get('x-page-cache')).toBeNull()
+    await withCookie.text()
+  })
+
+  it('does not cache 404 pages', async () => {
+    await (await fetch(`${server.url}/zz/zz/zz/zz`)).text()
+    const again = await fetch(`${server.url}/zz/zz/zz/zz`)
+    expect(again.status).toBe(404)
+    expect(again.headers.get('x-page-cache')).toBeNull()
+    await again.text()
+  })
+})

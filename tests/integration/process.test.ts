@@ -1,0 +1,129 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtemp, rm } from 'node:fs/promises'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createPostgresDatabase } from '../support/test-server.ts'
+
+const MAIN = path.resolve(import.meta.dirname, '../../server/main.ts')
+const cleanups: (() => Promise<void>)[] = []
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as net.AddressInfo
+  server.close()
+  await once(server, 'close')
+  return port
+}
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'techlab-process-'))
+  cleanups.push(() => rm(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/** Runs `node server/main.ts` the way `npm start` does, with the given environment. */
+function launch(environment: Record<string, string>): ChildProcess & { output: () => string } {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...environment },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk) => {
+    output += chunk
+  })
+  child.stderr?.on('data', (chunk) => {
+    output += chunk
+  })
+  cleanups.push(async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGKILL')
+      await once(child, 'exit')
+    }
+  })
+  return Object.assign(child, { output: () => output })
+}
+
+async function waitUntilReady(url: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`${url} did not become ready`)
+}
+
+async function databaseEnvironment(): Promise<Record<string, string>> {
+  const adminUrl = process.env.TEST_DATABASE_URL
+  if (!adminUrl) return {}
+  const database = await createPostgresDatabase(adminUrl)
+  cleanups.push(() => database.drop())
+  return { DATABASE_URL: database.url }
+}
+
+describe('the server process', () => {
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['NODE_ENV', 'staging'],
+    ['PUBLIC_BASE_URL', 'not a url'],
+    ['DATABASE_URL', 'mysql://user:secret@db/x'],
+  ])('stops with one line naming %s when it is %s', async (name, value) => {
+    const child = launch({ DATA_DIR: await tempDir(), [name]: value })
+    const [code] = await once(child, 'exit')
+    expect(code).toBe(1)
+    const lines = child.output().trim().split('\n')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain(name)
+    expect(lines[0]).not.toContain('secret')
+  })
+
+  it('seeds an empty embedded database on its first start', async () => {
+    const port = await freePort()
+    const child = launch({ DATA_DIR: await tempDir(), PORT: String(port), HOST: '127.0.0.1' })
+    const url = `http://127.0.0.1:${port}`
+    await waitUntilReady(url)
+    const body = await (await fetch(`${url}/api/courses?limit=50`)).json()
+    expect(body.items.length).toBeGreaterThanOrEqual(20)
+    expect(child.exitCode).toBeNull()
+  })
+
+  it('drains an in-flight request on SIGTERM, then exits 0', async () => {
+    const port = await freePort()
+    const child = launch({
+      DATA_DIR: await tempDir(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...(await databaseEnvironment()),
+    })
+    await waitUntilReady(`http://127.0.0.1:${port}`)
+
+    // A request whose body is still arriving is in flight when the signal comes.
+    const socket = net.connect({ host: '127.0.0.1', port })
+    await once(socket, 'connect')
+    let answer = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk) => {
+      answer += chunk
+    })
+    socket.write('POST /api/courses HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\n12345')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    child.kill('SIGTERM')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(child.exitCode).toBeNull()
+    socket.end('67890')
+    const [code] = await once(child, 'exit')
+    expect(code).toBe(0)
+    expect(answer).toMatch(/^HTTP\/1\.1 4\d\d/)
+  })
+})

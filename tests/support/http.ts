@@ -1,0 +1,22 @@
+import net from 'node:net'
+
+/** Sends raw bytes (for requests fetch refuses to make) and resolves with the whole answer. */
+export function rawRequest(url: string, payload: string): Promise<string> {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: hostname, port: Number(port) })
+    let answer = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk) => {
+      answer += chunk
+    })
+    socket.on('end', () => resolve(answer))
+    socket.on('error', reject)
+    socket.write(payload)
+    socket.setTimeout(5_000, () => socket.destroy(new Error('no answer within 5 s')))
+  })
+}
+
+export function statusOf(rawAnswer: string): number {
+  return Number(/^HTTP\/1\.[01] (\d{3})/.exec(rawAnswer)?.[1])
+}

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { seedDemoContent } from '../../db/seed/seed.ts'
+import { loadConfig } from '../../server/config.ts'
+import { type RunningServer, startServer } from '../../server/start.ts'
+
+export type TestServer = RunningServer & { dataDir: string; close(): Promise<void> }
+
+/**
+ * Starts the real server (the built app) on a free port with its own data directory,
+ * seeded with the demo content. With TEST_DATABASE_URL set it runs on a fresh PostgreSQL
+ * database created for this server and dropped afterwards; otherwise on SQLite.
+ */
+export async function startTestServer(environment: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'techlab-test-'))
+  const postgres = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    SEED_DEMO_CONTENT: 'never',
+    ...(postgres && { DATABASE_URL: postgres.url }),
+    ...environment,
+  })
+  const server = await startServer(config, { logger: false })
+  await seedDemoContent(server.database.db)
+  return {
+    ...server,
+    url: server.url.replace('localhost', '127.0.0.1'),
+    dataDir,
+    async close() {
+      await server.app.close()
+      await postgres?.drop()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Creates an empty database on the server TEST_DATABASE_URL names; fails loudly if unreachable. */
+export async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `techlab_test_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  try {
+    await admin.query(`create database ${name}`)
+  } finally {
+    await admin.end()
+  }
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl })
+      await client.connect()
+      try {
+        await client.query(`drop database if exists ${name} with (force)`)
+      } finally {
+        await client.end()
+      }
+    },
+  }
+}
