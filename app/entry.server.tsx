@@ -29,7 +29,8 @@ export default function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     const userAgent = request.headers.get('user-agent')
-    const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
+    const readyOption =
+      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
     let timeout: NodeJS.Timeout | undefined = setTimeout(() => abort(), streamTimeout + 1000)
 
     const { pipe, abort } = renderToPipeableStream(
@@ -59,7 +60,8 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500
           // Errors before the shell is ready reject above and are logged by handleError.
-          if (shellRendered) loadContext.log.error({ err: error, url: request.url }, 'page rendering failed')
+          if (shellRendered)
+            loadContext.log.error({ err: error, url: request.url }, 'page rendering failed')
         },
       },
     )

@@ -10,7 +10,10 @@ export type AppContext = {
   db: Kysely<DB>
   settings: PublicSettings
   /** The process's logger (pino): structured, with secrets redacted. */
-  log: { error(details: object, message: string): void; warn(details: object, message: string): void }
+  log: {
+    error(details: object, message: string): void
+    warn(details: object, message: string): void
+  }
 }
 
 declare module 'react-router' {

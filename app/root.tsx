@@ -68,6 +68,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (status >= 500 && !isRouteErrorResponse(error)) console.error(error)
   return (
     <ErrorPageGuard>
+      <LoadingBar />
+      <NetworkStatus />
       <div className="flex min-h-dvh flex-col">
         <SiteHeader siteTitle={root?.settings.siteTitle} />
         <ErrorPage status={status} message={message} />

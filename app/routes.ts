@@ -23,6 +23,7 @@ export default [
     route(':user/labs/:id', 'routes/content-detail.tsx', { id: 'lab-detail' }),
     route(':user/labs_stories/:id', 'routes/content-detail.tsx', { id: 'lab-story-detail' }),
     route(':user/studies/:id', 'routes/content-detail.tsx', { id: 'study-detail' }),
+    route('*', 'routes/not-found.tsx'),
   ]),
 
   layout('layouts/default-auth.tsx', [

@@ -18,24 +18,28 @@ const decodedCursor = z
     return { at: Number(value.slice(0, separator)), id: value.slice(separator + 1) }
   })
 
+const INVALID_CURSOR = 'カーソルの形式が正しくありません'
+
 /** zod schema for a cursor parameter: anything that is not a cursor we issued is a field error. */
 export const cursorParameter = z
-  .string()
-  .max(200)
+  .string({ error: INVALID_CURSOR })
+  .max(200, INVALID_CURSOR)
   .transform((value, context): Cursor => {
     const parsed = decodedCursor.safeParse(Buffer.from(value, 'base64url').toString('utf8'))
     if (!parsed.success) {
-      context.addIssue({ code: 'custom', message: 'カーソルの形式が正しくありません' })
+      context.addIssue({ code: 'custom', message: INVALID_CURSOR })
       return z.NEVER
     }
     return parsed.data
   })
 
+const INVALID_PAGE_SIZE = `件数は 1 から ${MAX_PAGE_SIZE} までの整数で指定してください`
+
 export const pageSizeParameter = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_PAGE_SIZE)
+  .number({ error: INVALID_PAGE_SIZE })
+  .int(INVALID_PAGE_SIZE)
+  .min(1, INVALID_PAGE_SIZE)
+  .max(MAX_PAGE_SIZE, INVALID_PAGE_SIZE)
   .default(DEFAULT_PAGE_SIZE)
 
 export type Page<T> = { items: T[]; nextCursor: string | null }

@@ -141,7 +141,7 @@ describe('loadConfig', () => {
 
   it('says what is wrong and what it got', () => {
     expect(configError({ PORT: '70000' }).message).toBe(
-      'Invalid configuration: PORT must be between 0 and 65535 (got "70000")',
+      'Invalid configuration: PORT must be a port number between 0 and 65535 (got "70000")',
     )
     expect(configError({ NODE_ENV: 'staging' }).message).toBe(
       'Invalid configuration: NODE_ENV must be production, development or test (got "staging")',
@@ -175,4 +175,15 @@ describe('loadConfig', () => {
     const message = configError({ PORT: 'abc', NODE_ENV: 'staging' }).message
     expect(message.split('Invalid configuration').length).toBe(2)
   })
+})
+
+describe('numbers', () => {
+  it.each([' ', '0x10', '1e3', '-1', '3.5'])(
+    'rejects PORT=%j instead of reading it as a number',
+    (value) => {
+      expect(() => loadConfig({ PORT: value })).toThrow(
+        /^Invalid configuration: PORT must be a port number/,
+      )
+    },
+  )
 })

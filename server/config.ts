@@ -14,16 +14,17 @@ const SECRET_VARIABLES = new Set(['DATABASE_URL'])
 
 const DEFAULT_SITE_TITLE = 'テックラボ はじめてのプログラミング講座'
 
-const port = z.coerce
-  .number({ error: 'must be a number' })
-  .int('must be an integer')
-  .min(0, 'must be between 0 and 65535')
-  .max(65535, 'must be between 0 and 65535')
+/** A decimal whole number within bounds; no blanks, signs, exponents or hex. */
+function wholeNumber(what: string, max = Number.MAX_SAFE_INTEGER) {
+  return z
+    .string()
+    .regex(/^\d+$/, `must be ${what}`)
+    .transform(Number)
+    .pipe(z.number().max(max, `must be ${what}`))
+}
 
-const milliseconds = z.coerce
-  .number({ error: 'must be a number of milliseconds' })
-  .int('must be an integer number of milliseconds')
-  .min(0, 'must not be negative')
+const port = wholeNumber('a port number between 0 and 65535', 65535)
+const milliseconds = wholeNumber('a whole number of milliseconds')
 
 const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
@@ -49,11 +50,7 @@ const environmentSchema = z.object({
     .default('info'),
   SEED_DEMO_CONTENT: z.enum(['auto', 'never'], { error: 'must be auto or never' }).default('auto'),
   SHUTDOWN_GRACE_MS: milliseconds.default(10_000),
-  PAGE_CACHE_MAX_ENTRIES: z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be an integer')
-    .min(0, 'must not be negative')
-    .default(500),
+  PAGE_CACHE_MAX_ENTRIES: wholeNumber('a whole number').default(500),
   PUBLIC_BASE_URL: httpUrl.optional(),
   SITE_TITLE: z
     .string()

@@ -173,7 +173,11 @@ describe('createPageCache', () => {
     const rendered = deferred<Response>()
     const render = vi.fn(() => rendered.promise)
 
-    const requests = [cache.get('GET /', render), cache.get('GET /', render), cache.get('GET /', render)]
+    const requests = [
+      cache.get('GET /', render),
+      cache.get('GET /', render),
+      cache.get('GET /', render),
+    ]
     rendered.resolve(page('shared'))
     const responses = (await Promise.all(requests)).map((cached) => cached.toResponse())
 

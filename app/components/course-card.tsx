@@ -35,7 +35,7 @@ export function CourseCard({ course }: { course: Course }) {
       <p className="mt-2 line-clamp-3 flex-1 text-sm text-slate-600 dark:text-slate-400">
         {course.summary}
       </p>
-      <p className="mt-4 text-xs text-slate-500">
+      <p className="mt-4 text-xs text-slate-500 dark:text-slate-400">
         <Link to={`/${course.author.username}`} className="hover:underline">
           {course.author.displayName}
         </Link>

@@ -1,5 +1,5 @@
 import { Link, NavLink } from 'react-router'
-import { MAIN_SECTIONS } from './navigation.ts'
+import { MAIN_SECTIONS, MY_SECTIONS } from './navigation.ts'
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium hover:bg-slate-100 dark:hover:bg-slate-800 ${
@@ -23,7 +23,9 @@ export function SiteHeader({ siteTitle }: { siteTitle?: string }) {
           >
             TL
           </span>
-          <span className="hidden max-w-64 truncate sm:inline">{siteTitle ?? 'テックラボ'}</span>
+          <span className="hidden max-w-64 truncate sm:inline xl:max-w-none">
+            {siteTitle ?? 'テックラボ'}
+          </span>
         </Link>
         <nav aria-label="メインメニュー" className="hidden flex-1 lg:block">
           <ul className="flex items-center gap-1">
@@ -61,7 +63,7 @@ export function SiteHeader({ siteTitle }: { siteTitle?: string }) {
               className="absolute right-0 mt-2 w-56 rounded-lg border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
             >
               <ul>
-                {MAIN_SECTIONS.map((section) => (
+                {[...MAIN_SECTIONS, ...MY_SECTIONS].map((section) => (
                   <li key={section.to}>
                     <NavLink to={section.to} className={(state) => `block ${navLinkClass(state)}`}>
                       {section.label}

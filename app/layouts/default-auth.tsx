@@ -22,7 +22,7 @@ export default function DefaultAuthLayout() {
           <Outlet />
         </div>
       </main>
-      <footer className="py-6 text-center text-xs text-slate-500">
+      <footer className="py-6 text-center text-xs text-slate-500 dark:text-slate-400">
         <Link to="/terms" className="hover:underline">
           利用規約
         </Link>

@@ -19,7 +19,7 @@ export default function GeneralLayout() {
       <SiteHeader siteTitle={siteTitle} />
       <div className="mx-auto flex w-full max-w-6xl flex-1 gap-8 px-4 py-8">
         <nav aria-label="サイドメニュー" className="hidden w-48 shrink-0 md:block">
-          <p className="px-3 text-xs font-semibold text-slate-500">学ぶ</p>
+          <p className="px-3 text-xs font-semibold text-slate-500 dark:text-slate-400">学ぶ</p>
           <ul className="mt-1 mb-6">
             {MAIN_SECTIONS.map((section) => (
               <li key={section.to}>
@@ -29,7 +29,9 @@ export default function GeneralLayout() {
               </li>
             ))}
           </ul>
-          <p className="px-3 text-xs font-semibold text-slate-500">マイページ</p>
+          <p className="px-3 text-xs font-semibold text-slate-500 dark:text-slate-400">
+            マイページ
+          </p>
           <ul className="mt-1">
             {MY_SECTIONS.map((section) => (
               <li key={section.to}>

@@ -141,6 +141,10 @@ export function throttle(run: () => void, ms: number): { (): void; cancel(): voi
       run()
     }, wait)
   }
-  throttled.cancel = () => clearTimeout(trailing)
+  throttled.cancel = () => {
+    clearTimeout(trailing)
+    // Forget the cleared handle, or `??=` above would never schedule a trailing call again.
+    trailing = undefined
+  }
   return throttled
 }

@@ -137,6 +137,27 @@ describe('LoadingProgress', () => {
     expect(progress.getSnapshot().state).toBe('failed')
   })
 
+  it('remembers a failure while later overlapping work starts and finishes', () => {
+    const { progress } = setup()
+    progress.start()
+    progress.start()
+    vi.advanceTimersByTime(200)
+    progress.finish({ failed: true })
+    progress.start()
+    progress.finish()
+    progress.finish()
+    expect(progress.getSnapshot().state).toBe('failed')
+  })
+
+  it('does not restart the progress when more work joins', () => {
+    const { progress } = setup()
+    progress.start()
+    vi.advanceTimersByTime(1_000)
+    progress.start()
+    vi.advanceTimersByTime(500)
+    expect(progress.progressNow()).toBeCloseTo(estimatedProgress(1_500), 5)
+  })
+
   it('measures progress from when the work started, not from when the bar appeared', () => {
     const { progress } = setup()
     progress.start()

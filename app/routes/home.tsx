@@ -37,8 +37,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           いちばんやさしく。
         </h1>
         <p className="mt-4 max-w-2xl text-slate-700 dark:text-slate-300">
-          HTML・CSS から JavaScript、Python まで。短いレッスンと演習で、自分のペースで学べます。
-          まずは無料プランで、お試しレッスンから始めてみましょう。
+          {
+            'HTML・CSS から JavaScript、Python まで。短いレッスンと演習で、自分のペースで学べます。まずは無料プランで、お試しレッスンから始めてみましょう。'
+          }
         </p>
         <div className="mt-8 flex flex-wrap gap-3">
           <Link
@@ -117,7 +118,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               無料コースと演習、ラボやストーリーの投稿ができます。
             </p>
           </div>
-          <div className="rounded-xl bg-amber-50 p-5 dark:bg-amber-950">
+          <div className="rounded-xl bg-amber-50 p-5 dark:border dark:border-amber-900 dark:bg-amber-950/40">
             <p className="font-semibold">プレミアムプラン</p>
             <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
               すべてのコースとプレミアム演習で、転職に必要な力を身につけます。

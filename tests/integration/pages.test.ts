@@ -30,7 +30,9 @@ describe('server-rendered pages', () => {
     const { html } = await page('/courses')
     expect(html).toContain('<title>コース一覧 | テックラボ はじめてのプログラミング講座</title>')
     const terms = await page('/terms')
-    expect(terms.html).toContain('<title>利用規約 | テックラボ はじめてのプログラミング講座</title>')
+    expect(terms.html).toContain(
+      '<title>利用規約 | テックラボ はじめてのプログラミング講座</title>',
+    )
   })
 
   it('takes the site title from the configuration', async () => {
@@ -59,18 +61,48 @@ describe('server-rendered pages', () => {
 
   // Every route of the seed's table, with a parameter filled where one is needed.
   const seedRoutes = [
-    '/', '/contact', '/courses', '/dms', '/dms/room1', '/drafts', '/example', '/exercises',
-    '/histories', '/labs', '/labs_stories', '/plans', '/privacy', '/studies', '/terms',
-    '/auth/callback_google', '/auth/confirm', '/auth/forgotPassword', '/auth/forgotPasswordVerify',
-    '/auth/setupUsername', '/auth/signin', '/auth/signout', '/auth/signup',
-    '/techlab', '/techlab/followers', '/techlab/following', '/techlab/labs',
-    '/techlab/labs_stories', '/techlab/studies',
-    '/techlab/courses/create', '/techlab/labs_stories/create', '/techlab/labs/create',
+    '/',
+    '/contact',
+    '/courses',
+    '/dms',
+    '/dms/room1',
+    '/drafts',
+    '/example',
+    '/exercises',
+    '/histories',
+    '/labs',
+    '/labs_stories',
+    '/plans',
+    '/privacy',
+    '/studies',
+    '/terms',
+    '/auth/callback_google',
+    '/auth/confirm',
+    '/auth/forgotPassword',
+    '/auth/forgotPasswordVerify',
+    '/auth/setupUsername',
+    '/auth/signin',
+    '/auth/signout',
+    '/auth/signup',
+    '/techlab',
+    '/techlab/followers',
+    '/techlab/following',
+    '/techlab/labs',
+    '/techlab/labs_stories',
+    '/techlab/studies',
+    '/techlab/courses/create',
+    '/techlab/labs_stories/create',
+    '/techlab/labs/create',
     '/techlab/studies/create',
-    '/techlab/courses/edit', '/techlab/courses/abc/edit', '/techlab/labs_stories/abc/edit',
-    '/techlab/labs/abc/edit', '/techlab/studies/abc/edit',
-    '/techlab/studies/abc/exercises', '/techlab/studies/abc/exercises/create',
-    '/techlab/studies/abc/exercises/edit', '/techlab/studies/abc/exercises/q1/edit',
+    '/techlab/courses/edit',
+    '/techlab/courses/abc/edit',
+    '/techlab/labs_stories/abc/edit',
+    '/techlab/labs/abc/edit',
+    '/techlab/studies/abc/edit',
+    '/techlab/studies/abc/exercises',
+    '/techlab/studies/abc/exercises/create',
+    '/techlab/studies/abc/exercises/edit',
+    '/techlab/studies/abc/exercises/q1/edit',
   ]
   it.each(seedRoutes)('serves %s as a real page: status 200, a title and one h1', async (path) => {
     const { response, html } = await page(path)

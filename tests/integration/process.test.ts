@@ -32,7 +32,13 @@ async function tempDir(): Promise<string> {
 /** Runs `node server/main.ts` the way `npm start` does, with the given environment. */
 function launch(environment: Record<string, string>): ChildProcess & { output: () => string } {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...environment },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      ...environment,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -70,6 +76,34 @@ async function databaseEnvironment(): Promise<Record<string, string>> {
   cleanups.push(() => database.drop())
   return { DATABASE_URL: database.url }
 }
+
+describe('npm run db:migrate', () => {
+  it('applies the migrations once, then reports the schema up to date', async () => {
+    const environment = { DATA_DIR: await tempDir(), ...(await databaseEnvironment()) }
+    const migrate = path.resolve(import.meta.dirname, '../../db/cli/migrate.ts')
+    const run = async () => {
+      const child = spawn(process.execPath, [migrate], {
+        env: { PATH: process.env.PATH, ...environment },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let output = ''
+      child.stdout.on('data', (chunk) => {
+        output += chunk
+      })
+      child.stderr.on('data', (chunk) => {
+        output += chunk
+      })
+      const [code] = await once(child, 'exit')
+      return { code, output }
+    }
+    const first = await run()
+    expect(first).toMatchObject({ code: 0 })
+    expect(first.output).toContain('Applied: 2026-11-22-0001-users-and-courses')
+    const second = await run()
+    expect(second).toMatchObject({ code: 0 })
+    expect(second.output).toContain('The schema is up to date.')
+  })
+})
 
 describe('the server process', () => {
   it.each([
@@ -116,7 +150,9 @@ describe('the server process', () => {
     socket.on('data', (chunk) => {
       answer += chunk
     })
-    socket.write('POST /api/courses HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\n12345')
+    socket.write(
+      'POST /api/courses HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\n12345',
+    )
     await new Promise((resolve) => setTimeout(resolve, 100))
     child.kill('SIGTERM')
     await new Promise((resolve) => setTimeout(resolve, 200))

@@ -14,9 +14,13 @@ export type TestServer = RunningServer & { dataDir: string; close(): Promise<voi
  * seeded with the demo content. With TEST_DATABASE_URL set it runs on a fresh PostgreSQL
  * database created for this server and dropped afterwards; otherwise on SQLite.
  */
-export async function startTestServer(environment: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  environment: Record<string, string> = {},
+): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'techlab-test-'))
-  const postgres = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined
+  const postgres = process.env.TEST_DATABASE_URL
+    ? await createPostgresDatabase(process.env.TEST_DATABASE_URL)
+    : undefined
   const config = loadConfig({
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
@@ -42,7 +46,9 @@ export async function startTestServer(environment: Record<string, string> = {}):
 }
 
 /** Creates an empty database on the server TEST_DATABASE_URL names; fails loudly if unreachable. */
-export async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createPostgresDatabase(
+  adminUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `techlab_test_${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()

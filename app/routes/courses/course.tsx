@@ -28,7 +28,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 export default function CoursePage({ loaderData: { course } }: Route.ComponentProps) {
   return (
     <article className="mx-auto max-w-3xl">
-      <nav aria-label="パンくずリスト" className="text-sm text-slate-500">
+      <nav aria-label="パンくずリスト" className="text-sm text-slate-500 dark:text-slate-400">
         <Link to="/courses" className="hover:underline">
           コース一覧
         </Link>
@@ -44,7 +44,7 @@ export default function CoursePage({ loaderData: { course } }: Route.ComponentPr
         </div>
         <h1 className="mt-3 text-3xl font-bold leading-tight">{course.title}</h1>
         <p className="mt-4 text-slate-700 dark:text-slate-300">{course.summary}</p>
-        <p className="mt-4 text-sm text-slate-500">
+        <p className="mt-4 text-sm text-slate-500 dark:text-slate-400">
           <Link to={`/${course.author.username}`} className="hover:underline">
             {course.author.displayName}
           </Link>

@@ -23,7 +23,7 @@ export function LegalDocument(props: {
           ))}
         </section>
       ))}
-      <p className="mt-10 text-sm text-slate-500">{props.effective} 制定</p>
+      <p className="mt-10 text-sm text-slate-500 dark:text-slate-400">{props.effective} 制定</p>
     </article>
   )
 }

@@ -33,14 +33,14 @@ export default function ProfileLayout({ loaderData: { profile } }: Route.Compone
     <div className="mx-auto max-w-4xl">
       <header className="flex items-start gap-4">
         <div
-          className="grid size-16 shrink-0 place-items-center rounded-full bg-brand-100 text-2xl font-bold text-brand-700"
+          className="grid size-16 shrink-0 place-items-center rounded-full bg-brand-100 text-2xl font-bold text-brand-700 dark:bg-slate-800 dark:text-brand-100"
           aria-hidden="true"
         >
           {profile.displayName.slice(0, 1)}
         </div>
         <div>
           <h1 className="text-2xl font-bold">{profile.displayName}</h1>
-          <p className="text-sm text-slate-500">
+          <p className="text-sm text-slate-500 dark:text-slate-400">
             @{profile.username}・{formatDate(profile.joinedAt)} から参加
           </p>
           {profile.bio && <p className="mt-3 text-slate-700 dark:text-slate-300">{profile.bio}</p>}
