@@ -2,6 +2,7 @@ import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createRequestHandler, type ServerBuild } from 'react-router'
 import type { AppContext } from '../app/load-context.ts'
+import { hasSessionCookie } from './identity/session-cookies.ts'
 import type { PageCache } from './page-cache.ts'
 
 type BuildSource = ServerBuild | (() => Promise<ServerBuild>)
@@ -35,22 +36,41 @@ export function registerReactRouter(
 
     pages.all('/*', async (request, reply) => {
       if (!PAGE_METHODS.has(request.method)) return methodNotAllowed(reply)
-      const render = () => handle(toWebRequest(request, reply), options.context)
-      const cacheable =
-        (request.method === 'GET' || request.method === 'HEAD') && isAnonymous(request)
-      if (!cacheable) return sendWebResponse(reply, await render())
-      const page = await options.pageCache.get(`${request.method} ${request.url}`, render)
+      const cacheable = (request.method === 'GET' || request.method === 'HEAD') && isGuest(request)
+      if (!cacheable) {
+        return sendWebResponse(reply, await handle(toWebRequest(request, reply), options.context))
+      }
+      // Guests' pages render from the address without tracking parameters, so that
+      // `/?utm_source=…` shares the cached `/` instead of rendering anew.
+      const path = withoutTrackingParameters(request.url)
+      const render = () => handle(toWebRequest(request, reply, path), options.context)
+      const page = await options.pageCache.get(`${request.method} ${path}`, render)
       return sendWebResponse(reply, page.toResponse())
     })
   })
 }
 
-function isAnonymous(request: FastifyRequest): boolean {
-  return request.headers.cookie === undefined && request.headers.authorization === undefined
+function isGuest(request: FastifyRequest): boolean {
+  return request.headers.authorization === undefined && !hasSessionCookie(request.headers.cookie)
 }
 
-function toWebRequest(request: FastifyRequest, reply: FastifyReply): Request {
-  const url = `${request.protocol}://${request.host}${request.url}`
+const TRACKING_PARAMETER = /^(utm_[a-z_]+|fbclid|gclid|yclid|msclkid|mc_eid)$/i
+
+/** The request path without marketing parameters, which no page reads. */
+export function withoutTrackingParameters(path: string): string {
+  const query = path.indexOf('?')
+  if (query < 0) return path
+  const parameters = new URLSearchParams(path.slice(query + 1))
+  const names = [...new Set(parameters.keys())]
+  const tracking = names.filter((name) => TRACKING_PARAMETER.test(name))
+  if (tracking.length === 0) return path
+  for (const name of tracking) parameters.delete(name)
+  const rest = parameters.toString()
+  return rest ? `${path.slice(0, query)}?${rest}` : path.slice(0, query)
+}
+
+function toWebRequest(request: FastifyRequest, reply: FastifyReply, path = request.url): Request {
+  const url = `${request.protocol}://${request.host}${path}`
   const headers = new Headers()
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue

@@ -144,16 +144,23 @@ describe('assets and caching', () => {
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
   })
 
-  it('keeps guest pages in the page cache for a few seconds, but never pages for a visitor with cookies', async () => {
+  it('keeps guest pages in the page cache for a few seconds, but never pages for a signed-in visitor', async () => {
     const first = await fetch(`${server.url}/privacy`)
     expect(first.headers.get('cache-control')).toContain('s-maxage=')
     await first.text()
     const second = await fetch(`${server.url}/privacy`)
     expect(second.headers.get('x-page-cache')).toBe('hit')
     await second.text()
-    const withCookie = await fetch(`${server.url}/privacy`, { headers: { cookie: 'a=b' } })
-    expect(withCookie.headers.get('x-page-cache')).toBeNull()
-    await withCookie.text()
+    const analytics = await fetch(`${server.url}/privacy?utm_source=newsletter`, {
+      headers: { cookie: '_ga=GA1.1.123' },
+    })
+    expect(analytics.headers.get('x-page-cache')).toBe('hit')
+    await analytics.text()
+    const signedIn = await fetch(`${server.url}/privacy`, {
+      headers: { cookie: '_ga=1; CognitoIdentityServiceProvider.client.LastAuthUser=hana' },
+    })
+    expect(signedIn.headers.get('x-page-cache')).toBeNull()
+    await signedIn.text()
   })
 
   it('does not cache 404 pages', async () => {

@@ -1,0 +1,366 @@
+/**
+ * `npm run bench`: requests per second of the pages a guest sees and of the JSON API, each
+ * measured next to a bare baseline in the same run (see baseline.ts), so that the ratios mean
+ * something on a shared, noisy machine where absolute numbers do not.
+ *
+ * Environment: BENCH_DURATION_S (seconds measured per row, default 5), BENCH_WARMUP_S (default
+ * 1), BENCH_CONNECTIONS (default 10), BENCH_CPU_PROF (a directory: the app servers then run
+ * with --cpu-prof and leave their profiles there on exit).
+ *
+ * Every server runs in its own process on 127.0.0.1; this process only generates load.
+ * Exits non-zero when a server fails to start or a row sees non-2xx responses or errors.
+ */
+import { type ChildProcess, fork } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import type { CourseCard } from '../features/courses/course-card.ts'
+import type { Page } from '../features/pagination.ts'
+import { loadConfig } from '../server/config.ts'
+import { readShell } from './baseline.ts'
+import { appEnvironment } from './environment.ts'
+import type { ControlMessage, ReplyMessage, StartMessage } from './server-process.ts'
+
+const TARGET_RATIO = 0.25
+const START_TIMEOUT_MS = 60_000
+
+const settings = {
+  durationS: positiveNumber('BENCH_DURATION_S', 5),
+  warmupS: positiveNumber('BENCH_WARMUP_S', 1),
+  connections: Math.round(positiveNumber('BENCH_CONNECTIONS', 10)),
+  cpuProfDir: process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined,
+}
+
+type Server = {
+  name: string
+  url: string
+  /** CPU time the server's process has used so far, in microseconds. */
+  cpuMicros(): Promise<number>
+  close(): Promise<void>
+}
+type Fetched = { headers: Headers; text: string; bytes: number }
+type Measurement = {
+  rps: number
+  p99: number
+  /** Server CPU time per response, in ms: steadier than req/s when other work steals cores. */
+  cpuMs: number
+  non2xx: number
+  errors: number
+  timeouts: number
+}
+type Target = { server: Server; url: string }
+type Row = { name: string; app: Target; baseline: Target; page: boolean }
+
+class BenchError extends Error {
+  override name = 'BenchError'
+}
+
+async function main(): Promise<number> {
+  const servers: Server[] = []
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'techlab-bench-'))
+  try {
+    // Both app servers share one data directory, so they serve byte-identical pages. The
+    // first start migrates and seeds it; the second finds it seeded.
+    const cached = await startServer('app (page cache as configured)', {
+      type: 'start',
+      server: 'app',
+      dataDir,
+    })
+    servers.push(cached)
+    const uncached = await startServer('app (PAGE_CACHE_MAX_ENTRIES=0)', {
+      type: 'start',
+      server: 'app',
+      dataDir,
+      pageCacheMaxEntries: 0,
+    })
+    servers.push(uncached)
+
+    const home = await fetchOk(`${cached.url}/`)
+    const catalogue = await fetchOk(`${cached.url}/courses`)
+    const courses = await fetchOk(`${cached.url}/api/courses`)
+    const featured = JSON.parse(
+      (await fetchOk(`${cached.url}/api/courses?limit=6`)).text,
+    ) as Page<CourseCard>
+    const firstPage = JSON.parse(
+      (await fetchOk(`${cached.url}/api/courses?limit=12`)).text,
+    ) as Page<CourseCard>
+
+    const baseline = await startServer('bare Fastify baseline', {
+      type: 'start',
+      server: 'baseline',
+      input: {
+        settings: loadConfig(appEnvironment(dataDir)).public,
+        courses: JSON.parse(courses.text),
+        featured: featured.items,
+        firstPage,
+        shells: { home: readShell(home.text), catalogue: readShell(catalogue.text) },
+      },
+    })
+    servers.push(baseline)
+
+    const pair = (name: string, server: Server, pathname: string, page: boolean): Row => ({
+      name,
+      app: { server, url: `${server.url}${pathname}` },
+      baseline: { server: baseline, url: `${baseline.url}${pathname}` },
+      page,
+    })
+    const rows = [
+      pair('GET / (page cache)', cached, '/', true),
+      pair('GET / (no cache)', uncached, '/', true),
+      pair('GET /courses (page cache)', cached, '/courses', true),
+      pair('GET /courses (no cache)', uncached, '/courses', true),
+      pair('GET /api/courses', cached, '/api/courses', false),
+    ]
+
+    const notes = await checkComparability(rows, cached, uncached)
+    const sizes = new Map<string, number>()
+    for (const { app, baseline } of rows) {
+      sizes.set(app.url, (await fetchOk(app.url)).bytes)
+      sizes.set(baseline.url, (await fetchOk(baseline.url)).bytes)
+    }
+
+    console.log(
+      `\nautocannon: ${settings.connections} connections, ${settings.warmupS} s warm-up + ` +
+        `${settings.durationS} s per row and per baseline; Node ${process.version}\n`,
+    )
+    const results: { row: Row; measured: Measurement; base: Measurement }[] = []
+    for (const [index, row] of rows.entries()) {
+      // Alternate which goes first, so a drifting machine does not favour one side.
+      let measured: Measurement
+      let base: Measurement
+      if (index % 2 === 0) {
+        measured = await measure(row.app)
+        base = await measure(row.baseline)
+      } else {
+        base = await measure(row.baseline)
+        measured = await measure(row.app)
+      }
+      results.push({ row, measured, base })
+      console.log(
+        `  ${row.name}: ${format(measured.rps)} req/s vs baseline ${format(base.rps)} req/s`,
+      )
+    }
+
+    printTable(
+      results.map(({ row, measured, base }) => {
+        const ratio = measured.rps / base.rps
+        return [
+          row.name,
+          format(measured.rps),
+          measured.p99.toFixed(1),
+          measured.cpuMs.toFixed(2),
+          formatBytes(sizes.get(row.app.url) ?? 0),
+          format(base.rps),
+          base.p99.toFixed(1),
+          base.cpuMs.toFixed(2),
+          formatBytes(sizes.get(row.baseline.url) ?? 0),
+          ratio.toFixed(2),
+          (base.cpuMs / measured.cpuMs).toFixed(2),
+          row.page ? (ratio >= TARGET_RATIO ? 'met' : 'BELOW') : '-',
+        ]
+      }),
+    )
+    console.log(
+      `\nratio = row req/s / baseline req/s, measured seconds apart in this run; cpu ratio = ` +
+        `baseline / row server CPU time per response (less sensitive to a noisy machine).` +
+        `\nbaseline for pages: bare Fastify + renderToString of a mirrored component tree from ` +
+        `the same data (no React Router, loaders or database); for JSON: bare Fastify ` +
+        `serialising the same body.\ntarget: pages a guest sees at >= ${TARGET_RATIO} of the ` +
+        `page baseline.`,
+    )
+    for (const note of notes) console.log(`note: ${note}`)
+
+    const failures = results.flatMap(({ row, measured, base }) => [
+      ...problems(row.name, measured),
+      ...problems(`baseline of ${row.name}`, base),
+    ])
+    for (const failure of failures) console.error(`FAILED: ${failure}`)
+    return failures.length > 0 ? 1 : 0
+  } finally {
+    await Promise.all(servers.map((server) => server.close()))
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** Markup and cache behaviour the reader needs to trust the comparison; returns notes. */
+async function checkComparability(rows: Row[], cached: Server, uncached: Server) {
+  const notes: string[] = []
+  for (const row of rows.filter((candidate) => candidate.page)) {
+    const real = beforeScripts((await fetchOk(row.app.url)).text)
+    const bare = beforeScripts((await fetchOk(row.baseline.url)).text)
+    if (real !== bare) {
+      let at = 0
+      while (at < real.length && real[at] === bare[at]) at += 1
+      notes.push(
+        `WARNING ${row.name}: the baseline's markup differs from the real page's at character ${at}: ` +
+          `${JSON.stringify(real.slice(at, at + 60))} vs ${JSON.stringify(bare.slice(at, at + 60))}`,
+      )
+    }
+  }
+  if (notes.length === 0) {
+    notes.push(`pages: the baselines' markup up to the first <script> is identical to the app's`)
+  }
+  await fetchOk(`${cached.url}/`)
+  const hit = (await fetchOk(`${cached.url}/`)).headers.get('x-page-cache')
+  const none = (await fetchOk(`${uncached.url}/`)).headers.get('x-page-cache')
+  notes.push(`x-page-cache on a repeated GET /: "${hit}" (cached server), "${none}" (no cache)`)
+  return notes
+}
+
+function beforeScripts(html: string): string {
+  const end = html.indexOf('<script')
+  return end === -1 ? html : html.slice(0, end)
+}
+
+async function measure({ server, url }: Target): Promise<Measurement> {
+  await autocannon({ url, connections: settings.connections, duration: settings.warmupS })
+  const cpuBefore = await server.cpuMicros()
+  const result = await autocannon({
+    url,
+    connections: settings.connections,
+    duration: settings.durationS,
+  })
+  const cpuMicros = (await server.cpuMicros()) - cpuBefore
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    cpuMs: cpuMicros / 1000 / Math.max(1, result.requests.total),
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  }
+}
+
+function problems(name: string, measured: Measurement): string[] {
+  const found: string[] = []
+  if (measured.non2xx > 0) found.push(`${name}: ${measured.non2xx} non-2xx responses`)
+  if (measured.errors > 0) found.push(`${name}: ${measured.errors} errors`)
+  if (measured.timeouts > 0) found.push(`${name}: ${measured.timeouts} timeouts`)
+  if (measured.rps === 0) found.push(`${name}: no responses`)
+  return found
+}
+
+function startServer(name: string, message: StartMessage): Promise<Server> {
+  const entry = fileURLToPath(new URL('./server-process.ts', import.meta.url))
+  const profiling = message.server === 'app' && settings.cpuProfDir !== undefined
+  const child = fork(entry, [], {
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: profiling ? ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfDir}`] : [],
+  })
+  return new Promise((resolve, reject) => {
+    const fail = (reason: string) => {
+      clearTimeout(timer)
+      child.kill()
+      reject(new BenchError(`${name} failed to start: ${reason}`))
+    }
+    const timer = setTimeout(() => fail(`no answer in ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS)
+    child.once('exit', (code, signal) => fail(`exited (${signal ?? `code ${code}`})`))
+    child.once('error', (error) => fail(error.message))
+    child.once('message', (reply: ReplyMessage) => {
+      if (reply.type !== 'ready') return fail(reply.type === 'failed' ? reply.error : 'no URL')
+      clearTimeout(timer)
+      child.removeAllListeners('exit')
+      resolve({
+        name,
+        url: reply.url,
+        cpuMicros: () => askCpu(name, child),
+        close: () => stopChild(child),
+      })
+    })
+    child.send(message)
+  })
+}
+
+function askCpu(name: string, child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const exited = () => reject(new BenchError(`${name} exited during the run`))
+    const listen = (reply: ReplyMessage) => {
+      if (reply.type !== 'cpu') return
+      child.off('message', listen)
+      child.off('exit', exited)
+      resolve(reply.micros)
+    }
+    if (!child.connected) return exited()
+    child.on('message', listen)
+    child.once('exit', exited)
+    child.send({ type: 'cpu' } satisfies ControlMessage)
+  })
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 10_000)
+    child.once('exit', () => {
+      clearTimeout(force)
+      resolve()
+    })
+    if (child.connected) child.send({ type: 'close' } satisfies ControlMessage)
+    else child.kill()
+  })
+}
+
+async function fetchOk(url: string): Promise<Fetched> {
+  const response = await fetch(url)
+  const body = new Uint8Array(await response.arrayBuffer())
+  if (!response.ok) throw new BenchError(`GET ${url} answered ${response.status}`)
+  return {
+    headers: response.headers,
+    text: new TextDecoder().decode(body),
+    bytes: body.byteLength,
+  }
+}
+
+function printTable(body: string[][]): void {
+  const header = [
+    'row',
+    'req/s',
+    'p99 ms',
+    'cpu ms/req',
+    'size',
+    'baseline req/s',
+    'baseline p99 ms',
+    'baseline cpu ms/req',
+    'baseline size',
+    'ratio',
+    'cpu ratio',
+    `target ${TARGET_RATIO}`,
+  ]
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...body.map((cells) => (cells[column] ?? '').length)),
+  )
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join(' | ')} |`
+  console.log(`\n${line(header)}`)
+  console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`)
+  for (const cells of body) console.log(line(cells))
+}
+
+function format(rps: number): string {
+  return rps >= 100 ? Math.round(rps).toString() : rps.toFixed(1)
+}
+
+function formatBytes(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KiB`
+}
+
+function positiveNumber(name: string, fallback: number): number {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new BenchError(`${name} must be a positive number (got ${JSON.stringify(raw)})`)
+  }
+  return value
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof BenchError ? `bench: ${error.message}` : error)
+    process.exit(1)
+  },
+)

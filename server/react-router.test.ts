@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { hasSessionCookie } from './identity/session-cookies.ts'
+import { withoutTrackingParameters } from './react-router.ts'
+
+describe('withoutTrackingParameters', () => {
+  it.each([
+    ['/', '/'],
+    ['/courses?cursor=abc', '/courses?cursor=abc'],
+    ['/?utm_source=x&utm_medium=mail', '/'],
+    ['/courses?utm_campaign=a&cursor=abc&fbclid=1', '/courses?cursor=abc'],
+    ['/?GCLID=1&q=%E3%81%82', '/?q=%E3%81%82'],
+  ])('%s → %s', (path, expected) => {
+    expect(withoutTrackingParameters(path)).toBe(expected)
+  })
+})
+
+describe('hasSessionCookie', () => {
+  it.each([
+    [undefined, false],
+    ['', false],
+    ['_ga=GA1.1; theme=dark', false],
+    ['_ga=1; CognitoIdentityServiceProvider.abc.LastAuthUser=hana', true],
+    ['CognitoIdentityServiceProvider.abc.hana.idToken=eyJ', true],
+  ])('%j → %s', (header, expected) => {
+    expect(hasSessionCookie(header)).toBe(expected)
+  })
+})
