@@ -32,6 +32,15 @@ export interface CoursesTable {
 export interface DB {
   users: UsersTable
   courses: CoursesTable
+  identity_users: IdentityUsersTable
+  identity_user_groups: IdentityUserGroupsTable
+  identity_codes: IdentityCodesTable
+  identity_auth_sessions: IdentityAuthSessionsTable
+  identity_refresh_tokens: IdentityRefreshTokensTable
+  identity_devices: IdentityDevicesTable
+  identity_pool_identities: IdentityPoolIdentitiesTable
+  identity_credentials: IdentityCredentialsTable
+  mail_outbox: MailOutboxTable
 }
 
 export type User = Selectable<UsersTable>
@@ -39,3 +48,118 @@ export type NewUser = Insertable<UsersTable>
 export type UserUpdate = Updateable<UsersTable>
 export type Course = Selectable<CoursesTable>
 export type NewCourse = Insertable<CoursesTable>
+
+type Flag = 0 | 1
+type Defaulted<T> = ColumnType<T, T | undefined, T>
+
+export type IdentityUserStatus =
+  | 'UNCONFIRMED'
+  | 'CONFIRMED'
+  | 'FORCE_CHANGE_PASSWORD'
+  | 'RESET_REQUIRED'
+  | 'EXTERNAL_PROVIDER'
+
+export interface IdentityUsersTable {
+  sub: string
+  username: string
+  email: string | null
+  email_verified: Defaulted<Flag>
+  phone_number: string | null
+  phone_number_verified: Defaulted<Flag>
+  status: IdentityUserStatus
+  enabled: Defaulted<Flag>
+  password_salt: string | null
+  password_verifier: string | null
+  /** JSON object of the other user attributes (name, locale, custom:…). */
+  attributes: Defaulted<string>
+  totp_secret: string | null
+  totp_enabled: Defaulted<Flag>
+  sms_mfa_enabled: Defaulted<Flag>
+  preferred_mfa: 'SOFTWARE_TOKEN_MFA' | 'SMS_MFA' | null
+  failed_sign_ins: Defaulted<number>
+  locked_until: EpochMs | null
+  tokens_valid_after: Defaulted<EpochMs>
+  created_at: EpochMs
+  updated_at: EpochMs
+}
+
+export interface IdentityUserGroupsTable {
+  sub: string
+  group_name: string
+}
+
+export interface IdentityCodesTable {
+  id: string
+  sub: string
+  purpose: string
+  code_hash: string
+  destination: string
+  attempts: Defaulted<number>
+  expires_at: EpochMs
+  created_at: EpochMs
+}
+
+export interface IdentityAuthSessionsTable {
+  id_hash: string
+  sub: string | null
+  challenge: string
+  /** JSON of what the next step needs (SRP values, pending tokens' context…). */
+  state: string
+  expires_at: EpochMs
+  created_at: EpochMs
+}
+
+export interface IdentityRefreshTokensTable {
+  token_hash: string
+  sub: string
+  client_id: string
+  origin_jti: string
+  device_key: string | null
+  auth_time: EpochMs
+  expires_at: EpochMs
+  revoked_at: EpochMs | null
+  created_at: EpochMs
+}
+
+export interface IdentityDevicesTable {
+  device_key: string
+  sub: string
+  device_group_key: string
+  password_salt: string | null
+  password_verifier: string | null
+  name: string | null
+  remembered_status: 'remembered' | 'not_remembered'
+  created_at: EpochMs
+  last_modified_at: EpochMs
+  last_authenticated_at: EpochMs | null
+}
+
+export interface IdentityPoolIdentitiesTable {
+  identity_id: string
+  /** `{issuer without scheme}|{sub}` for signed-in identities; null for guests. */
+  login: string | null
+  created_at: EpochMs
+  last_used_at: EpochMs
+}
+
+export interface IdentityCredentialsTable {
+  access_key_id: string
+  identity_id: string
+  secret_ciphertext: string
+  session_token_hash: string
+  authenticated: Flag
+  expires_at: EpochMs
+  created_at: EpochMs
+}
+
+export interface MailOutboxTable {
+  id: string
+  to_address: string
+  subject: string
+  text_body: string
+  html_body: string | null
+  attempts: Defaulted<number>
+  last_error: string | null
+  sent_at: EpochMs | null
+  created_at: EpochMs
+}

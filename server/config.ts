@@ -10,7 +10,7 @@ export type PublicSettings = {
   apiGatewayUrl: string
 }
 
-const SECRET_VARIABLES = new Set(['DATABASE_URL'])
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SMTP_URL', 'GOOGLE_CLIENT_SECRET'])
 
 const DEFAULT_SITE_TITLE = 'テックラボ はじめてのプログラミング講座'
 
@@ -63,6 +63,45 @@ const environmentSchema = z.object({
     .regex(/^pk_(test|live)_[A-Za-z0-9_]+$/, 'must look like pk_test_… or pk_live_…')
     .default('pk_test_embedded'),
   API_GATEWAY_URL: httpUrl.optional(),
+
+  IDENTITY_REGION: z
+    .string()
+    .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region name such as ap-northeast-1')
+    .default('ap-northeast-1'),
+  // Pool ids keep Cognito's shapes: clients parse the region out of them.
+  USER_POOL_ID: z
+    .string()
+    .max(55, 'must be at most 55 characters')
+    .regex(/^[\w-]+_[0-9a-zA-Z]+$/, 'must look like ap-northeast-1_AbC123')
+    .optional(),
+  USER_POOL_CLIENT_ID: z
+    .string()
+    .regex(/^[\w+]{1,128}$/, 'must be 1-128 letters, digits or underscores')
+    .default('techlabwebclient0000000000'),
+  IDENTITY_POOL_ID: z
+    .string()
+    .regex(
+      /^[\w-]+:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      'must look like ap-northeast-1:00000000-0000-0000-0000-000000000000',
+    )
+    .optional(),
+  ID_TOKEN_TTL_S: wholeNumber('a whole number of seconds').default(3600),
+  ACCESS_TOKEN_TTL_S: wholeNumber('a whole number of seconds').default(3600),
+  REFRESH_TOKEN_TTL_S: wholeNumber('a whole number of seconds').default(30 * 24 * 3600),
+  GUEST_CREDENTIALS: z
+    .enum(['enabled', 'disabled'], { error: 'must be enabled or disabled' })
+    .default('enabled'),
+  ADMIN_USERS: z.string().default(''),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .min(3, 'must be a mail address')
+    .default('テックラボ <no-reply@techlab.invalid>'),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
 })
 
 export type Config = {
@@ -76,6 +115,22 @@ export type Config = {
   shutdownGraceMs: number
   pageCacheMaxEntries: number
   public: PublicSettings
+  identity: IdentitySettings
+  mail: { smtpUrl: string | undefined; from: string }
+}
+
+export type IdentitySettings = {
+  region: string
+  userPoolId: string
+  clientId: string
+  identityPoolId: string
+  /** The `iss` of our tokens: `{base URL}/cognito-idp/{pool id}`; JWKS lives beneath it. */
+  issuer: string
+  tokenTtlSeconds: { id: number; access: number; refresh: number }
+  guestCredentials: boolean
+  /** Usernames or emails that belong to the `admin` group. */
+  admins: string[]
+  google: { clientId: string; clientSecret: string } | undefined
 }
 
 export class ConfigError extends Error {
@@ -104,6 +159,24 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
   const values = parsed.data
   const dataDir = path.resolve(values.DATA_DIR)
   const baseUrl = values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`
+  const region = values.IDENTITY_REGION
+  const userPoolId = values.USER_POOL_ID ?? `${region}_TechLabPool`
+  const identityPoolId = values.IDENTITY_POOL_ID ?? `${region}:7ec41ab0-0000-4000-8000-000000000001`
+  for (const [name, id] of [
+    ['USER_POOL_ID', userPoolId],
+    ['IDENTITY_POOL_ID', identityPoolId],
+  ] as const) {
+    if (!id.startsWith(`${region}${name === 'USER_POOL_ID' ? '_' : ':'}`)) {
+      throw new ConfigError(
+        `Invalid configuration: ${name} must start with IDENTITY_REGION (${region})`,
+      )
+    }
+  }
+  if (Boolean(values.GOOGLE_CLIENT_ID) !== Boolean(values.GOOGLE_CLIENT_SECRET)) {
+    throw new ConfigError(
+      'Invalid configuration: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together',
+    )
+  }
   return {
     env: values.NODE_ENV,
     host: values.HOST,
@@ -123,6 +196,27 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       // The seed's default API base is the site's own /api; a separate gateway is optional.
       apiGatewayUrl: values.API_GATEWAY_URL ?? '/api',
     },
+    identity: {
+      region,
+      userPoolId,
+      clientId: values.USER_POOL_CLIENT_ID,
+      identityPoolId,
+      issuer: `${baseUrl}/cognito-idp/${userPoolId}`,
+      tokenTtlSeconds: {
+        id: values.ID_TOKEN_TTL_S,
+        access: values.ACCESS_TOKEN_TTL_S,
+        refresh: values.REFRESH_TOKEN_TTL_S,
+      },
+      guestCredentials: values.GUEST_CREDENTIALS === 'enabled',
+      admins: values.ADMIN_USERS.split(',')
+        .map((entry) => entry.trim().toLowerCase())
+        .filter(Boolean),
+      google:
+        values.GOOGLE_CLIENT_ID && values.GOOGLE_CLIENT_SECRET
+          ? { clientId: values.GOOGLE_CLIENT_ID, clientSecret: values.GOOGLE_CLIENT_SECRET }
+          : undefined,
+    },
+    mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
   }
 }
 

@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely'
+import type { DB } from '../../db/schema.ts'
+
+/** Usernames become URLs (`/{user}`): lowercase letters, digits and underscores, 3–20 long. */
+export const USERNAME_PATTERN = /^[a-z0-9_]{3,20}$/
+
+/**
+ * First path segments the site itself uses, or may use, so no user can own them:
+ * every top-level route and reserved service prefix, and a few words users would mistake.
+ */
+export const RESERVED_USERNAMES = new Set([
+  'about',
+  'admin',
+  'api',
+  'assets',
+  'auth',
+  'cognito-identity',
+  'cognito-idp',
+  'contact',
+  'courses',
+  'dev',
+  'dms',
+  'drafts',
+  'example',
+  'exercises',
+  'favicon.ico',
+  'healthz',
+  'help',
+  'histories',
+  'labs',
+  'labs_stories',
+  'login',
+  'logout',
+  'me',
+  'notifications',
+  'oauth2',
+  'plans',
+  'privacy',
+  'readyz',
+  'realtime',
+  'robots.txt',
+  's3',
+  'search',
+  'settings',
+  'signin',
+  'signup',
+  'studies',
+  'support',
+  'system',
+  'tags',
+  'terms',
+  'users',
+])
+
+/** Why a username cannot be registered, in Japanese; undefined when it can. */
+export async function usernameRefusal(
+  db: Kysely<DB>,
+  username: string,
+): Promise<string | undefined> {
+  if (!USERNAME_PATTERN.test(username)) {
+    return 'ユーザー名は半角の英小文字・数字・アンダースコア（_）で、3〜20文字にしてください'
+  }
+  if (RESERVED_USERNAMES.has(username)) return 'このユーザー名は使えません'
+  const taken = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', username)
+    .executeTakeFirst()
+  return taken ? 'このユーザー名はすでに使われています' : undefined
+}
+
+/** Creates the public profile of a newly confirmed account; repeating it changes nothing. */
+export async function createProfileForAccount(
+  db: Kysely<DB>,
+  account: { sub: string; username: string },
+  now = Date.now(),
+): Promise<void> {
+  await db
+    .insertInto('users')
+    .values({
+      id: account.sub,
+      username: account.username,
+      display_name: account.username,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .execute()
+}
+
+/** Removes the profile, and with it (by foreign keys) everything the user owned. */
+export async function deleteProfile(db: Kysely<DB>, sub: string): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', sub).execute()
+}

@@ -1,0 +1,16 @@
+/** A message to one recipient. Plain text always; HTML optional. */
+export type MailMessage = {
+  to: string
+  subject: string
+  text: string
+  html?: string
+}
+
+/**
+ * Sends mail. Every message is first written to the outbox table (so nothing is lost if
+ * delivery fails), then delivered by SMTP when SMTP_URL is configured; without it the outbox
+ * is the mailbox that development mode shows at /dev/mailbox.
+ */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>
+}
