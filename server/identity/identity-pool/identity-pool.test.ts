@@ -56,7 +56,7 @@ jwtVerifier.cacheJwks({
 const verifyIdToken: IdTokenVerifier = async (token) => {
   try {
     const payload = await jwtVerifier.verify(token)
-    return { sub: payload.sub }
+    return typeof payload.sub === 'string' ? { sub: payload.sub } : undefined
   } catch {
     return undefined
   }
