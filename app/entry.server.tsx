@@ -5,10 +5,12 @@ import { renderToPipeableStream } from 'react-dom/server'
 import {
   type AppLoadContext,
   type EntryContext,
+  type HandleDataRequestFunction,
   type HandleErrorFunction,
   isRouteErrorResponse,
   ServerRouter,
 } from 'react-router'
+import { hasSessionCookie } from '../server/identity/session-cookies.ts'
 
 export const streamTimeout = 5_000
 
@@ -23,6 +25,7 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  keepPersonalPagesPrivate(request, responseHeaders)
   if (request.method.toUpperCase() === 'HEAD') {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders })
   }
@@ -66,6 +69,24 @@ export default function handleRequest(
       },
     )
   })
+}
+
+/**
+ * A page rendered for someone with a session may name them (the header, their settings):
+ * no shared cache may keep it, whatever Cache-Control the route asked for guests.
+ */
+function keepPersonalPagesPrivate(request: Request, headers: Headers) {
+  if (!hasSessionCookie(request.headers.get('cookie') ?? undefined)) return
+  try {
+    headers.set('Cache-Control', 'private, no-store')
+  } catch {
+    // Immutable headers (a Response.redirect) carry no cacheable page.
+  }
+}
+
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  keepPersonalPagesPrivate(request, response.headers)
+  return response
 }
 
 /** Logs what went wrong on the server, but not the 4xx answers pages give on purpose. */

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/schema.ts'
 import type { PublicSettings } from '../server/config.ts'
+import type { ClientIdentitySettings } from './lib/auth/identity-config.ts'
+import type { SignedInUser } from './lib/auth/session.server.ts'
 
 /**
  * What the server hands every loader and action. The process owns the database; the
@@ -9,11 +11,20 @@ import type { PublicSettings } from '../server/config.ts'
 export type AppContext = {
   db: Kysely<DB>
   settings: PublicSettings
+  /** Sessions: who is signed in (from Amplify's cookies), and what the browser needs to sign in. */
+  auth: AuthService
   /** The process's logger (pino): structured, with secrets redacted. */
   log: {
     error(details: object, message: string): void
     warn(details: object, message: string): void
   }
+}
+
+export type AuthService = {
+  /** The signed-in user, when the request carries valid, unexpired, unrevoked tokens. */
+  currentUser(request: Request): Promise<SignedInUser | undefined>
+  /** Public identity settings for Amplify in the browser. */
+  client: ClientIdentitySettings
 }
 
 declare module 'react-router' {

@@ -7,19 +7,37 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from 'react-router'
+import { findProfile } from '../features/users/profiles.server.ts'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { ChunkReloadGuard } from './components/chunk-reload-guard.tsx'
 import { ErrorPage, ErrorPageGuard } from './components/error-page.tsx'
 import { LoadingBar } from './components/loading-bar.tsx'
 import { NetworkStatus } from './components/network-status.tsx'
+import { SessionKeeper } from './components/session-keeper.tsx'
 import { SiteFooter } from './components/site-footer.tsx'
 import { SiteHeader } from './components/site-header.tsx'
+import { provideIdentitySettings } from './lib/auth/identity-settings.ts'
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return { settings: context.settings }
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const session = await context.auth.currentUser(request)
+  const profile = session && (await findProfile(context.db, session.username))
+  return {
+    settings: context.settings,
+    identity: context.auth.client,
+    user: session
+      ? {
+          username: session.username,
+          displayName: profile?.displayName ?? session.username,
+          email: session.email ?? null,
+          groups: session.groups,
+          issuedAt: session.issuedAt,
+          expiresAt: session.expiresAt,
+        }
+      : null,
+  }
 }
 
 export const meta: Route.MetaFunction = ({ error, loaderData }) => {
@@ -49,9 +67,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
   )
 }
 
-export default function App() {
+export default function App({ loaderData }: Route.ComponentProps) {
+  // Before any child renders, so that every screen finds Amplify's settings in place.
+  if (typeof window !== 'undefined') provideIdentitySettings(loaderData.identity)
   return (
     <>
+      <SessionKeeper
+        clientId={loaderData.identity.userPoolClientId}
+        issuedAt={loaderData.user?.issuedAt}
+        expiresAt={loaderData.user?.expiresAt}
+      />
       <LoadingBar />
       <NetworkStatus />
       <ChunkReloadGuard />
@@ -71,7 +96,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       <LoadingBar />
       <NetworkStatus />
       <div className="flex min-h-dvh flex-col">
-        <SiteHeader siteTitle={root?.settings.siteTitle} />
+        <SiteHeader siteTitle={root?.settings.siteTitle} user={root?.user ?? null} />
         <ErrorPage status={status} message={message} />
         <SiteFooter siteTitle={root?.settings.siteTitle} />
       </div>

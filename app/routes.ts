@@ -28,20 +28,21 @@ export default [
 
   layout('layouts/default-auth.tsx', [
     ...prefix('auth', [
-      upcoming('callback_google', 'auth-callback-google'),
-      upcoming('confirm', 'auth-confirm'),
-      upcoming('forgotPassword', 'auth-forgot-password'),
-      upcoming('forgotPasswordVerify', 'auth-forgot-password-verify'),
-      upcoming('setupUsername', 'auth-setup-username'),
-      upcoming('signin', 'auth-signin'),
-      upcoming('signout', 'auth-signout'),
-      upcoming('signup', 'auth-signup'),
+      route('callback_google', 'routes/auth/callback-google.tsx'),
+      route('confirm', 'routes/auth/confirm.tsx'),
+      route('forgotPassword', 'routes/auth/forgot-password.tsx'),
+      route('forgotPasswordVerify', 'routes/auth/forgot-password-verify.tsx'),
+      route('setupUsername', 'routes/auth/setup-username.tsx'),
+      route('signin', 'routes/auth/signin.tsx'),
+      route('signout', 'routes/auth/signout.tsx'),
+      route('signup', 'routes/auth/signup.tsx'),
     ]),
   ]),
 
   layout('layouts/general.tsx', [
     route('courses', 'routes/courses/catalogue.tsx'),
     route('privacy', 'routes/legal/privacy.tsx'),
+    route('settings', 'routes/settings.tsx'),
     route('terms', 'routes/legal/terms.tsx'),
     upcoming('contact', 'contact'),
     upcoming('dms', 'dms'),

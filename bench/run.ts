@@ -10,21 +10,18 @@
  * Every server runs in its own process on 127.0.0.1; this process only generates load.
  * Exits non-zero when a server fails to start or a row sees non-2xx responses or errors.
  */
-import { type ChildProcess, fork } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import type { CourseCard } from '../features/courses/course-card.ts'
 import type { Page } from '../features/pagination.ts'
 import { loadConfig } from '../server/config.ts'
 import { readShell } from './baseline.ts'
 import { appEnvironment } from './environment.ts'
-import type { ControlMessage, ReplyMessage, StartMessage } from './server-process.ts'
+import { BenchError, type Server, startServer } from './servers.ts'
 
 const TARGET_RATIO = 0.25
-const START_TIMEOUT_MS = 60_000
 
 const settings = {
   durationS: positiveNumber('BENCH_DURATION_S', 5),
@@ -33,13 +30,6 @@ const settings = {
   cpuProfDir: process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined,
 }
 
-type Server = {
-  name: string
-  url: string
-  /** CPU time the server's process has used so far, in microseconds. */
-  cpuMicros(): Promise<number>
-  close(): Promise<void>
-}
 type Fetched = { headers: Headers; text: string; bytes: number }
 type Measurement = {
   rps: number
@@ -53,23 +43,19 @@ type Measurement = {
 type Target = { server: Server; url: string }
 type Row = { name: string; app: Target; baseline: Target; page: boolean }
 
-class BenchError extends Error {
-  override name = 'BenchError'
-}
-
 async function main(): Promise<number> {
   const servers: Server[] = []
   const dataDir = await mkdtemp(path.join(tmpdir(), 'techlab-bench-'))
   try {
     // Both app servers share one data directory, so they serve byte-identical pages. The
     // first start migrates and seeds it; the second finds it seeded.
-    const cached = await startServer('app (page cache as configured)', {
+    const cached = await startServer(settings.cpuProfDir, 'app (page cache as configured)', {
       type: 'start',
       server: 'app',
       dataDir,
     })
     servers.push(cached)
-    const uncached = await startServer('app (PAGE_CACHE_MAX_ENTRIES=0)', {
+    const uncached = await startServer(settings.cpuProfDir, 'app (PAGE_CACHE_MAX_ENTRIES=0)', {
       type: 'start',
       server: 'app',
       dataDir,
@@ -87,7 +73,7 @@ async function main(): Promise<number> {
       (await fetchOk(`${cached.url}/api/courses?limit=12`)).text,
     ) as Page<CourseCard>
 
-    const baseline = await startServer('bare Fastify baseline', {
+    const baseline = await startServer(settings.cpuProfDir, 'bare Fastify baseline', {
       type: 'start',
       server: 'baseline',
       input: {
@@ -240,67 +226,6 @@ function problems(name: string, measured: Measurement): string[] {
   if (measured.timeouts > 0) found.push(`${name}: ${measured.timeouts} timeouts`)
   if (measured.rps === 0) found.push(`${name}: no responses`)
   return found
-}
-
-function startServer(name: string, message: StartMessage): Promise<Server> {
-  const entry = fileURLToPath(new URL('./server-process.ts', import.meta.url))
-  const profiling = message.server === 'app' && settings.cpuProfDir !== undefined
-  const child = fork(entry, [], {
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: profiling ? ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfDir}`] : [],
-  })
-  return new Promise((resolve, reject) => {
-    const fail = (reason: string) => {
-      clearTimeout(timer)
-      child.kill()
-      reject(new BenchError(`${name} failed to start: ${reason}`))
-    }
-    const timer = setTimeout(() => fail(`no answer in ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS)
-    child.once('exit', (code, signal) => fail(`exited (${signal ?? `code ${code}`})`))
-    child.once('error', (error) => fail(error.message))
-    child.once('message', (reply: ReplyMessage) => {
-      if (reply.type !== 'ready') return fail(reply.type === 'failed' ? reply.error : 'no URL')
-      clearTimeout(timer)
-      child.removeAllListeners('exit')
-      resolve({
-        name,
-        url: reply.url,
-        cpuMicros: () => askCpu(name, child),
-        close: () => stopChild(child),
-      })
-    })
-    child.send(message)
-  })
-}
-
-function askCpu(name: string, child: ChildProcess): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const exited = () => reject(new BenchError(`${name} exited during the run`))
-    const listen = (reply: ReplyMessage) => {
-      if (reply.type !== 'cpu') return
-      child.off('message', listen)
-      child.off('exit', exited)
-      resolve(reply.micros)
-    }
-    if (!child.connected) return exited()
-    child.on('message', listen)
-    child.once('exit', exited)
-    child.send({ type: 'cpu' } satisfies ControlMessage)
-  })
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 10_000)
-    child.once('exit', () => {
-      clearTimeout(force)
-      resolve()
-    })
-    if (child.connected) child.send({ type: 'close' } satisfies ControlMessage)
-    else child.kill()
-  })
 }
 
 async function fetchOk(url: string): Promise<Fetched> {

@@ -41,17 +41,21 @@ function dialectFor(settings: DatabaseSettings) {
       database: async () => openNodeSqlite(settings.file, { busyTimeoutMs: 5_000 }),
     })
   }
-  return new PostgresDialect({
-    pool: new pg.Pool({
-      connectionString: settings.url,
-      max: 10,
-      // Epoch-millisecond columns are BIGINT; they fit a JS number, so read them as one.
-      types: {
-        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-          oid === INT8_OID
-            ? Number
-            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-      },
-    }),
+  const pool = new pg.Pool({
+    connectionString: settings.url,
+    max: 10,
+    // Epoch-millisecond columns are BIGINT; they fit a JS number, so read them as one.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID
+          ? Number
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
   })
+  // An idle connection the server closes (restart, failover, admin command) is reported here;
+  // pg drops it and the next query opens a new one. Without a listener it would crash the process.
+  pool.on('error', (error) => {
+    console.warn(`PostgreSQL connection lost while idle: ${error.message}`)
+  })
+  return new PostgresDialect({ pool })
 }

@@ -72,12 +72,25 @@ export interface IdentityUsersTable {
   password_verifier: string | null
   /** JSON object of the other user attributes (name, locale, custom:…). */
   attributes: Defaulted<string>
+  /** The verified authenticator-app secret, sealed (see user-pool/mfa/totp-secrets.ts). */
   totp_secret: string | null
   totp_enabled: Defaulted<Flag>
+  /** Added by migration 0004: a secret from AssociateSoftwareToken not yet verified, sealed. */
+  totp_pending_secret: ColumnType<string | null, string | null | undefined, string | null>
+  /** Added by migration 0004: the last TOTP time step accepted (codes are single-use). */
+  totp_last_used_step: ColumnType<number | null, number | null | undefined, number | null>
   sms_mfa_enabled: Defaulted<Flag>
   preferred_mfa: 'SOFTWARE_TOKEN_MFA' | 'SMS_MFA' | null
   failed_sign_ins: Defaulted<number>
   locked_until: EpochMs | null
+  /** Added by migration 0003: failures older than the lockout window are forgotten. */
+  last_failed_sign_in_at: ColumnType<EpochMs | null, EpochMs | null | undefined, EpochMs | null>
+  /** Added by migration 0003: when an administrator's temporary password stops working. */
+  temporary_password_expires_at: ColumnType<
+    EpochMs | null,
+    EpochMs | null | undefined,
+    EpochMs | null
+  >
   tokens_valid_after: Defaulted<EpochMs>
   created_at: EpochMs
   updated_at: EpochMs
@@ -107,6 +120,8 @@ export interface IdentityAuthSessionsTable {
   state: string
   expires_at: EpochMs
   created_at: EpochMs
+  /** Added by migration 0004: wrong codes answered under this session so far. */
+  attempts: Defaulted<number>
 }
 
 export interface IdentityRefreshTokensTable {

@@ -1,11 +1,24 @@
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
+import type { Kysely } from 'kysely'
 import type { ServerBuild } from 'react-router'
+import { createAuthService } from '../app/lib/auth/auth-service.server.ts'
 import type { Database } from '../db/database.ts'
+import type { DB } from '../db/schema.ts'
+import {
+  createProfileForAccount,
+  deleteProfile,
+  usernameRefusal,
+} from '../features/users/accounts.server.ts'
 import { apiPlugin } from './api/index.ts'
 import type { Config } from './config.ts'
 import { registerHealth } from './health.ts'
+import type { AccountEvents } from './identity/account-events.ts'
+import { createIdentity, identityPlugin } from './identity/index.ts'
+import type { TokenVerifier } from './identity/tokens/verifier.ts'
+import { createMailer } from './mail/create-mailer.ts'
+import { registerDevMailbox } from './mail/dev-mailbox.ts'
 import { createPageCache } from './page-cache.ts'
 import { registerReactRouter } from './react-router.ts'
 import { RESERVED_PREFIXES, reservePrefix } from './reserved.ts'
@@ -60,6 +73,24 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   })
 
   registerHealth(app, database)
+  const mailer = createMailer({
+    db: database.db,
+    smtpUrl: config.mail.smtpUrl,
+    from: config.mail.from,
+    log: app.log,
+  })
+  app.decorate('mailer', mailer)
+  app.addHook('onClose', () => mailer.close())
+  registerDevMailbox(app, database.db, config.env)
+  const identity = await createIdentity({
+    db: database.db,
+    settings: config.identity,
+    mailer,
+    events: accountEvents(database.db),
+    log: app.log,
+  })
+  app.decorate('identity', identity)
+  await app.register(identityPlugin, { identity })
   await app.register(apiPlugin, { prefix: '/api', db: database.db })
   for (const prefix of RESERVED_PREFIXES) reservePrefix(app, prefix)
 
@@ -86,10 +117,37 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   registerReactRouter(app, {
     build: options.build,
     mode: config.env === 'development' ? 'development' : 'production',
-    context: { db: database.db, settings: config.public, log: app.log },
+    context: {
+      db: database.db,
+      settings: config.public,
+      auth: webSessions(config, identity.verifyToken),
+      log: app.log,
+    },
     pageCache: createPageCache({
       maxEntries: config.env === 'development' ? 0 : config.pageCacheMaxEntries,
     }),
   })
   return app
+}
+
+/**
+ * Sessions of the web app (app/lib/auth): who is signed in, read from Amplify's cookies,
+ * and the identity settings the browser configures Amplify with.
+ */
+function webSessions(config: Config, verify: TokenVerifier) {
+  return createAuthService(config.identity, {
+    verify,
+    // What the embedded identity services answer today; the settings page and Amplify's
+    // configuration follow these (MFA and remembered devices arrive later).
+    embedded: { identityPool: true, totpMfa: true, rememberedDevices: false },
+  })
+}
+
+/** What the user pool asks of, and tells, the product's accounts (features/users). */
+function accountEvents(db: Kysely<DB>): AccountEvents {
+  return {
+    usernameRefusal: (username) => usernameRefusal(db, username),
+    accountConfirmed: (account) => createProfileForAccount(db, account),
+    accountDeleted: (sub) => deleteProfile(db, sub),
+  }
 }

@@ -92,6 +92,9 @@ const environmentSchema = z.object({
     .enum(['enabled', 'disabled'], { error: 'must be enabled or disabled' })
     .default('enabled'),
   ADMIN_USERS: z.string().default(''),
+  USER_POOL_MFA: z
+    .enum(['off', 'optional', 'on'], { error: 'must be off, optional or on' })
+    .default('optional'),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -100,8 +103,13 @@ const environmentSchema = z.object({
     .string()
     .min(3, 'must be a mail address')
     .default('テックラボ <no-reply@techlab.invalid>'),
+  IDENTITY_ENDPOINTS: z
+    .enum(['embedded', 'aws'], { error: 'must be embedded or aws' })
+    .default('embedded'),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  USER_POOL_KEYS_FILE: z.string().min(1, 'must not be empty').optional(),
+  CREDENTIALS_KEY_FILE: z.string().min(1, 'must not be empty').optional(),
 })
 
 export type Config = {
@@ -120,6 +128,11 @@ export type Config = {
 }
 
 export type IdentitySettings = {
+  /**
+   * `embedded`: the browser calls this process's `/cognito-idp` and `/cognito-identity`;
+   * `aws`: it calls Amazon Cognito itself (the pool ids then name real pools).
+   */
+  endpoints: 'embedded' | 'aws'
   region: string
   userPoolId: string
   clientId: string
@@ -130,6 +143,15 @@ export type IdentitySettings = {
   guestCredentials: boolean
   /** Usernames or emails that belong to the `admin` group. */
   admins: string[]
+  /**
+   * The pool's MFA: `off` (never asked), `optional` (users turn it on), `on` (required: a
+   * user without MFA sets up an authenticator app at sign-in, MFA_SETUP).
+   */
+  mfa: 'off' | 'optional' | 'on'
+  /** The user pool's signing keys and HMAC secret; instances behind one issuer share it. */
+  keysFile: string
+  /** The key sealing temporary credentials' secrets; instances behind one pool share it. */
+  credentialsKeyFile: string
   google: { clientId: string; clientSecret: string } | undefined
 }
 
@@ -197,6 +219,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       apiGatewayUrl: values.API_GATEWAY_URL ?? '/api',
     },
     identity: {
+      endpoints: values.IDENTITY_ENDPOINTS,
       region,
       userPoolId,
       clientId: values.USER_POOL_CLIENT_ID,
@@ -211,6 +234,13 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       admins: values.ADMIN_USERS.split(',')
         .map((entry) => entry.trim().toLowerCase())
         .filter(Boolean),
+      mfa: values.USER_POOL_MFA,
+      keysFile: path.resolve(
+        values.USER_POOL_KEYS_FILE ?? path.join(dataDir, 'identity', 'signing-keys.json'),
+      ),
+      credentialsKeyFile: path.resolve(
+        values.CREDENTIALS_KEY_FILE ?? path.join(dataDir, 'identity', 'credentials.key'),
+      ),
       google:
         values.GOOGLE_CLIENT_ID && values.GOOGLE_CLIENT_SECRET
           ? { clientId: values.GOOGLE_CLIENT_ID, clientSecret: values.GOOGLE_CLIENT_SECRET }

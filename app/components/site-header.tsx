@@ -1,4 +1,6 @@
+import type { MouseEvent } from 'react'
 import { Link, NavLink } from 'react-router'
+import type { CurrentUser } from '../lib/root-data.ts'
 import { MAIN_SECTIONS, MY_SECTIONS } from './navigation.ts'
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
@@ -6,7 +8,22 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'text-brand-600 dark:text-brand-100' : 'text-slate-700 dark:text-slate-300'
   }`
 
-export function SiteHeader({ siteTitle }: { siteTitle?: string }) {
+/** A `<details>` menu closes once one of its links is chosen (client navigation keeps it open). */
+function closeMenu(event: MouseEvent<HTMLElement>) {
+  if ((event.target as HTMLElement).closest('a')) {
+    event.currentTarget.closest('details')?.removeAttribute('open')
+  }
+}
+
+export function accountLinks(user: Pick<CurrentUser, 'username'>) {
+  return [
+    { to: `/${user.username}`, label: 'マイページ' },
+    { to: '/settings', label: '設定' },
+    { to: '/auth/signout', label: 'ログアウト' },
+  ]
+}
+
+export function SiteHeader({ siteTitle, user }: { siteTitle?: string; user: CurrentUser | null }) {
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
       <a
@@ -39,18 +56,24 @@ export function SiteHeader({ siteTitle }: { siteTitle?: string }) {
           </ul>
         </nav>
         <div className="ml-auto flex items-center gap-2">
-          <Link
-            to="/auth/signin"
-            className="hidden rounded-md px-3 py-2 text-sm font-medium hover:bg-slate-100 sm:inline-block dark:hover:bg-slate-800"
-          >
-            ログイン
-          </Link>
-          <Link
-            to="/auth/signup"
-            className="rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-          >
-            無料で始める
-          </Link>
+          {user ? (
+            <UserMenu user={user} />
+          ) : (
+            <>
+              <Link
+                to="/auth/signin"
+                className="hidden rounded-md px-3 py-2 text-sm font-medium hover:bg-slate-100 sm:inline-block dark:hover:bg-slate-800"
+              >
+                ログイン
+              </Link>
+              <Link
+                to="/auth/signup"
+                className="rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+              >
+                無料で始める
+              </Link>
+            </>
+          )}
           <details className="relative lg:hidden">
             <summary
               className="cursor-pointer list-none rounded-md px-3 py-2 text-sm font-medium hover:bg-slate-100 dark:hover:bg-slate-800"
@@ -58,8 +81,10 @@ export function SiteHeader({ siteTitle }: { siteTitle?: string }) {
             >
               メニュー
             </summary>
+            {/* biome-ignore lint/a11y/useKeyWithClickEvents: only closes the menu after a link was followed */}
             <nav
               aria-label="メニュー"
+              onClick={closeMenu}
               className="absolute right-0 mt-2 w-56 rounded-lg border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
             >
               <ul>
@@ -70,11 +95,16 @@ export function SiteHeader({ siteTitle }: { siteTitle?: string }) {
                     </NavLink>
                   </li>
                 ))}
-                <li>
-                  <NavLink to="/auth/signin" className={(state) => `block ${navLinkClass(state)}`}>
-                    ログイン
-                  </NavLink>
-                </li>
+                {!user && (
+                  <li>
+                    <NavLink
+                      to="/auth/signin"
+                      className={(state) => `block ${navLinkClass(state)}`}
+                    >
+                      ログイン
+                    </NavLink>
+                  </li>
+                )}
               </ul>
             </nav>
           </details>
@@ -82,4 +112,51 @@ export function SiteHeader({ siteTitle }: { siteTitle?: string }) {
       </div>
     </header>
   )
+}
+
+function UserMenu({ user }: { user: CurrentUser }) {
+  return (
+    <details className="relative" data-user-menu>
+      <summary
+        className="flex cursor-pointer list-none items-center gap-2 rounded-full py-1 pr-1 pl-1 hover:bg-slate-100 sm:pr-3 dark:hover:bg-slate-800"
+        aria-label={`アカウントメニュー（${user.displayName}）`}
+      >
+        <span
+          aria-hidden="true"
+          className="grid size-8 place-items-center rounded-full bg-brand-100 text-sm font-bold text-brand-700 dark:bg-slate-700 dark:text-brand-100"
+        >
+          {initialOf(user.displayName)}
+        </span>
+        <span className="hidden max-w-40 truncate text-sm font-medium sm:inline">
+          {user.displayName}
+        </span>
+      </summary>
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: only closes the menu after a link was followed */}
+      <nav
+        aria-label="アカウント"
+        onClick={closeMenu}
+        className="absolute right-0 z-50 mt-2 w-60 rounded-lg border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+      >
+        <p className="border-b border-slate-200 px-3 pt-1 pb-2 dark:border-slate-700">
+          <span className="block truncate text-sm font-semibold">{user.displayName}</span>
+          <span className="block truncate text-xs text-slate-600 dark:text-slate-400">
+            {`@${user.username}`}
+          </span>
+        </p>
+        <ul className="mt-1">
+          {accountLinks(user).map((link) => (
+            <li key={link.to}>
+              <NavLink to={link.to} end className={(state) => `block ${navLinkClass(state)}`}>
+                {link.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </details>
+  )
+}
+
+function initialOf(name: string): string {
+  return [...name.trim()][0]?.toUpperCase() ?? '?'
 }

@@ -2,7 +2,7 @@ import { NavLink, Outlet } from 'react-router'
 import { MAIN_SECTIONS, MY_SECTIONS } from '../components/navigation.ts'
 import { SiteFooter } from '../components/site-footer.tsx'
 import { SiteHeader } from '../components/site-header.tsx'
-import { useSettings } from '../lib/root-data.ts'
+import { useCurrentUser, useSettings } from '../lib/root-data.ts'
 
 const sideLinkClass = ({ isActive }: { isActive: boolean }) =>
   `block rounded-md px-3 py-1.5 text-sm ${
@@ -14,9 +14,10 @@ const sideLinkClass = ({ isActive }: { isActive: boolean }) =>
 /** The `general` layout: the app shell, with section navigation beside the page. */
 export default function GeneralLayout() {
   const { siteTitle } = useSettings()
+  const user = useCurrentUser()
   return (
     <div className="flex min-h-dvh flex-col">
-      <SiteHeader siteTitle={siteTitle} />
+      <SiteHeader siteTitle={siteTitle} user={user} />
       <div className="mx-auto flex w-full max-w-6xl flex-1 gap-8 px-4 py-8">
         <nav aria-label="サイドメニュー" className="hidden w-48 shrink-0 md:block">
           <p className="px-3 text-xs font-semibold text-slate-500 dark:text-slate-400">学ぶ</p>

@@ -7,3 +7,18 @@ export function useSettings() {
   if (!data) throw new Error('useSettings() needs the root loader data')
   return data.settings
 }
+
+/** The signed-in user as the server saw them for this page, or null for a guest. */
+export type CurrentUser = NonNullable<RootData['user']>
+type RootData = Awaited<ReturnType<typeof loader>>
+
+export function useCurrentUser(): CurrentUser | null {
+  return useRouteLoaderData<typeof loader>('root')?.user ?? null
+}
+
+/** Amplify's public settings and what the identity services can do. */
+export function useIdentitySettings() {
+  const data = useRouteLoaderData<typeof loader>('root')
+  if (!data) throw new Error('useIdentitySettings() needs the root loader data')
+  return data.identity
+}

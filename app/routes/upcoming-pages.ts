@@ -16,79 +16,8 @@ export type UpcomingPage = {
 
 const BROWSE: EmptyStateAction = { to: '/courses', label: 'コースを見る' }
 const SIGN_UP: EmptyStateAction = { to: '/auth/signup', label: '無料で始める' }
-const HOME: EmptyStateAction = { to: '/', label: 'トップページへ' }
-
-const ACCOUNTS_SOON =
-  'アカウント機能は現在準備中です。準備ができるまでは、公開中のコースをログインなしでお読みいただけます。'
 
 export const UPCOMING_PAGES: Record<string, UpcomingPage> = {
-  'auth-signin': {
-    title: 'ログイン',
-    description: 'ユーザー名またはメールアドレスとパスワードでログインします。',
-    heading: 'ログイン',
-    emptyTitle: 'ログインはまもなく使えるようになります',
-    emptyBody: ACCOUNTS_SOON,
-    actions: [BROWSE, { to: '/example', label: 'お試しレッスン' }],
-  },
-  'auth-signup': {
-    title: '新規登録',
-    description: '無料プランでアカウントを作成します。',
-    heading: '無料で新規登録',
-    emptyTitle: '新規登録はまもなく使えるようになります',
-    emptyBody: ACCOUNTS_SOON,
-    actions: [BROWSE, { to: '/plans', label: '料金プランを見る' }],
-  },
-  'auth-confirm': {
-    title: 'メールアドレスの確認',
-    description: 'メールで届いた確認コードを入力して、登録を完了します。',
-    heading: 'メールアドレスの確認',
-    emptyTitle: '確認待ちの登録はありません',
-    emptyBody:
-      '新規登録をすると、確認コードをメールでお送りします。そのコードをこの画面で入力します。',
-    actions: [SIGN_UP],
-  },
-  'auth-forgot-password': {
-    title: 'パスワードの再設定',
-    description: '登録したメールアドレスに、パスワード再設定用のコードをお送りします。',
-    heading: 'パスワードをお忘れの方',
-    emptyTitle: 'パスワードの再設定はまもなく使えるようになります',
-    emptyBody: ACCOUNTS_SOON,
-    actions: [HOME],
-  },
-  'auth-forgot-password-verify': {
-    title: '新しいパスワードの設定',
-    description: 'メールで届いたコードと新しいパスワードを入力します。',
-    heading: '新しいパスワードの設定',
-    emptyTitle: '再設定の手続き中ではありません',
-    emptyBody:
-      'パスワードの再設定を申し込むと、コードがメールで届きます。そのあとこの画面で新しいパスワードを決めます。',
-    actions: [{ to: '/auth/forgotPassword', label: '再設定を申し込む' }],
-  },
-  'auth-callback-google': {
-    title: 'Google でログイン',
-    description: 'Google アカウントでのログインを完了します。',
-    heading: 'Google でログイン',
-    emptyTitle: 'Google からの応答はありません',
-    emptyBody:
-      'この画面は Google でログインしたあとに自動で開きます。直接開いた場合は、ログイン画面からやり直してください。',
-    actions: [{ to: '/auth/signin', label: 'ログイン画面へ' }],
-  },
-  'auth-setup-username': {
-    title: 'ユーザー名の設定',
-    description: 'はじめて Google でログインしたときに、サイトで使うユーザー名を決めます。',
-    heading: 'ユーザー名を決めましょう',
-    emptyTitle: 'ユーザー名を設定する必要はありません',
-    emptyBody: 'はじめて Google でログインしたときに、この画面でユーザー名を決めます。',
-    actions: [HOME],
-  },
-  'auth-signout': {
-    title: 'ログアウト',
-    description: 'このサイトからログアウトします。',
-    heading: 'ログアウト',
-    emptyTitle: 'ログインしていません',
-    emptyBody: '現在ログインしていないため、ログアウトの必要はありません。',
-    actions: [HOME],
-  },
   contact: {
     title: 'お問い合わせ',
     description: 'サイトや講座についてのお問い合わせ窓口です。',

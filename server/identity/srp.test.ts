@@ -2,6 +2,8 @@ import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import {
   claimSignature,
+  clientEphemeral,
+  clientSessionKey,
   createVerifier,
   formatSrpTimestamp,
   isValidClientEphemeral,
@@ -145,5 +147,19 @@ describe('hostile client values', () => {
 
   it('compares signatures of different lengths as unequal without throwing', () => {
     expect(signaturesMatch('YWJj', 'YWJjZA==')).toBe(false)
+  })
+})
+
+describe('the client side, in OpenSSL', () => {
+  it('derives the key the server derives, and a different one from a wrong password', async () => {
+    const realm = 'TechLabPool'
+    const { saltHex, verifierHex } = createVerifier(realm, 'hana', 'Correct#Horse9')
+    const { bHex, BHex } = serverEphemeral(verifierHex)
+    const { aHex, AHex } = clientEphemeral()
+    const server = serverSessionKey({ AHex, BHex, bHex, verifierHex })
+    const client = (secret: string) =>
+      clientSessionKey({ aHex, AHex, BHex, saltHex, realm, user: 'hana', secret })
+    expect(client('Correct#Horse9')?.toString('hex')).toBe(server?.toString('hex'))
+    expect(client('Wrong#Horse9')?.equals(server as Buffer)).toBe(false)
   })
 })

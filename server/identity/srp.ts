@@ -53,13 +53,22 @@ function toBytes(value: bigint, length = N_LENGTH): Buffer {
 /** k = H(pad(N) | pad(g)) */
 export const k = toBigInt(hashHex(padHex(N) + padHex(g)))
 
+// Creating the object makes OpenSSL check that N is a safe prime: about two seconds of CPU.
+// Make it once; each use sets its own private key and computes synchronously, so sharing it
+// between requests is safe.
+let cachedGroup: DiffieHellman | undefined
+function groupN(): DiffieHellman {
+  cachedGroup ??= createDiffieHellman(N_BYTES, Buffer.from([2]))
+  return cachedGroup
+}
+
 /** base^exponent mod N, computed by OpenSSL. */
 export function modPowN(base: bigint, exponent: bigint): bigint {
   const reduced = ((base % N) + N) % N
   if (exponent === 0n) return 1n
   if (reduced === 0n) return 0n
   if (reduced === 1n) return 1n
-  const dh: DiffieHellman = createDiffieHellman(N_BYTES, Buffer.from([2]))
+  const dh = groupN()
   dh.setPrivateKey(toBytes(exponent, Math.ceil(exponent.toString(16).length / 2)))
   // OpenSSL refuses N-1 as a peer key (it is a small-subgroup element); its powers are ±1.
   if (reduced === N - 1n) return exponent % 2n === 0n ? 1n : N - 1n
@@ -128,6 +137,37 @@ export function serverSessionKey(params: {
   if (u === 0n) return undefined
   const S = modPowN((A * modPowN(v, u)) % N, b)
   return hkdf(Buffer.from(padHex(S), 'hex'), Buffer.from(padHex(u), 'hex'))
+}
+
+/**
+ * The client's side of the same exchange (what amazon-cognito-identity-js and Amplify compute),
+ * for tools and tests that sign in without a JavaScript big-integer library:
+ * S = (B - k·g^x)^(a + u·x) mod N.
+ */
+export function clientSessionKey(params: {
+  aHex: string
+  AHex: string
+  BHex: string
+  saltHex: string
+  realm: string
+  user: string
+  secret: string
+}): Buffer | undefined {
+  const A = BigInt(`0x${params.AHex}`)
+  const B = BigInt(`0x${params.BHex}`)
+  if (B % N === 0n) return undefined
+  const u = toBigInt(hashHex(padHex(A) + padHex(B)))
+  if (u === 0n) return undefined
+  const x = passwordExponent(params.realm, params.user, params.secret, params.saltHex)
+  const base = (((B - ((k * powG(x)) % N)) % N) + N) % N
+  const S = modPowN(base, BigInt(`0x${params.aHex}`) + u * x)
+  return hkdf(Buffer.from(padHex(S), 'hex'), Buffer.from(padHex(u), 'hex'))
+}
+
+/** A client's random a and A = g^a mod N. */
+export function clientEphemeral(): { aHex: string; AHex: string } {
+  const a = toBigInt(randomBytes(32))
+  return { aHex: a.toString(16), AHex: powG(a).toString(16) }
 }
 
 function hkdf(ikm: Buffer, salt: Buffer): Buffer {

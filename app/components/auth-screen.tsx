@@ -1,0 +1,111 @@
+import { type ReactNode, useState } from 'react'
+import { errorResult } from '../lib/auth/flow.ts'
+import { loadAuth } from '../lib/auth/load-auth.ts'
+import { useIdentitySettings } from '../lib/root-data.ts'
+import { FormMessage, Spinner } from './forms.tsx'
+
+/** The heading of an auth screen, with an optional line of explanation. */
+export function AuthHeading({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="mb-6">
+      <h1 className="text-xl font-bold sm:text-2xl">{title}</h1>
+      {children && (
+        <div className="mt-2 text-sm leading-relaxed text-slate-600 dark:text-slate-400">
+          {children}
+        </div>
+      )}
+    </div>
+  )
+}
+
+/** Sign-in runs in the browser (the password never leaves it): say so when scripts are off. */
+export function NeedsJavaScript() {
+  return (
+    <noscript>
+      <div className="mb-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-100">
+        この画面を使うには JavaScript
+        を有効にしてください。パスワードはブラウザの中で暗号化してから送るため、JavaScript
+        が必要です。
+      </div>
+    </noscript>
+  )
+}
+
+/** "Google でログイン", shown only when Google sign-in is configured. */
+export function GoogleSignIn({ label }: { label: string }) {
+  const { googleSignIn } = useIdentitySettings()
+  const [pending, setPending] = useState(false)
+  const [error, setError] = useState<string>()
+  if (!googleSignIn) return null
+  return (
+    <div className="mb-6">
+      <button
+        type="button"
+        aria-disabled={pending || undefined}
+        onClick={async () => {
+          if (pending) return
+          setPending(true)
+          setError(undefined)
+          try {
+            const auth = await loadAuth()
+            await auth.signInWithRedirect({ provider: 'Google' })
+          } catch (failure) {
+            setError(
+              errorResult(failure, 'signIn').formError ?? 'Google でログインできませんでした。',
+            )
+            setPending(false)
+          }
+        }}
+        className="flex min-h-11 w-full items-center justify-center gap-3 rounded-lg border border-slate-300 bg-white px-4 py-2.5 font-semibold text-slate-900 hover:bg-slate-50 aria-disabled:opacity-70 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
+      >
+        {pending ? <Spinner /> : <GoogleMark />}
+        {label}
+      </button>
+      {error && (
+        <div className="mt-3">
+          <FormMessage tone="error">{error}</FormMessage>
+        </div>
+      )}
+      <p className="mt-6 flex items-center gap-3 text-xs text-slate-500 dark:text-slate-400">
+        <span className="h-px flex-1 bg-slate-200 dark:bg-slate-700" />
+        または
+        <span className="h-px flex-1 bg-slate-200 dark:bg-slate-700" />
+      </p>
+    </div>
+  )
+}
+
+function GoogleMark() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 48 48" className="size-5">
+      <path
+        fill="#FFC107"
+        d="M43.6 20.5H42V20H24v8h11.3C33.7 32.7 29.2 36 24 36c-6.6 0-12-5.4-12-12s5.4-12 12-12c3.1 0 5.8 1.2 7.9 3.1l5.7-5.7C34 6.1 29.3 4 24 4 12.9 4 4 12.9 4 24s8.9 20 20 20 20-8.9 20-20c0-1.2-.1-2.4-.4-3.5z"
+      />
+      <path
+        fill="#FF3D00"
+        d="m6.3 14.7 6.6 4.8C14.7 15.1 19 12 24 12c3.1 0 5.8 1.2 7.9 3.1l5.7-5.7C34 6.1 29.3 4 24 4 16.3 4 9.7 8.3 6.3 14.7z"
+      />
+      <path
+        fill="#4CAF50"
+        d="M24 44c5.2 0 9.9-2 13.4-5.2l-6.2-5.2C29.2 35.1 26.7 36 24 36c-5.2 0-9.6-3.3-11.3-7.9l-6.5 5C9.5 39.6 16.2 44 24 44z"
+      />
+      <path
+        fill="#1976D2"
+        d="M43.6 20.5H42V20H24v8h11.3c-.8 2.2-2.2 4.2-4.1 5.6l6.2 5.2C36.9 39.2 44 34 44 24c0-1.2-.1-2.4-.4-3.5z"
+      />
+    </svg>
+  )
+}
+
+/** A small link under a form ("アカウントをお持ちでない方は…"). */
+export function AuthFootnote({ children }: { children: ReactNode }) {
+  return (
+    <div className="mt-6 border-t border-slate-200 pt-5 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
+      {children}
+    </div>
+  )
+}
+
+export const linkClass =
+  'font-semibold whitespace-nowrap text-brand-600 underline decoration-1 underline-offset-3 hover:decoration-2 dark:text-sky-300'

@@ -1,0 +1,21 @@
+import { Amplify } from 'aws-amplify'
+import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito'
+import { CookieStorage } from 'aws-amplify/utils'
+import { amplifyResourcesConfig, sessionCookieOptions } from './identity-config.ts'
+import { identitySettings } from './identity-settings.ts'
+
+/**
+ * The browser's one Amplify configuration, made when this module is first imported (always
+ * through `loadAuth()`), from the settings the server put in the root loader's data. Tokens
+ * live in cookies so that the server can render the signed-in page on the first request.
+ */
+const settings = identitySettings()
+Amplify.configure(amplifyResourcesConfig(settings, window.location.origin))
+cognitoUserPoolsTokenProvider.setKeyValueStorage(
+  new CookieStorage(sessionCookieOptions(window.location)),
+)
+
+export * from 'aws-amplify/auth'
+export { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito'
+export { Hub } from 'aws-amplify/utils'
+export { settings }

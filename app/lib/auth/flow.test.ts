@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { errorResult, fieldErrors, query, safeRedirect } from './flow.ts'
+
+describe('where to go after signing in', () => {
+  it.each([
+    ['/settings', '/settings'],
+    ['/courses?tag=js#top', '/courses?tag=js#top'],
+    [null, '/'],
+    ['', '/'],
+    ['https://evil.example/', '/'],
+    ['//evil.example/', '/'],
+    ['/\\evil.example', '/'],
+    ['javascript:alert(1)', '/'],
+    ['/auth/signin', '/'],
+    ['/auth', '/'],
+    ['/authors', '/authors'],
+  ])('%j → %j', (target, expected) => {
+    expect(safeRedirect(target)).toBe(expected)
+  })
+})
+
+describe('form results', () => {
+  it('keeps only the fields that failed', () => {
+    expect(fieldErrors({ a: undefined, b: 'bad' })).toEqual({ errors: { b: 'bad' } })
+    expect(fieldErrors({ a: undefined })).toBeUndefined()
+  })
+
+  it('puts an error on its field, or on the form', () => {
+    const mismatch = Object.assign(new Error('x'), { name: 'CodeMismatchException' })
+    expect(errorResult(mismatch, 'confirmSignUp').errors?.code).toBeDefined()
+    const limit = Object.assign(new Error('x'), { name: 'LimitExceededException' })
+    expect(errorResult(limit, 'confirmSignUp').formError).toBeDefined()
+  })
+
+  it('builds query strings without empty values', () => {
+    expect(query({ username: 'hana', destination: undefined, from: '' })).toBe('?username=hana')
+    expect(query({ a: null })).toBe('')
+    expect(query({ to: 'h***@e***.com' })).toBe('?to=h***%40e***.com')
+  })
+})

@@ -1,0 +1,56 @@
+import { type AuthAction, authErrorMessage } from './errors.ts'
+
+/** What a form submission on an auth screen comes back with when it does not move on. */
+export type FormResult = {
+  errors?: Partial<Record<string, string>>
+  formError?: string
+  notice?: string
+}
+
+export function formString(form: FormData, name: string): string {
+  const value = form.get(name)
+  return typeof value === 'string' ? value : ''
+}
+
+/** Field errors from a map of checks; undefined when every field is fine. */
+export function fieldErrors(checks: Record<string, string | undefined>): FormResult | undefined {
+  const errors = Object.fromEntries(Object.entries(checks).filter(([, error]) => error))
+  return Object.keys(errors).length > 0 ? { errors } : undefined
+}
+
+/** An error from Amplify or the user pool, as the form shows it. */
+export function errorResult(error: unknown, action: AuthAction): FormResult {
+  const { message, field } = authErrorMessage(error, action)
+  return field ? { errors: { [field]: message } } : { formError: message }
+}
+
+/**
+ * Where to go after signing in: a path on this site only (never `//host` or a URL), and
+ * never back to an auth screen.
+ */
+export function safeRedirect(target: string | null | undefined, fallback = '/'): string {
+  if (!target?.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) {
+    return fallback
+  }
+  if (/^\/auth(\/|$|\?)/.test(target)) return fallback
+  return target
+}
+
+/** A query string from values, leaving out the empty ones. */
+export function query(values: Record<string, string | undefined | null>): string {
+  const parameters = new URLSearchParams()
+  for (const [name, value] of Object.entries(values)) if (value) parameters.set(name, value)
+  const text = parameters.toString()
+  return text ? `?${text}` : ''
+}
+
+/**
+ * Amplify's signOut() clears the cookies without waiting for it; the next request must not
+ * carry them. Resolves once the session cookie is gone (or after a second).
+ */
+export async function sessionCookieCleared(cookieName: string): Promise<void> {
+  for (let tries = 0; tries < 50; tries++) {
+    if (!document.cookie.split(';').some((pair) => pair.trim().startsWith(`${cookieName}=`))) return
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}

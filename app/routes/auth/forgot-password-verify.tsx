@@ -1,0 +1,135 @@
+import { useRef } from 'react'
+import { Form, Link, redirect, useSearchParams } from 'react-router'
+import {
+  AuthFootnote,
+  AuthHeading,
+  linkClass,
+  NeedsJavaScript,
+} from '../../components/auth-screen.tsx'
+import {
+  CodeField,
+  FormMessage,
+  PasswordField,
+  SubmitButton,
+  TextField,
+  useFocusOnErrors,
+} from '../../components/forms.tsx'
+import {
+  errorResult,
+  type FormResult,
+  fieldErrors,
+  formString,
+  query,
+} from '../../lib/auth/flow.ts'
+import { loadAuth } from '../../lib/auth/load-auth.ts'
+import { useSubmitting } from '../../lib/auth/use-submitting.ts'
+import { codeError, newPasswordError, normalizeCode } from '../../lib/auth/validation.ts'
+import { pageMeta } from '../../lib/meta.ts'
+import type { Route } from './+types/forgot-password-verify'
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    title: '新しいパスワードの設定',
+    description: 'メールで届いたコードと新しいパスワードを入力します。',
+  })
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<FormResult> {
+  const form = await request.formData()
+  const username = formString(form, 'username').trim()
+  const code = normalizeCode(formString(form, 'code'))
+  const newPassword = formString(form, 'newPassword')
+  const invalid = fieldErrors({
+    username: username ? undefined : 'ユーザー名またはメールアドレスを入力してください。',
+    code: codeError(code),
+    newPassword: newPasswordError(newPassword),
+    confirmation:
+      newPassword && newPassword !== formString(form, 'confirmation')
+        ? '確認用のパスワードが一致しません。'
+        : undefined,
+  })
+  if (invalid) return invalid
+  const auth = await loadAuth()
+  try {
+    await auth.confirmResetPassword({ username, confirmationCode: code, newPassword })
+  } catch (error) {
+    return errorResult(error, 'confirmForgotPassword')
+  }
+  throw redirect(`/auth/signin${query({ username, reset: '1' })}`)
+}
+
+export default function ForgotPasswordVerify({ actionData }: Route.ComponentProps) {
+  const [searchParams] = useSearchParams()
+  const username = searchParams.get('username') ?? ''
+  const destination = searchParams.get('destination')
+  const submitting = useSubmitting()
+  const formRef = useRef<HTMLFormElement>(null)
+  const messageRef = useRef<HTMLDivElement>(null)
+  useFocusOnErrors(actionData, formRef, messageRef)
+  const errors = actionData?.errors ?? {}
+
+  return (
+    <>
+      <AuthHeading title="新しいパスワードの設定">
+        {destination ? (
+          <p>
+            <strong className="font-semibold text-slate-900 dark:text-slate-100">
+              {destination}
+            </strong>{' '}
+            に6桁のコードをお送りしました。コードと新しいパスワードを入力してください。
+          </p>
+        ) : (
+          <p>メールで届いた6桁のコードと、新しいパスワードを入力してください。</p>
+        )}
+      </AuthHeading>
+      <NeedsJavaScript />
+      <Form method="post" noValidate ref={formRef} className="flex flex-col gap-3">
+        {actionData?.formError && (
+          <FormMessage tone="error" focusRef={messageRef}>
+            {actionData.formError}
+          </FormMessage>
+        )}
+        {username ? (
+          <p className="text-sm">
+            アカウント: <strong className="font-semibold">{username}</strong>
+            <input type="hidden" name="username" value={username} />
+          </p>
+        ) : (
+          <TextField
+            label="ユーザー名またはメールアドレス"
+            name="username"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            error={errors.username}
+          />
+        )}
+        <CodeField label="確認コード（6桁）" name="code" required error={errors.code} />
+        <PasswordField
+          label="新しいパスワード"
+          name="newPassword"
+          autoComplete="new-password"
+          required
+          checklist
+          error={errors.newPassword}
+        />
+        <PasswordField
+          label="新しいパスワード（確認用）"
+          name="confirmation"
+          autoComplete="new-password"
+          required
+          error={errors.confirmation}
+        />
+        <SubmitButton pending={submitting} pendingLabel="設定しています…" className="mt-1 w-full">
+          パスワードを設定する
+        </SubmitButton>
+      </Form>
+      <AuthFootnote>
+        コードが届かないときや期限が切れたときは{' '}
+        <Link to={`/auth/forgotPassword${query({ username })}`} className={linkClass}>
+          コードを送り直す
+        </Link>
+      </AuthFootnote>
+    </>
+  )
+}

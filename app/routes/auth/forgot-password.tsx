@@ -1,0 +1,94 @@
+import { useRef } from 'react'
+import { Form, Link, redirect, useSearchParams } from 'react-router'
+import {
+  AuthFootnote,
+  AuthHeading,
+  linkClass,
+  NeedsJavaScript,
+} from '../../components/auth-screen.tsx'
+import { FormMessage, SubmitButton, TextField, useFocusOnErrors } from '../../components/forms.tsx'
+import { errorResult, type FormResult, formString, query } from '../../lib/auth/flow.ts'
+import { loadAuth } from '../../lib/auth/load-auth.ts'
+import { useSubmitting } from '../../lib/auth/use-submitting.ts'
+import { pageMeta } from '../../lib/meta.ts'
+import type { Route } from './+types/forgot-password'
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    title: 'パスワードの再設定',
+    description: '登録したメールアドレスに、パスワード再設定用のコードをお送りします。',
+  })
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<FormResult> {
+  const form = await request.formData()
+  const username = formString(form, 'username').trim()
+  if (!username)
+    return { errors: { username: 'ユーザー名またはメールアドレスを入力してください。' } }
+  const auth = await loadAuth()
+  try {
+    const result = await auth.resetPassword({ username })
+    if (result.nextStep.resetPasswordStep === 'DONE') {
+      throw redirect(`/auth/signin${query({ username, reset: '1' })}`)
+    }
+    const destination = result.nextStep.codeDeliveryDetails.destination
+    throw redirect(`/auth/forgotPasswordVerify${query({ username, destination })}`)
+  } catch (error) {
+    if (error instanceof Response) throw error
+    return errorResult(error, 'forgotPassword')
+  }
+}
+
+export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+  const [searchParams] = useSearchParams()
+  const submitting = useSubmitting()
+  const formRef = useRef<HTMLFormElement>(null)
+  const messageRef = useRef<HTMLDivElement>(null)
+  useFocusOnErrors(actionData, formRef, messageRef)
+  const required = searchParams.get('required') === '1'
+
+  return (
+    <>
+      <AuthHeading title="パスワードをお忘れの方">
+        登録したユーザー名またはメールアドレスを入力してください。パスワードを再設定するための6桁のコードを、登録したメールアドレスにお送りします。
+      </AuthHeading>
+      <NeedsJavaScript />
+      <Form method="post" noValidate ref={formRef} className="flex flex-col gap-3">
+        {required && !actionData && (
+          <FormMessage tone="info">
+            このアカウントは、パスワードの再設定が必要です。コードを受け取って、新しいパスワードを決めてください。
+          </FormMessage>
+        )}
+        {actionData?.formError && (
+          <FormMessage tone="error" focusRef={messageRef}>
+            {actionData.formError}
+          </FormMessage>
+        )}
+        <TextField
+          label="ユーザー名またはメールアドレス"
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          autoCorrect="off"
+          spellCheck={false}
+          required
+          defaultValue={searchParams.get('username') ?? ''}
+          error={actionData?.errors?.username}
+        />
+        <SubmitButton pending={submitting} pendingLabel="送っています…" className="mt-1 w-full">
+          コードを送る
+        </SubmitButton>
+      </Form>
+      <AuthFootnote>
+        <Link to="/auth/signin" className={linkClass}>
+          ログイン画面に戻る
+        </Link>
+        <span className="mt-2 block">
+          コードをお持ちの方は{' '}
+          <Link to="/auth/forgotPasswordVerify" className={linkClass}>
+            新しいパスワードを設定
+          </Link>
+        </span>
+      </AuthFootnote>
+    </>
+  )
+}

@@ -1,0 +1,160 @@
+import { useRef } from 'react'
+import { Form, Link, redirect, useSearchParams } from 'react-router'
+import {
+  AuthFootnote,
+  AuthHeading,
+  GoogleSignIn,
+  linkClass,
+  NeedsJavaScript,
+} from '../../components/auth-screen.tsx'
+import {
+  FormMessage,
+  PasswordField,
+  SubmitButton,
+  TextField,
+  useFocusOnErrors,
+} from '../../components/forms.tsx'
+import {
+  errorResult,
+  type FormResult,
+  fieldErrors,
+  formString,
+  query,
+  safeRedirect,
+} from '../../lib/auth/flow.ts'
+import { loadAuth } from '../../lib/auth/load-auth.ts'
+import { useSubmitting } from '../../lib/auth/use-submitting.ts'
+import {
+  emailError,
+  newPasswordError,
+  USERNAME_RULE,
+  usernameError,
+} from '../../lib/auth/validation.ts'
+import { pageMeta } from '../../lib/meta.ts'
+import type { Route } from './+types/signup'
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: '新規登録', description: '無料プランでアカウントを作成します。' })
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  if (await context.auth.currentUser(request)) {
+    throw redirect(safeRedirect(new URL(request.url).searchParams.get('redirectTo')))
+  }
+  return null
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<FormResult> {
+  const form = await request.formData()
+  const username = formString(form, 'username').trim()
+  const email = formString(form, 'email').trim()
+  const password = formString(form, 'password')
+  const invalid = fieldErrors({
+    username: usernameError(username),
+    email: emailError(email),
+    password: newPasswordError(password),
+  })
+  if (invalid) return invalid
+
+  const auth = await loadAuth()
+  try {
+    const result = await auth.signUp({
+      username,
+      password,
+      options: { userAttributes: { email } },
+    })
+    const redirectTo = new URL(request.url).searchParams.get('redirectTo')
+    if (result.isSignUpComplete) {
+      throw redirect(`/auth/signin${query({ username, registered: '1', redirectTo })}`)
+    }
+    const destination =
+      result.nextStep.signUpStep === 'CONFIRM_SIGN_UP'
+        ? result.nextStep.codeDeliveryDetails.destination
+        : undefined
+    throw redirect(`/auth/confirm${query({ username, destination, redirectTo })}`)
+  } catch (error) {
+    if (error instanceof Response) throw error
+    return errorResult(error, 'signUp')
+  }
+}
+
+export default function SignUp({ actionData }: Route.ComponentProps) {
+  const [searchParams] = useSearchParams()
+  const submitting = useSubmitting()
+  const formRef = useRef<HTMLFormElement>(null)
+  const messageRef = useRef<HTMLDivElement>(null)
+  useFocusOnErrors(actionData, formRef, messageRef)
+  const errors = actionData?.errors ?? {}
+  const redirectTo = searchParams.get('redirectTo')
+
+  return (
+    <>
+      <AuthHeading title="無料で新規登録">
+        アカウントを作ると、コースの進み具合の記録や演習、作品の投稿ができるようになります。
+      </AuthHeading>
+      <NeedsJavaScript />
+      <GoogleSignIn label="Google で登録" />
+      <Form method="post" noValidate ref={formRef} className="flex flex-col gap-3">
+        {actionData?.formError && (
+          <FormMessage tone="error" focusRef={messageRef}>
+            {actionData.formError}
+          </FormMessage>
+        )}
+        <TextField
+          label="ユーザー名"
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          autoCorrect="off"
+          spellCheck={false}
+          required
+          maxLength={20}
+          hint={USERNAME_RULE}
+          error={errors.username}
+        />
+        <TextField
+          label="メールアドレス"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          hint="確認コードをこのアドレスにお送りします。"
+          error={errors.email}
+        />
+        <PasswordField
+          label="パスワード"
+          name="password"
+          autoComplete="new-password"
+          required
+          checklist
+          error={errors.password}
+        />
+        <p className="text-xs leading-relaxed text-slate-600 dark:text-slate-400">
+          登録すると、
+          <Link to="/terms" className={linkClass}>
+            利用規約
+          </Link>
+          と
+          <Link to="/privacy" className={linkClass}>
+            プライバシーポリシー
+          </Link>
+          に同意したものとみなされます。
+        </p>
+        <SubmitButton pending={submitting} pendingLabel="登録しています…" className="mt-1 w-full">
+          登録する
+        </SubmitButton>
+      </Form>
+      <AuthFootnote>
+        すでにアカウントをお持ちの方は{' '}
+        <Link to={`/auth/signin${query({ redirectTo })}`} className={linkClass}>
+          ログイン
+        </Link>
+        <span className="mt-2 block">
+          確認コードをお持ちの方は{' '}
+          <Link to={`/auth/confirm${query({ redirectTo })}`} className={linkClass}>
+            コードを入力
+          </Link>
+        </span>
+      </AuthFootnote>
+    </>
+  )
+}

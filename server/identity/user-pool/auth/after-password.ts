@@ -1,0 +1,71 @@
+import { CognitoError, notAuthorized } from '../../cognito-error.ts'
+import { attributeList } from '../attributes.ts'
+import type { UserPoolContext } from '../context.ts'
+import { assertNotLocked, recordSuccessfulSignIn } from '../lockout.ts'
+import { mfaStep } from '../mfa/challenge.ts'
+import { findUserBySub, type PoolUser } from '../users.ts'
+import type { AuthOutcome } from './outcome.ts'
+
+/** Attributes a client may not send back in NEW_PASSWORD_REQUIRED. */
+const READ_ONLY = new Set(['sub', 'email_verified', 'phone_number_verified'])
+
+/**
+ * What follows a proven password, whichever flow proved it: the account's state decides
+ * whether the user is signed in, must answer another challenge, or is refused. Further
+ * challenges (MFA, remembered devices) belong here, in the order Cognito asks them.
+ * Failed attempts are cleared only when the whole sign-in succeeds, so wrong MFA codes
+ * after a right password still add up to a lockout.
+ */
+export async function afterPassword(ctx: UserPoolContext, user: PoolUser): Promise<AuthOutcome> {
+  if (user.enabled !== 1) throw notAuthorized('User is disabled.')
+  switch (user.status) {
+    case 'UNCONFIRMED':
+      throw new CognitoError('UserNotConfirmedException', 'User is not confirmed.')
+    case 'RESET_REQUIRED':
+      throw new CognitoError(
+        'PasswordResetRequiredException',
+        'Password reset required for the user',
+      )
+    case 'FORCE_CHANGE_PASSWORD': {
+      if ((user.temporary_password_expires_at ?? Number.POSITIVE_INFINITY) <= ctx.now()) {
+        throw notAuthorized('Temporary password has expired and must be reset by an administrator.')
+      }
+      const attributes = Object.fromEntries(
+        attributeList(user)
+          .filter((attribute) => !READ_ONLY.has(attribute.Name))
+          .map((attribute) => [attribute.Name, attribute.Value]),
+      )
+      return {
+        kind: 'challenge',
+        name: 'NEW_PASSWORD_REQUIRED',
+        parameters: {
+          USER_ID_FOR_SRP: user.username,
+          requiredAttributes: '[]',
+          userAttributes: JSON.stringify(attributes),
+        },
+        sub: user.sub,
+        state: { username: user.username },
+      }
+    }
+    default:
+      return (await mfaStep(ctx, user)) ?? signedIn(ctx, user)
+  }
+}
+
+/** The last step of every successful sign-in. */
+export async function signedIn(ctx: UserPoolContext, user: PoolUser): Promise<AuthOutcome> {
+  await recordSuccessfulSignIn(ctx, user)
+  return { kind: 'signed-in', user }
+}
+
+/**
+ * The account a later challenge of a sign-in belongs to, still allowed to sign in: it may
+ * have been disabled, deleted or locked since the session began.
+ */
+export async function signingInUser(ctx: UserPoolContext, sub: string | null): Promise<PoolUser> {
+  const user = sub ? await findUserBySub(ctx.db, sub) : undefined
+  if (!user) throw notAuthorized()
+  if (user.enabled !== 1) throw notAuthorized('User is disabled.')
+  assertNotLocked(user, ctx.now())
+  return user
+}

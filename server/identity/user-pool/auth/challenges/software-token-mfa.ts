@@ -1,0 +1,31 @@
+import { codeMismatch } from '../../codes.ts'
+import { recordFailedSignIn } from '../../lockout.ts'
+import { spendTotpCode } from '../../mfa/settings.ts'
+import { signedIn, signingInUser } from '../after-password.ts'
+import { required } from '../outcome.ts'
+import type { ChallengeHandler } from './types.ts'
+
+/**
+ * SOFTWARE_TOKEN_MFA: the code of the user's authenticator app. A wrong or replayed code is
+ * CodeMismatchException, counts toward the lockout, and leaves the Session for another try.
+ */
+export const softwareTokenMfa: ChallengeHandler = {
+  precheck(responses) {
+    required(responses, 'SOFTWARE_TOKEN_MFA_CODE')
+  },
+  async respond(ctx, step) {
+    const { SOFTWARE_TOKEN_MFA_CODE } = required(step.responses, 'SOFTWARE_TOKEN_MFA_CODE')
+    const user = await signingInUser(ctx, step.sub)
+    const spent = await spendTotpCode(
+      ctx,
+      user,
+      user.totp_enabled === 1 ? user.totp_secret : null,
+      SOFTWARE_TOKEN_MFA_CODE as string,
+    )
+    if (spent === undefined) {
+      await recordFailedSignIn(ctx, user)
+      throw codeMismatch()
+    }
+    return signedIn(ctx, user)
+  },
+}

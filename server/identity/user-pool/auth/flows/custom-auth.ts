@@ -1,0 +1,56 @@
+import { invalidParameter } from '../../../cognito-error.ts'
+import { maskEmail } from '../../attributes.ts'
+import { sendCode } from '../../codes.ts'
+import type { UserPoolContext } from '../../context.ts'
+import { assertNotLocked } from '../../lockout.ts'
+import { findUserBySignInName, normalizeUsername } from '../../users.ts'
+import { type ChallengeStep, required } from '../outcome.ts'
+
+/** What CUSTOM_CHALLENGE keeps: whose code it is and how many wrong answers it has seen. */
+export type CustomChallengeState = {
+  username: string
+  attempts: number
+  parameters: Record<string, string>
+}
+
+/**
+ * CUSTOM_AUTH: sign-in by a one-time code mailed to the verified email (the pool's own
+ * "custom" challenge; there are no Lambda triggers). Only confirmed, enabled accounts with a
+ * verified email get a code; any other name gets the same answer without one, so the answer
+ * does not tell who has an account. Sending is rate limited with the other codes.
+ * CUSTOM_AUTH with SRP (CHALLENGE_NAME SRP_A) is not offered.
+ */
+export async function customAuth(
+  ctx: UserPoolContext,
+  parameters: Record<string, string> | undefined,
+): Promise<ChallengeStep> {
+  const { USERNAME } = required(parameters, 'USERNAME') as { USERNAME: string }
+  if (parameters?.SRP_A !== undefined || parameters?.CHALLENGE_NAME !== undefined) {
+    throw invalidParameter('CUSTOM_AUTH with SRP is not supported: answer the emailed code.')
+  }
+  const user = await findUserBySignInName(ctx.db, USERNAME)
+  if (user) assertNotLocked(user, ctx.now())
+  const eligible =
+    user?.status === 'CONFIRMED' &&
+    user.enabled === 1 &&
+    user.email !== null &&
+    user.email_verified === 1
+      ? user
+      : undefined
+  const username = user?.username ?? normalizeUsername(USERNAME)
+  let destination: string
+  if (eligible) {
+    destination = (await sendCode(ctx, eligible, 'custom_auth')).Destination
+  } else {
+    destination = maskEmail(USERNAME.includes('@') ? USERNAME : 'u@e')
+  }
+  const challengeParameters = { USERNAME: username, email: destination }
+  const state: CustomChallengeState = { username, attempts: 0, parameters: challengeParameters }
+  return {
+    kind: 'challenge',
+    name: 'CUSTOM_CHALLENGE',
+    parameters: challengeParameters,
+    sub: eligible?.sub ?? null,
+    state,
+  }
+}

@@ -1,0 +1,13 @@
+import type { UserPoolContext } from '../../context.ts'
+import { type AuthOutcome, required } from '../outcome.ts'
+import { refreshSignInSession } from '../sign-in-session.ts'
+
+/** REFRESH_TOKEN_AUTH (alias REFRESH_TOKEN): new access and id tokens, same refresh token. */
+export async function refreshTokenAuth(
+  ctx: UserPoolContext,
+  parameters: Record<string, string> | undefined,
+  clientId: string,
+): Promise<AuthOutcome> {
+  const { REFRESH_TOKEN } = required(parameters, 'REFRESH_TOKEN') as { REFRESH_TOKEN: string }
+  return { kind: 'tokens', result: await refreshSignInSession(ctx, REFRESH_TOKEN, clientId) }
+}

@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely'
+import type { DB } from '../../../db/schema.ts'
+import type { IdentitySettings } from '../../config.ts'
+import type { Mailer } from '../../mail/mailer.ts'
+import type { AccountEvents } from '../account-events.ts'
+import type { KeyStore } from '../tokens/keys.ts'
+import type { TokenVerifier } from '../tokens/verifier.ts'
+
+/** The part of a pino/Fastify logger the user pool uses. Never give it a secret. */
+export type UserPoolLog = {
+  info(details: object, message: string): void
+  warn(details: object, message: string): void
+}
+
+/** Everything an operation of the user pool needs, built once by `createUserPool`. */
+export type UserPoolContext = {
+  db: Kysely<DB>
+  settings: IdentitySettings
+  /** The part of the pool id after `_`: the SRP realm the clients use. */
+  poolName: string
+  mailer: Mailer
+  events: AccountEvents
+  keys: KeyStore
+  verifyToken: TokenVerifier
+  log: UserPoolLog
+  now: () => number
+}
+
+export function poolNameOf(userPoolId: string): string {
+  return userPoolId.slice(userPoolId.indexOf('_') + 1)
+}

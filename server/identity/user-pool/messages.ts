@@ -1,0 +1,55 @@
+import type { MailMessage } from '../../mail/mailer.ts'
+
+/** The mail the user pool sends, in Japanese. Codes and temporary passwords go only here. */
+export type CodePurpose = 'sign_up' | 'forgot_password' | 'verify_email' | 'sms_mfa' | 'custom_auth'
+
+const FOOTER = '\n\n心当たりがない場合は、このメールを破棄してください。\n\nテックラボ'
+
+export function codeMessage(
+  purpose: CodePurpose,
+  to: string,
+  username: string,
+  code: string,
+  validFor: string,
+): MailMessage {
+  const { subject, lead } = {
+    sign_up: {
+      subject: '【テックラボ】ご登録の確認コード',
+      lead: 'テックラボへのご登録ありがとうございます。',
+    },
+    forgot_password: {
+      subject: '【テックラボ】パスワード再設定の確認コード',
+      lead: 'パスワードの再設定を受け付けました。',
+    },
+    verify_email: {
+      subject: '【テックラボ】メールアドレスの確認コード',
+      lead: 'メールアドレスの確認をお願いします。',
+    },
+    custom_auth: {
+      subject: '【テックラボ】サインイン用コード',
+      lead: 'メールで届いたコードでサインインできます。',
+    },
+    sms_mfa: {
+      subject: '【テックラボ】サインインの確認コード',
+      lead: 'サインインを続けるには、次のコードを入力してください。',
+    },
+  }[purpose]
+  return {
+    to,
+    subject,
+    text: `${username} さん\n\n${lead}\n確認コード: ${code}\n\nこのコードの有効期限は${validFor}です。${FOOTER}`,
+  }
+}
+
+export function invitationMessage(
+  to: string,
+  username: string,
+  password: string,
+  validDays: number,
+): MailMessage {
+  return {
+    to,
+    subject: '【テックラボ】アカウントが作成されました',
+    text: `${username} さん\n\n管理者があなたのアカウントを作成しました。\nユーザー名: ${username}\n仮パスワード: ${password}\n\n${validDays}日以内にサインインし、新しいパスワードを設定してください。${FOOTER}`,
+  }
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod'
+import { CognitoError, notAuthorized } from '../../cognito-error.ts'
+import { maskEmail } from '../attributes.ts'
+import { sendCode, spendCode } from '../codes.ts'
+import type { UserPoolContext } from '../context.ts'
+import { userOfAccessToken } from '../current-user.ts'
+import { assertNotLocked, recordFailedSignIn } from '../lockout.ts'
+import { assertPasswordPolicy, passwordColumns, passwordMatches } from '../passwords.ts'
+import { findUserBySignInName, updateUser } from '../users.ts'
+import {
+  assertClient,
+  clientId,
+  confirmationCode,
+  ignored,
+  password,
+  token,
+  username,
+} from './schemas.ts'
+import { operation } from './types.ts'
+
+const changePassword = z.object({
+  AccessToken: token,
+  PreviousPassword: password.optional(),
+  ProposedPassword: password,
+})
+
+const forgotPassword = z.object({ ClientId: clientId, Username: username, ...ignored })
+
+const confirmForgotPassword = z.object({
+  ClientId: clientId,
+  Username: username,
+  ConfirmationCode: confirmationCode,
+  Password: password,
+  ...ignored,
+})
+
+/** ChangePassword (signed in), and ForgotPassword / ConfirmForgotPassword (by emailed code). */
+export function passwordOperations(ctx: UserPoolContext) {
+  return {
+    ChangePassword: operation(changePassword, async (input) => {
+      const { user } = await userOfAccessToken(ctx, input.AccessToken)
+      assertPasswordPolicy(input.ProposedPassword)
+      assertNotLocked(user, ctx.now())
+      if (!passwordMatches(ctx.poolName, user, input.PreviousPassword ?? '')) {
+        await recordFailedSignIn(ctx, user)
+        throw notAuthorized()
+      }
+      await updateUser(
+        ctx.db,
+        user.sub,
+        passwordColumns(ctx.poolName, user.username, input.ProposedPassword),
+        ctx.now(),
+      )
+      return {}
+    }),
+
+    ForgotPassword: operation(forgotPassword, async (input) => {
+      assertClient(ctx, input.ClientId)
+      const user = await findUserBySignInName(ctx.db, input.Username)
+      if (!user) {
+        // Say the same as for a real account, so the answer does not reveal who has one.
+        return {
+          CodeDeliveryDetails: {
+            Destination: maskEmail(input.Username.includes('@') ? input.Username : 'u@e'),
+            DeliveryMedium: 'EMAIL',
+            AttributeName: 'email',
+          },
+        }
+      }
+      if (user.email_verified !== 1) {
+        throw new CognitoError(
+          'InvalidParameterException',
+          'Cannot reset password for the user as there is no registered/verified email or phone_number',
+        )
+      }
+      if (user.enabled !== 1) throw notAuthorized('User is disabled.')
+      return { CodeDeliveryDetails: await sendCode(ctx, user, 'forgot_password') }
+    }),
+
+    ConfirmForgotPassword: operation(confirmForgotPassword, async (input) => {
+      assertClient(ctx, input.ClientId)
+      const user = await findUserBySignInName(ctx.db, input.Username)
+      if (!user) {
+        throw new CognitoError(
+          'CodeMismatchException',
+          'Invalid verification code provided, please try again.',
+        )
+      }
+      assertPasswordPolicy(input.Password)
+      await spendCode(ctx, user, 'forgot_password', input.ConfirmationCode)
+      const confirmed = user.status === 'RESET_REQUIRED' || user.status === 'FORCE_CHANGE_PASSWORD'
+      await updateUser(
+        ctx.db,
+        user.sub,
+        {
+          ...passwordColumns(ctx.poolName, user.username, input.Password),
+          ...(confirmed && { status: 'CONFIRMED', temporary_password_expires_at: null }),
+          failed_sign_ins: 0,
+          last_failed_sign_in_at: null,
+          locked_until: null,
+        },
+        ctx.now(),
+      )
+      return {}
+    }),
+  }
+}

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto'
+import { z } from 'zod'
+import { CognitoError, invalidParameter, notAuthorized } from '../../cognito-error.ts'
+import { newUserAttributes } from '../attributes.ts'
+import { sendCode, spendCode } from '../codes.ts'
+import type { UserPoolContext } from '../context.ts'
+import { claimEmail } from '../email-alias.ts'
+import { assertPasswordPolicy, passwordColumns } from '../passwords.ts'
+import {
+  findUserByUsername,
+  findUserByVerifiedEmail,
+  insertUser,
+  normalizeUsername,
+  updateUser,
+} from '../users.ts'
+import {
+  assertClient,
+  attributes,
+  clientId,
+  confirmationCode,
+  ignored,
+  password,
+  username,
+} from './schemas.ts'
+import { operation } from './types.ts'
+
+const signUp = z.object({
+  ClientId: clientId,
+  Username: username,
+  Password: password,
+  UserAttributes: attributes.optional(),
+  ValidationData: attributes.optional(),
+  ...ignored,
+})
+
+const confirmSignUp = z.object({
+  ClientId: clientId,
+  Username: username,
+  ConfirmationCode: confirmationCode,
+  ForceAliasCreation: z.boolean().optional(),
+  ...ignored,
+})
+
+const resendConfirmationCode = z.object({ ClientId: clientId, Username: username, ...ignored })
+
+export const userNotFound = () =>
+  new CognitoError('UserNotFoundException', 'Username/client id combination not found.')
+
+/** Registration: SignUp, ConfirmSignUp (the emailed code) and ResendConfirmationCode. */
+export function signUpOperations(ctx: UserPoolContext) {
+  return {
+    SignUp: operation(signUp, async (input) => {
+      assertClient(ctx, input.ClientId)
+      if (await findUserByUsername(ctx.db, input.Username)) {
+        throw new CognitoError('UsernameExistsException', 'User already exists')
+      }
+      const refusal = await ctx.events.usernameRefusal(input.Username)
+      if (refusal) throw invalidParameter(refusal)
+      assertPasswordPolicy(input.Password)
+      const name = normalizeUsername(input.Username)
+      const columns = newUserAttributes(input.UserAttributes ?? [], { trusted: false })
+      if (columns.email && (await findUserByVerifiedEmail(ctx.db, columns.email))) {
+        throw new CognitoError(
+          'UsernameExistsException',
+          'An account with the given email already exists.',
+        )
+      }
+      const now = ctx.now()
+      const sub = randomUUID()
+      try {
+        await insertUser(ctx.db, {
+          sub,
+          username: name,
+          ...columns,
+          status: 'UNCONFIRMED',
+          ...passwordColumns(ctx.poolName, name, input.Password),
+          created_at: now,
+          updated_at: now,
+        })
+      } catch (error) {
+        // Two sign-ups for one name at once: the unique index lets one through.
+        if (await findUserByUsername(ctx.db, name)) {
+          throw new CognitoError('UsernameExistsException', 'User already exists')
+        }
+        throw error
+      }
+      const user = await findUserByUsername(ctx.db, name)
+      if (!user) throw new Error('the new user was not stored')
+      const delivery = await sendCode(ctx, user, 'sign_up')
+      return { UserConfirmed: false, UserSub: sub, CodeDeliveryDetails: delivery }
+    }),
+
+    ConfirmSignUp: operation(confirmSignUp, async (input) => {
+      assertClient(ctx, input.ClientId)
+      const user = await findUserByUsername(ctx.db, input.Username)
+      if (!user) throw userNotFound()
+      if (user.status !== 'UNCONFIRMED') {
+        throw notAuthorized(`User cannot be confirmed. Current status is ${user.status}`)
+      }
+      const release = await claimEmail(ctx, user, input.ForceAliasCreation === true)
+      await spendCode(ctx, user, 'sign_up', input.ConfirmationCode)
+      await release()
+      await ctx.events.accountConfirmed({
+        sub: user.sub,
+        username: user.username,
+        email: user.email,
+      })
+      await updateUser(ctx.db, user.sub, { status: 'CONFIRMED', email_verified: 1 }, ctx.now())
+      return {}
+    }),
+
+    ResendConfirmationCode: operation(resendConfirmationCode, async (input) => {
+      assertClient(ctx, input.ClientId)
+      const user = await findUserByUsername(ctx.db, input.Username)
+      if (!user) throw userNotFound()
+      if (user.status !== 'UNCONFIRMED') throw invalidParameter('User is already confirmed.')
+      return { CodeDeliveryDetails: await sendCode(ctx, user, 'sign_up') }
+    }),
+  }
+}

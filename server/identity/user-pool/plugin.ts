@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify'
+import { awsJsonService } from '../aws-json-protocol.ts'
+import { CognitoError } from '../cognito-error.ts'
+import type { UserPoolContext } from './context.ts'
+import { userPoolOperations } from './operations/index.ts'
+
+export const BODY_LIMIT_BYTES = 64 * 1024
+
+/**
+ * The user pool over HTTP, mounted at /cognito-idp: the JSON protocol at the root (with and
+ * without a trailing slash), the JWKS beneath the issuer, and a JSON 404 for anything else
+ * under the prefix so that no such path falls through to the pages.
+ */
+export async function userPoolPlugin(
+  service: FastifyInstance,
+  options: { ctx: UserPoolContext },
+): Promise<void> {
+  const { ctx } = options
+  // Called directly, not registered, so its hooks (request id, CORS, errors) cover the
+  // routes below as well.
+  await awsJsonService(service, {
+    targetPrefix: 'AWSCognitoIdentityProviderService',
+    operations: userPoolOperations(ctx),
+    bodyLimit: BODY_LIMIT_BYTES,
+  })
+
+  service.get('/:userPoolId/.well-known/jwks.json', async (request, reply) => {
+    const { userPoolId } = request.params as { userPoolId: string }
+    if (userPoolId !== ctx.settings.userPoolId) throw notFound()
+    return reply.header('cache-control', 'public, max-age=300').send(ctx.keys.jwks())
+  })
+  service.route({
+    method: ['GET', 'PUT', 'DELETE', 'PATCH'],
+    url: '/',
+    handler: async () => {
+      throw new CognitoError('UnknownOperationException', 'Send operations as POST requests.')
+    },
+  })
+  service.all('/*', async () => {
+    throw notFound()
+  })
+}
+
+const notFound = () => new CognitoError('ResourceNotFoundException', 'Not found.', 404)

@@ -1,0 +1,53 @@
+import { Amplify } from 'aws-amplify'
+import { confirmSignIn, signIn, signOut } from 'aws-amplify/auth'
+import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../support/test-server.ts'
+import { CLIENT_ID, nextTotpCode, POOL_ID, registerUser } from './support.ts'
+
+// Amplify keeps global state: one file per configuration. Here the pool requires MFA.
+let server: TestServer
+const storage = new Map<string, string>()
+
+beforeAll(async () => {
+  server = await startTestServer({ USER_POOL_MFA: 'on' })
+  Amplify.configure({
+    Auth: {
+      Cognito: {
+        userPoolId: POOL_ID,
+        userPoolClientId: CLIENT_ID,
+        userPoolEndpoint: `${server.url}/cognito-idp`,
+      },
+    },
+  })
+  cognitoUserPoolsTokenProvider.setKeyValueStorage({
+    setItem: async (key, value) => void storage.set(key, value),
+    getItem: async (key) => storage.get(key) ?? null,
+    removeItem: async (key) => void storage.delete(key),
+    clear: async () => storage.clear(),
+  })
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+describe('aws-amplify v6 when the pool requires MFA', { timeout: 180_000 }, () => {
+  it('sets up an authenticator app during the first sign-in (MFA_SETUP)', async () => {
+    const account = await registerUser(server)
+    const setup = await signIn({ username: account.username, password: account.password })
+    if (setup.nextStep.signInStep !== 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP') {
+      throw new Error(JSON.stringify(setup.nextStep))
+    }
+    const secret = setup.nextStep.totpSetupDetails.sharedSecret
+    const done = await confirmSignIn({ challengeResponse: await nextTotpCode(secret) })
+    expect(done).toMatchObject({ isSignedIn: true, nextStep: { signInStep: 'DONE' } })
+    await signOut()
+
+    const next = await signIn({ username: account.username, password: account.password })
+    expect(next.nextStep.signInStep).toBe('CONFIRM_SIGN_IN_WITH_TOTP_CODE')
+    expect(
+      (await confirmSignIn({ challengeResponse: await nextTotpCode(secret) })).isSignedIn,
+    ).toBe(true)
+    await signOut()
+  })
+})

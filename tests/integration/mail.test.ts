@@ -1,0 +1,240 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtemp, rm } from 'node:fs/promises'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase } from '../../db/database.ts'
+import { migrateToLatest } from '../../db/migrate.ts'
+import { enqueue, type OutboxMessage } from '../../server/mail/outbox.ts'
+import { startTestSmtpServer, type TestSmtpServer } from '../../server/mail/test-support.ts'
+import { startTestServer, type TestServer } from '../support/test-server.ts'
+
+const USER = 'techlab-relay'
+const PASSWORD = 'relay-pässword:/@9c1e'
+const FROM = 'テックラボ <no-reply@techlab.test>'
+
+const cleanups: (() => Promise<void>)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function smtpServer(port?: number): Promise<TestSmtpServer> {
+  const smtp = await startTestSmtpServer({ user: USER, password: PASSWORD, port })
+  cleanups.push(() => smtp.close())
+  return smtp
+}
+
+async function siteServer(environment: Record<string, string>): Promise<TestServer> {
+  const server = await startTestServer({ MAIL_FROM: FROM, ...environment })
+  cleanups.push(() => server.close())
+  return server
+}
+
+async function closedPort(): Promise<number> {
+  const probe = net.createServer().listen(0, '127.0.0.1')
+  await once(probe, 'listening')
+  const { port } = probe.address() as net.AddressInfo
+  probe.close()
+  await once(probe, 'close')
+  return port
+}
+
+function smtpUrl(port: number): string {
+  return `smtp://${encodeURIComponent(USER)}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}`
+}
+
+async function mailbox(server: TestServer, to: string): Promise<OutboxMessage[]> {
+  const response = await fetch(
+    `${server.url}/dev/mailbox/messages.json?to=${encodeURIComponent(to)}`,
+  )
+  expect(response.status).toBe(200)
+  return (await response.json()).messages
+}
+
+const WELCOME = {
+  subject: '【テックラボ】メールアドレスの確認コード',
+  text: 'はなさん、ご登録ありがとうございます。\n確認コード：482913\n（24 時間有効です）',
+}
+
+describe('mail through a real SMTP server with authentication', () => {
+  it('delivers what the site sends, with Japanese intact, and records it as sent', async () => {
+    const smtp = await smtpServer()
+    const server = await siteServer({ SMTP_URL: smtp.url })
+    await server.app.mailer.send({ to: 'hana@example.com', ...WELCOME })
+    const [received] = await smtp.waitFor(1)
+    expect(received).toMatchObject({
+      user: USER,
+      envelopeFrom: 'no-reply@techlab.test',
+      envelopeTo: ['hana@example.com'],
+      from: FROM,
+      to: 'hana@example.com',
+      subject: WELCOME.subject,
+      text: WELCOME.text,
+    })
+    await server.app.mailer.idle()
+    const [message] = await mailbox(server, 'hana@example.com')
+    expect(message).toMatchObject({ ...WELCOME, attempts: 1, lastError: null })
+    expect(message?.sentAt).toEqual(expect.any(Number))
+  })
+
+  it('keeps the message with the error while the SMTP server is down, then retries it', async () => {
+    const port = await closedPort()
+    const server = await siteServer({ SMTP_URL: smtpUrl(port) })
+    // The caller is not failed by the delivery failure.
+    await server.app.mailer.send({ to: 'ken@example.com', ...WELCOME })
+    await server.app.mailer.idle()
+    let [message] = await mailbox(server, 'ken@example.com')
+    expect(message).toMatchObject({ sentAt: null, attempts: 1 })
+    expect(message?.lastError).toMatch(/ECONNREFUSED/)
+
+    const page = await (await fetch(`${server.url}/dev/mailbox`)).text()
+    expect(page).toContain('送信できていません（1 回試行）')
+    for (const text of [JSON.stringify(message), page]) {
+      expect(text).not.toContain(PASSWORD)
+      expect(text).not.toContain(encodeURIComponent(PASSWORD))
+    }
+
+    // The SMTP server comes back; once the retry is due, the message goes out.
+    const smtp = await smtpServer(port)
+    expect(await server.app.mailer.retryDue()).toBe(0)
+    await server.database.db
+      .updateTable('mail_outbox')
+      .set({ created_at: Date.now() - 60_000 })
+      .where('to_address', '=', 'ken@example.com')
+      .execute()
+    // The retry loop may get there first; either way it goes out once.
+    await server.app.mailer.retryDue()
+    const [received] = await smtp.waitFor(1)
+    await server.app.mailer.idle()
+    expect(received?.text).toBe(WELCOME.text)
+    ;[message] = await mailbox(server, 'ken@example.com')
+    expect(message).toMatchObject({ attempts: 2, lastError: null })
+    expect(message?.sentAt).toEqual(expect.any(Number))
+  })
+
+  it('closes cleanly with a delivery under way', async () => {
+    const smtp = await smtpServer()
+    const server = await startTestServer({ SMTP_URL: smtp.url })
+    await server.app.mailer.send({ to: 'close@example.com', ...WELCOME })
+    await server.close()
+    expect(smtp.received.length).toBeLessThanOrEqual(1)
+  })
+})
+
+describe('the development mailbox', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startTestServer()
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  it('shows in test mode what was sent, newest first, escaped, without SMTP', async () => {
+    expect(server.app.mailer.delivers).toBe(false)
+    await server.app.mailer.send({ to: 'aoi@example.com', subject: '最初', text: '一通目' })
+    await server.app.mailer.send({
+      to: 'aoi@example.com',
+      subject: '<script>alert(1)</script> 二通目',
+      text: 'コード：<b>777</b> & "ok"',
+    })
+    const response = await fetch(`${server.url}/dev/mailbox`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    const html = await response.text()
+    expect(html).toContain('開発用メールボックス')
+    expect(html).toContain('aoi@example.com')
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; 二通目')
+    expect(html).toContain('コード：&lt;b&gt;777&lt;/b&gt; &amp; &quot;ok&quot;')
+    expect(html).not.toContain('<script>')
+    expect(html.indexOf('二通目')).toBeLessThan(html.indexOf('最初'))
+    expect(html).toContain('未送信（送信箱に保存）')
+
+    const messages = await mailbox(server, 'AOI@example.com')
+    expect(messages.map((message) => message.subject)).toEqual([
+      '<script>alert(1)</script> 二通目',
+      '最初',
+    ])
+    expect(messages[0]).toMatchObject({ sentAt: null, attempts: 0, createdAt: expect.any(Number) })
+  })
+
+  it('does not exist in production mode: the paths are ordinary, missing pages', async () => {
+    const production = await siteServer({ NODE_ENV: 'production' })
+    await production.app.mailer.send({ to: 'prod@example.com', subject: '本番', text: '本文' })
+    for (const path of ['/dev/mailbox', '/dev/mailbox/messages.json?to=prod%40example.com']) {
+      const response = await fetch(`${production.url}${path}`)
+      expect(response.status).toBe(404)
+      const html = await response.text()
+      expect(html).toContain('This page could not be found')
+      expect(html).not.toContain('prod@example.com')
+      expect(html).not.toContain('開発用メールボックス')
+    }
+  })
+})
+
+describe('the server process', () => {
+  it('never writes the SMTP password to its log, even when the SMTP server echoes it', async () => {
+    const wrong = `${PASSWORD}-old`
+    const smtp = await startTestSmtpServer({
+      user: USER,
+      password: PASSWORD,
+      authError: (user, password) => `535 no such login ${user}:${password}`,
+    })
+    cleanups.push(() => smtp.close())
+    // A message an earlier run left unsent: the new process retries it soon after start.
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'techlab-mail-'))
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }))
+    const database = openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'techlab.sqlite') })
+    await migrateToLatest(database.db)
+    await enqueue(database.db, { to: 'left@example.com', ...WELCOME }, Date.now() - 60_000)
+    await database.close()
+
+    const url = `smtp://${USER}:${encodeURIComponent(wrong)}@127.0.0.1:${smtp.port}`
+    const child = spawn(
+      process.execPath,
+      [path.resolve(import.meta.dirname, '../../server/main.ts')],
+      {
+        env: {
+          PATH: process.env.PATH,
+          NODE_ENV: 'production',
+          LOG_LEVEL: 'info',
+          HOST: '127.0.0.1',
+          PORT: String(await closedPort()),
+          DATA_DIR: dataDir,
+          SMTP_URL: url,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    let output = ''
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+    })
+    child.stderr.on('data', (chunk) => {
+      output += chunk
+    })
+    cleanups.push(async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGKILL')
+        await once(child, 'exit')
+      }
+    })
+    for (let wait = 0; wait < 200 && !output.includes('mail delivery failed'); wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    child.kill('SIGTERM')
+    await once(child, 'exit')
+    expect(output).toContain('mail is delivered through SMTP')
+    expect(output).toContain(`no such login ${USER}:***`)
+    for (const secret of [
+      wrong,
+      encodeURIComponent(wrong),
+      Buffer.from(wrong).toString('base64'),
+      Buffer.from(`\0${USER}\0${wrong}`).toString('base64'),
+    ]) {
+      expect(output).not.toContain(secret)
+    }
+  })
+})

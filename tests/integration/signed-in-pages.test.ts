@@ -1,0 +1,238 @@
+import {
+  CognitoIdentityProviderClient,
+  ConfirmSignUpCommand,
+  GlobalSignOutCommand,
+  InitiateAuthCommand,
+  SignUpCommand,
+} from '@aws-sdk/client-cognito-identity-provider'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  amplifyCookieHeader,
+  makeTestKey,
+  signJwt,
+  tokenPair,
+} from '../../app/lib/auth/test-tokens.ts'
+import { startTestServer, type TestServer } from '../support/test-server.ts'
+
+/**
+ * Server rendering reads Amplify's cookies: valid tokens of our user pool give the signed-in
+ * header on the first paint; anything else (forged, tampered, expired, revoked, another
+ * client's) gives the guest header, never an error.
+ */
+const CLIENT_ID = 'techlabwebclient0000000000'
+const PASSWORD = 'Hajimete1!'
+
+let server: TestServer
+
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+function userPool(target: TestServer) {
+  return new CognitoIdentityProviderClient({
+    region: 'ap-northeast-1',
+    endpoint: `${target.url}/cognito-idp`,
+    credentials: { accessKeyId: 'unused', secretAccessKey: 'unused' },
+  })
+}
+
+/** Signs up, confirms with the mailed code and signs in; returns the tokens. */
+async function signedInUser(target: TestServer, username: string) {
+  const client = userPool(target)
+  const email = `${username}@example.com`
+  await client.send(
+    new SignUpCommand({
+      ClientId: CLIENT_ID,
+      Username: username,
+      Password: PASSWORD,
+      UserAttributes: [{ Name: 'email', Value: email }],
+    }),
+  )
+  const mailbox = await fetch(
+    `${target.url}/dev/mailbox/messages.json?to=${encodeURIComponent(email)}`,
+  )
+  const { messages } = (await mailbox.json()) as { messages: { text: string }[] }
+  const code = /\b(\d{6})\b/.exec(messages[0]?.text ?? '')?.[1]
+  expect(code).toBeDefined()
+  await client.send(
+    new ConfirmSignUpCommand({ ClientId: CLIENT_ID, Username: username, ConfirmationCode: code }),
+  )
+  const signIn = await client.send(
+    new InitiateAuthCommand({
+      ClientId: CLIENT_ID,
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      AuthParameters: { USERNAME: username, PASSWORD },
+    }),
+  )
+  const result = signIn.AuthenticationResult
+  if (!result?.AccessToken || !result.IdToken) throw new Error('sign-in gave no tokens')
+  return {
+    email,
+    accessToken: result.AccessToken,
+    idToken: result.IdToken,
+    refreshToken: result.RefreshToken,
+  }
+}
+
+async function page(path: string, cookie?: string) {
+  const response = await fetch(`${server.url}${path}`, {
+    redirect: 'manual',
+    headers: cookie ? { cookie } : {},
+  })
+  return { response, html: await response.text() }
+}
+
+function expectGuestHeader(html: string) {
+  expect(html).not.toContain('data-user-menu')
+  expect(html).toContain('href="/auth/signin"')
+  expect(html).toContain('無料で始める')
+}
+
+describe('the first paint knows who is signed in', () => {
+  let tokens: Awaited<ReturnType<typeof signedInUser>>
+  let cookie: string
+  beforeAll(async () => {
+    tokens = await signedInUser(server, 'hana_ssr')
+    cookie = amplifyCookieHeader(CLIENT_ID, 'hana_ssr', tokens)
+  })
+
+  it('renders the signed-in header from valid cookies, privately', async () => {
+    const { response, html } = await page('/', cookie)
+    expect(response.status).toBe(200)
+    expect(html).toContain('data-user-menu')
+    expect(html).toContain('@hana_ssr')
+    expect(html).toContain('href="/settings"')
+    expect(html).toContain('href="/hana_ssr"')
+    expect(html).not.toContain('href="/auth/signin"')
+    expect(response.headers.get('cache-control')).toBe('private, no-store')
+    expect(response.headers.get('x-page-cache')).toBeNull()
+  })
+
+  it('never serves a signed-in page from the guest cache, nor caches it for guests', async () => {
+    await (await fetch(`${server.url}/courses`)).text()
+    const cached = await fetch(`${server.url}/courses`)
+    expect(cached.headers.get('x-page-cache')).toBe('hit')
+    await cached.text()
+    const mine = await page('/courses', cookie)
+    expect(mine.response.headers.get('x-page-cache')).toBeNull()
+    expect(mine.html).toContain('data-user-menu')
+    const guest = await page('/courses')
+    expectGuestHeader(guest.html)
+  })
+
+  it('keeps data requests of signed-in visitors private too', async () => {
+    const { response, html } = await page('/courses.data', cookie)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('cache-control')).toBe('private, no-store')
+    expect(html).toContain('hana_ssr')
+  })
+
+  it('shows the settings page to its owner, and sends guests to sign in first', async () => {
+    const mine = await page('/settings', cookie)
+    expect(mine.response.status).toBe(200)
+    expect(mine.html).toContain('hana_ssr@example.com')
+    expect(mine.html).toContain('パスワードの変更')
+    expect(mine.html).toContain('アカウントの削除')
+    const guest = await page('/settings')
+    expect(guest.response.status).toBe(302)
+    expect(guest.response.headers.get('location')).toBe('/auth/signin?redirectTo=%2Fsettings')
+  })
+
+  it('sends a signed-in visitor away from the sign-in and sign-up screens', async () => {
+    for (const path of ['/auth/signin', '/auth/signup']) {
+      const { response } = await page(path, cookie)
+      expect(response.status).toBe(302)
+      expect(response.headers.get('location')).toBe('/')
+    }
+    const back = await page('/auth/signin?redirectTo=%2Fsettings', cookie)
+    expect(back.response.headers.get('location')).toBe('/settings')
+    const offsite = await page('/auth/signin?redirectTo=%2F%2Fevil.example', cookie)
+    expect(offsite.response.headers.get('location')).toBe('/')
+  })
+
+  it('offers the sign-out screen to the signed-in user by name', async () => {
+    const { html } = await page('/auth/signout', cookie)
+    expect(html).toContain('hana_ssr')
+    expect(html).toContain('すべての端末からログアウト')
+  })
+
+  it('shows the guest header for a token signed with another key', async () => {
+    const forged = tokenPair(makeTestKey(), {
+      issuer: 'http://localhost:0/cognito-idp/ap-northeast-1_TechLabPool',
+      clientId: CLIENT_ID,
+      username: 'hana_ssr',
+    })
+    const { response, html } = await page('/', amplifyCookieHeader(CLIENT_ID, 'hana_ssr', forged))
+    expect(response.status).toBe(200)
+    expectGuestHeader(html)
+  })
+
+  it('shows the guest header for a tampered token', async () => {
+    const [head, body, signature] = tokens.accessToken.split('.') as [string, string, string]
+    const claims = JSON.parse(Buffer.from(body, 'base64url').toString())
+    claims.username = 'techlab'
+    const tampered = `${head}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`
+    const { html } = await page(
+      '/',
+      amplifyCookieHeader(CLIENT_ID, 'hana_ssr', { accessToken: tampered }),
+    )
+    expectGuestHeader(html)
+  })
+
+  it('shows the guest header for an id token in place of the access token', async () => {
+    const { html } = await page(
+      '/',
+      amplifyCookieHeader(CLIENT_ID, 'hana_ssr', { accessToken: tokens.idToken }),
+    )
+    expectGuestHeader(html)
+  })
+
+  it('shows the guest header for garbage, and for cookies of another app client', async () => {
+    for (const header of [
+      amplifyCookieHeader(CLIENT_ID, 'hana_ssr', { accessToken: 'not.a.jwt' }),
+      amplifyCookieHeader(CLIENT_ID, 'hana_ssr', {
+        accessToken: signJwt(makeTestKey(), { alg: 'none' }, { alg: 'none' }),
+      }),
+      amplifyCookieHeader('otherclient', 'hana_ssr', tokens),
+      `CognitoIdentityServiceProvider.${CLIENT_ID}.LastAuthUser=%E0%A4%A`,
+    ]) {
+      const { response, html } = await page('/', header)
+      expect(response.status).toBe(200)
+      expectGuestHeader(html)
+      // Still private: the visitor sent a session cookie, even a useless one.
+      expect(response.headers.get('cache-control')).toBe('private, no-store')
+    }
+  })
+
+  it('shows the guest header once the session was ended everywhere', async () => {
+    const other = await signedInUser(server, 'taro_ssr')
+    const otherCookie = amplifyCookieHeader(CLIENT_ID, 'taro_ssr', other)
+    expect((await page('/', otherCookie)).html).toContain('data-user-menu')
+    await userPool(server).send(new GlobalSignOutCommand({ AccessToken: other.accessToken }))
+    expectGuestHeader((await page('/', otherCookie)).html)
+  })
+})
+
+describe('expired tokens', () => {
+  let shortLived: TestServer
+  beforeAll(async () => {
+    shortLived = await startTestServer({ ACCESS_TOKEN_TTL_S: '1', ID_TOKEN_TTL_S: '1' })
+  })
+  afterAll(async () => {
+    await shortLived?.close()
+  })
+
+  it('shows the guest header once the access token has expired', async () => {
+    const tokens = await signedInUser(shortLived, 'expiring')
+    const cookie = amplifyCookieHeader(CLIENT_ID, 'expiring', tokens)
+    const fresh = await fetch(`${shortLived.url}/`, { headers: { cookie } })
+    expect(await fresh.text()).toContain('data-user-menu')
+    await new Promise((resolve) => setTimeout(resolve, 2100))
+    const stale = await fetch(`${shortLived.url}/`, { headers: { cookie } })
+    expect(stale.status).toBe(200)
+    expectGuestHeader(await stale.text())
+  })
+})
