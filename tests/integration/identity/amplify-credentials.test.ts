@@ -1,36 +1,16 @@
-import { Amplify } from 'aws-amplify'
 import { confirmSignUp, fetchAuthSession, signIn, signOut, signUp } from 'aws-amplify/auth'
-import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../server/config.ts'
 import { startTestServer, type TestServer } from '../../support/test-server.ts'
-import { CLIENT_ID, latestCode, newAccount, POOL_ID } from './support.ts'
+import { configureAmplify, latestCode, newAccount } from './support.ts'
 
 // Amplify keeps global state: this file configures it with the identity pool as well.
 const IDENTITY_POOL_ID = loadConfig({}).identity.identityPoolId
 let server: TestServer
-const storage = new Map<string, string>()
 
 beforeAll(async () => {
   server = await startTestServer()
-  Amplify.configure({
-    Auth: {
-      Cognito: {
-        userPoolId: POOL_ID,
-        userPoolClientId: CLIENT_ID,
-        userPoolEndpoint: `${server.url}/cognito-idp`,
-        identityPoolId: IDENTITY_POOL_ID,
-        identityPoolEndpoint: `${server.url}/cognito-identity`,
-        allowGuestAccess: true,
-      },
-    },
-  })
-  cognitoUserPoolsTokenProvider.setKeyValueStorage({
-    setItem: async (key, value) => void storage.set(key, value),
-    getItem: async (key) => storage.get(key) ?? null,
-    removeItem: async (key) => void storage.delete(key),
-    clear: async () => storage.clear(),
-  })
+  configureAmplify(server, { identityPoolId: IDENTITY_POOL_ID })
 })
 afterAll(async () => {
   await server?.close()

@@ -1,31 +1,14 @@
-import { Amplify } from 'aws-amplify'
 import { confirmSignIn, signIn, signOut } from 'aws-amplify/auth'
-import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../support/test-server.ts'
-import { CLIENT_ID, nextTotpCode, POOL_ID, registerUser } from './support.ts'
+import { configureAmplify, nextTotpCode, registerUser } from './support.ts'
 
 // Amplify keeps global state: one file per configuration. Here the pool requires MFA.
 let server: TestServer
-const storage = new Map<string, string>()
 
 beforeAll(async () => {
   server = await startTestServer({ USER_POOL_MFA: 'on' })
-  Amplify.configure({
-    Auth: {
-      Cognito: {
-        userPoolId: POOL_ID,
-        userPoolClientId: CLIENT_ID,
-        userPoolEndpoint: `${server.url}/cognito-idp`,
-      },
-    },
-  })
-  cognitoUserPoolsTokenProvider.setKeyValueStorage({
-    setItem: async (key, value) => void storage.set(key, value),
-    getItem: async (key) => storage.get(key) ?? null,
-    removeItem: async (key) => void storage.delete(key),
-    clear: async () => storage.clear(),
-  })
+  configureAmplify(server)
 })
 afterAll(async () => {
   await server?.close()

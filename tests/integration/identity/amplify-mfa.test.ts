@@ -1,4 +1,3 @@
-import { Amplify } from 'aws-amplify'
 import {
   confirmSignIn,
   fetchMFAPreference,
@@ -8,39 +7,22 @@ import {
   updateMFAPreference,
   verifyTOTPSetup,
 } from 'aws-amplify/auth'
-import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../support/test-server.ts'
 import {
-  CLIENT_ID,
+  configureAmplify,
   latestCode,
   nextTotpCode,
-  POOL_ID,
   registerUser,
   wrongTotpCode,
 } from './support.ts'
 
 // Amplify keeps global state (configuration, the signed-in user): this file is its own.
 let server: TestServer
-const storage = new Map<string, string>()
 
 beforeAll(async () => {
   server = await startTestServer()
-  Amplify.configure({
-    Auth: {
-      Cognito: {
-        userPoolId: POOL_ID,
-        userPoolClientId: CLIENT_ID,
-        userPoolEndpoint: `${server.url}/cognito-idp`,
-      },
-    },
-  })
-  cognitoUserPoolsTokenProvider.setKeyValueStorage({
-    setItem: async (key, value) => void storage.set(key, value),
-    getItem: async (key) => storage.get(key) ?? null,
-    removeItem: async (key) => void storage.delete(key),
-    clear: async () => storage.clear(),
-  })
+  configureAmplify(server)
 })
 afterAll(async () => {
   await server?.close()

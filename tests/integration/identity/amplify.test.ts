@@ -2,7 +2,6 @@ import {
   GetTokensFromRefreshTokenCommand,
   GetUserCommand,
 } from '@aws-sdk/client-cognito-identity-provider'
-import { Amplify } from 'aws-amplify'
 import {
   confirmSignUp,
   fetchAuthSession,
@@ -12,33 +11,17 @@ import {
   signOut,
   signUp,
 } from 'aws-amplify/auth'
-import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../support/test-server.ts'
-import { CLIENT_ID, latestCode, newAccount, POOL_ID, sdkClient } from './support.ts'
+import { CLIENT_ID, configureAmplify, latestCode, newAccount, sdkClient } from './support.ts'
 
 // Amplify keeps global state (configuration, the signed-in user): this file is its own.
 let server: TestServer
-const storage = new Map<string, string>()
+let storage = new Map<string, string>()
 
 beforeAll(async () => {
   server = await startTestServer()
-  Amplify.configure({
-    Auth: {
-      Cognito: {
-        userPoolId: POOL_ID,
-        userPoolClientId: CLIENT_ID,
-        userPoolEndpoint: `${server.url}/cognito-idp`,
-      },
-    },
-  })
-  // Amplify's own storage, in a map the test can look into.
-  cognitoUserPoolsTokenProvider.setKeyValueStorage({
-    setItem: async (key, value) => void storage.set(key, value),
-    getItem: async (key) => storage.get(key) ?? null,
-    removeItem: async (key) => void storage.delete(key),
-    clear: async () => storage.clear(),
-  })
+  storage = configureAmplify(server)
 })
 afterAll(async () => {
   await server?.close()

@@ -1,4 +1,6 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider'
+import { Amplify } from 'aws-amplify'
+import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito'
 import { totpCode, totpStep } from '../../../server/identity/totp.ts'
 import { srpClient as fastSrpClient } from '../../../server/identity/user-pool/test-support.ts'
 import { listOutbox } from '../../../server/mail/outbox.ts'
@@ -141,4 +143,42 @@ export function wrongTotpCode(secret: string): string {
     const code = String(candidate).padStart(6, '0')
     if (!near.has(code)) return code
   }
+}
+
+/**
+ * Points Amplify (which keeps global state: one configuration per test file) at this server,
+ * with its token storage in a Map the test can look into.
+ */
+export function configureAmplify(
+  server: TestServer,
+  options: { identityPoolId?: string } = {},
+): Map<string, string> {
+  const userPool = {
+    userPoolId: POOL_ID,
+    userPoolClientId: CLIENT_ID,
+    userPoolEndpoint: `${server.url}/cognito-idp`,
+  }
+  const identityPoolId = options.identityPoolId
+  if (identityPoolId) {
+    Amplify.configure({
+      Auth: {
+        Cognito: {
+          ...userPool,
+          identityPoolId,
+          identityPoolEndpoint: `${server.url}/cognito-identity`,
+          allowGuestAccess: true,
+        },
+      },
+    })
+  } else {
+    Amplify.configure({ Auth: { Cognito: userPool } })
+  }
+  const storage = new Map<string, string>()
+  cognitoUserPoolsTokenProvider.setKeyValueStorage({
+    setItem: async (key, value) => void storage.set(key, value),
+    getItem: async (key) => storage.get(key) ?? null,
+    removeItem: async (key) => void storage.delete(key),
+    clear: async () => storage.clear(),
+  })
+  return storage
 }
