@@ -1,0 +1,157 @@
+import type { Readable } from 'node:stream'
+
+/**
+ * Where object bytes and their metadata live, behind the S3 protocol layer
+ * (`server/storage/`). Two implementations: `fs` (local disk, the embedded default) and `s3`
+ * (a real S3-compatible engine through @aws-sdk/client-s3). The protocol layer authenticates,
+ * enforces access levels and verifies payloads; a store only keeps what it is given, atomically.
+ * Every failure a client should see is an `S3Error` (../s3-error.ts).
+ */
+export interface ObjectStore {
+  createBucket(bucket: string): Promise<void>
+  /** `BucketNotEmpty` while objects or multipart uploads remain. */
+  deleteBucket(bucket: string): Promise<void>
+  bucketExists(bucket: string): Promise<boolean>
+  listBuckets(): Promise<BucketInfo[]>
+
+  /**
+   * Stores the body under the key, replacing any object there only once the whole body has
+   * arrived and `body.stream` ended without error: a failed or aborted body stores nothing.
+   */
+  putObject(bucket: string, key: string, body: IncomingBody, object: NewObject): Promise<ObjectInfo>
+  headObject(bucket: string, key: string): Promise<ObjectInfo | undefined>
+  /** A snapshot: reads see the object as it was when opened, even if it is replaced meanwhile. */
+  openObject(bucket: string, key: string): Promise<OpenedObject | undefined>
+  /** `metadata: 'COPY'` keeps the source's headers and metadata (S3's COPY directive). */
+  copyObject(source: ObjectRef, target: ObjectRef, object: CopiedObject): Promise<ObjectInfo>
+  /** Deleting a missing key succeeds, as in S3. */
+  deleteObject(bucket: string, key: string): Promise<void>
+  listObjects(bucket: string, query: ListQuery): Promise<ListPage>
+
+  createMultipartUpload(bucket: string, key: string, object: NewObject): Promise<UploadInfo>
+  getMultipartUpload(bucket: string, key: string, uploadId: string): Promise<UploadInfo | undefined>
+  /** Replaces an earlier part with the same number; parts stay apart from objects until Complete. */
+  uploadPart(
+    bucket: string,
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    body: IncomingBody,
+  ): Promise<PartInfo>
+  listParts(bucket: string, key: string, uploadId: string, query: PartsQuery): Promise<PartsPage>
+  /** `InvalidPart`, `InvalidPartOrder`, `EntityTooSmall` (parts but the last under 5 MiB). */
+  completeMultipartUpload(
+    bucket: string,
+    key: string,
+    uploadId: string,
+    parts: CompletedPart[],
+  ): Promise<ObjectInfo>
+  abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void>
+
+  /** Start-up: removes what interrupted writes left behind. */
+  recover(): Promise<void>
+  /** Removes multipart uploads started before the given time; answers how many. */
+  expireUploads(startedBefore: Date): Promise<number>
+  close(): Promise<void>
+}
+
+export type BucketInfo = { name: string; createdAt: Date }
+export type ObjectRef = { bucket: string; key: string }
+
+/** The headers S3 stores with an object and answers on GET and HEAD. */
+export type ObjectHeaders = {
+  contentType?: string
+  contentEncoding?: string
+  contentDisposition?: string
+  contentLanguage?: string
+  cacheControl?: string
+  expires?: string
+}
+
+export type ChecksumAlgorithm = 'CRC32' | 'CRC32C' | 'CRC64NVME' | 'SHA1' | 'SHA256'
+export type StoredChecksum = {
+  algorithm: ChecksumAlgorithm
+  /** Base64, as in the `x-amz-checksum-*` headers (with `-N` for a composite). */
+  value: string
+  type: 'FULL_OBJECT' | 'COMPOSITE'
+}
+
+export type IncomingBody = {
+  /**
+   * The payload. The protocol layer makes this stream error (with an `S3Error`) when the bytes
+   * fail verification (length, signatures, checksums), so the store must then keep nothing.
+   */
+  stream: Readable
+  /** Read once the stream has ended: the verified checksum the client sent, if any. */
+  checksum(): StoredChecksum | undefined
+}
+
+export type NewObject = {
+  headers: ObjectHeaders
+  /** `x-amz-meta-*` without the prefix, names in lowercase. */
+  metadata: Record<string, string>
+  /** Who wrote it: an identity id, or `root` for the configured root credential. */
+  owner: string
+}
+
+export type CopiedObject =
+  | { metadata: 'COPY'; owner: string }
+  | { metadata: 'REPLACE'; object: NewObject }
+
+export type ObjectInfo = NewObject & {
+  bucket: string
+  key: string
+  size: number
+  /** Quoted, as S3 sends it: `"md5hex"`, or `"md5(part md5s)hex-N"` after multipart. */
+  etag: string
+  lastModified: Date
+  checksum?: StoredChecksum
+  /** Sizes of the parts of a multipart object, in order (for GET with `partNumber`). */
+  partSizes?: number[]
+}
+
+export type OpenedObject = {
+  info: ObjectInfo
+  /** Bytes `start`..`end` inclusive, or all of them. */
+  read(range?: { start: number; end: number }): Readable
+}
+
+/**
+ * Keys come back in UTF-8 byte order (S3's order). With a delimiter, keys sharing a prefix up to
+ * the delimiter come back once, as a common prefix, counting as one entry toward `maxKeys`.
+ */
+export type ListQuery = {
+  prefix?: string
+  delimiter?: string
+  /** Only keys (and common prefixes) after this one. */
+  startAfter?: string
+  maxKeys: number
+}
+export type ListEntry = { object: ObjectInfo } | { commonPrefix: string }
+export type ListPage = {
+  entries: ListEntry[]
+  isTruncated: boolean
+  /** The last key or common prefix returned, when truncated: the next page's `startAfter`. */
+  nextStartAfter?: string
+}
+
+export type UploadInfo = NewObject & {
+  bucket: string
+  key: string
+  uploadId: string
+  initiated: Date
+}
+
+export type PartInfo = {
+  partNumber: number
+  size: number
+  etag: string
+  lastModified: Date
+  checksum?: StoredChecksum
+}
+export type PartsQuery = { partNumberMarker?: number; maxParts: number }
+export type PartsPage = { upload: UploadInfo; parts: PartInfo[]; isTruncated: boolean }
+export type CompletedPart = { partNumber: number; etag: string }
+
+export const MIN_PART_SIZE = 5 * 1024 * 1024
+export const MAX_PART_NUMBER = 10_000
