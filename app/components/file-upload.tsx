@@ -1,0 +1,199 @@
+import { useEffect, useId, useRef, useState } from 'react'
+import { browserS3Client, currentIdentityId } from '../lib/storage/s3.client.ts'
+import {
+  type AccessLevel,
+  type ClientStorageSettings,
+  objectKey,
+} from '../lib/storage/storage-settings.ts'
+import {
+  type ResumeStore,
+  type UploadProgress,
+  type UploadState,
+  UploadTask,
+} from '../lib/storage/upload-task.ts'
+import { FormMessage } from './forms.tsx'
+
+type FileUploadProps = {
+  settings: ClientStorageSettings
+  level: AccessLevel
+  label: string
+  /** MIME types accepted, e.g. `image/png`. */
+  accept: readonly string[]
+  maxBytes: number
+  /** The file's name under its access level (the identity id is added where the level needs it). */
+  nameFor(file: File): string
+  onUploaded(upload: { key: string; file: File }): void
+}
+
+type Running = { task: UploadTask; file: File; state: UploadState; progress: UploadProgress }
+
+/**
+ * Picks a file, checks its type and size, and uploads it to object storage with progress,
+ * pause, resume and cancel. Parts of a paused upload survive a reload of the page.
+ */
+export function FileUpload(props: FileUploadProps) {
+  const id = useId()
+  const input = useRef<HTMLInputElement>(null)
+  const [running, setRunning] = useState<Running>()
+  const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string }>()
+  const { settings, level, accept, maxBytes, nameFor, onUploaded } = props
+
+  useEffect(() => () => running?.task.pause(), [running?.task])
+
+  async function start(file: File) {
+    setMessage(undefined)
+    const refusal = fileRefusal(file, accept, maxBytes)
+    if (refusal) {
+      setMessage({ tone: 'error', text: refusal })
+      return
+    }
+    let task: UploadTask
+    try {
+      const key = objectKey(settings.prefixes, level, await currentIdentityId(), nameFor(file))
+      task = new UploadTask({
+        client: browserS3Client(settings),
+        bucket: settings.bucket,
+        key,
+        level,
+        file,
+        resumeStore: localResumeStore(),
+      })
+      const update = () => setRunning({ task, file, state: task.state, progress: task.progress })
+      task.on('stateChange', update)
+      task.on('uploadPartProgress', update)
+      task.on('uploadComplete', () => {
+        setMessage({ tone: 'success', text: `${file.name} をアップロードしました。` })
+        onUploaded({ key, file })
+      })
+      task.on('cancel', () =>
+        setMessage({ tone: 'success', text: 'アップロードを取り消しました。' }),
+      )
+      task.on('error', (error) => setMessage({ tone: 'error', text: uploadErrorMessage(error) }))
+      update()
+    } catch (error) {
+      setMessage({ tone: 'error', text: uploadErrorMessage(error) })
+      return
+    }
+    task.start()
+  }
+
+  const busy = running?.state === 'IN_PROGRESS' || running?.state === 'PAUSED'
+  return (
+    <div className="space-y-3">
+      <div>
+        <label htmlFor={id} className="block text-sm font-medium">
+          {props.label}
+        </label>
+        <p id={`${id}-hint`} className="text-sm text-slate-600 dark:text-slate-400">
+          {acceptedTypesLabel(accept)}（{formatBytes(maxBytes)} まで）
+        </p>
+        <input
+          ref={input}
+          id={id}
+          type="file"
+          accept={accept.join(',')}
+          disabled={busy}
+          aria-describedby={`${id}-hint`}
+          className="mt-1 block text-sm file:mr-3 file:rounded file:border-0 file:bg-slate-200 file:px-3 file:py-2 file:text-sm dark:file:bg-slate-700"
+          onChange={(event) => {
+            const file = event.currentTarget.files?.[0]
+            if (file) void start(file)
+            event.currentTarget.value = ''
+          }}
+        />
+      </div>
+      {running && busy ? (
+        <div className="space-y-2" aria-live="polite">
+          <p className="text-sm">
+            {running.file.name}：{running.progress.percent}%（
+            {formatBytes(running.progress.loaded)} / {formatBytes(running.progress.total)}）
+            {running.state === 'PAUSED' ? ' 一時停止中' : ''}
+          </p>
+          <progress
+            className="h-2 w-full"
+            max={100}
+            value={running.progress.percent}
+            aria-label={`${running.file.name} のアップロード`}
+          />
+          <div className="flex gap-2">
+            {running.state === 'PAUSED' ? (
+              <UploadButton onClick={() => running.task.resume()}>再開</UploadButton>
+            ) : (
+              <UploadButton onClick={() => running.task.pause()}>一時停止</UploadButton>
+            )}
+            <UploadButton onClick={() => void running.task.cancel()}>キャンセル</UploadButton>
+          </div>
+        </div>
+      ) : null}
+      {message ? <FormMessage tone={message.tone}>{message.text}</FormMessage> : null}
+    </div>
+  )
+}
+
+function UploadButton(props: { onClick(): void; children: string }) {
+  return (
+    <button
+      type="button"
+      onClick={props.onClick}
+      className="rounded border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 dark:border-slate-600 dark:hover:bg-slate-800"
+    >
+      {props.children}
+    </button>
+  )
+}
+
+/** Why a file cannot be uploaded here, in Japanese, or undefined when it can. */
+export function fileRefusal(
+  file: Pick<File, 'type' | 'size'>,
+  accept: readonly string[],
+  maxBytes: number,
+): string | undefined {
+  if (!accept.includes(file.type)) {
+    return `このファイルの種類はアップロードできません。${acceptedTypesLabel(accept)}を選んでください。`
+  }
+  if (file.size === 0) return '空のファイルはアップロードできません。'
+  if (file.size > maxBytes) {
+    return `ファイルが大きすぎます。${formatBytes(maxBytes)} 以下のファイルを選んでください。`
+  }
+  return undefined
+}
+
+function acceptedTypesLabel(accept: readonly string[]): string {
+  return accept.map((type) => (type.split('/')[1] ?? type).toUpperCase()).join('・')
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}
+
+function uploadErrorMessage(error: unknown): string {
+  const name = (error as { name?: string }).name
+  if (name === 'AccessDenied' || name === 'Forbidden') {
+    return 'この場所にアップロードする権限がありません。ログインし直してからお試しください。'
+  }
+  if (error instanceof Error && error.message === 'No credentials') {
+    return 'アップロードにはログインが必要です。'
+  }
+  if (error instanceof TypeError) {
+    return 'サーバーに接続できませんでした。ネットワークを確認してからもう一度お試しください。'
+  }
+  return 'アップロードに失敗しました。もう一度お試しください。'
+}
+
+const RESUME_PREFIX = 'techlab.upload.'
+
+/** Upload ids of unfinished uploads by file id, so a paused upload resumes after a reload. */
+function localResumeStore(): ResumeStore | undefined {
+  try {
+    const storage = window.localStorage
+    return {
+      get: (fileId) => storage.getItem(RESUME_PREFIX + fileId),
+      set: (fileId, uploadId) => storage.setItem(RESUME_PREFIX + fileId, uploadId),
+      delete: (fileId) => storage.removeItem(RESUME_PREFIX + fileId),
+    }
+  } catch {
+    return undefined
+  }
+}
