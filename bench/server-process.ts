@@ -4,13 +4,22 @@
  * server's URL (or an error); a `cpu` message asks for the CPU time it has used so far; a
  * `close` message, or the parent going away, stops it.
  */
-import type { FastifyInstance } from 'fastify'
 import type { BaselineInput } from './baseline.ts'
 import { appEnvironment } from './environment.ts'
 
 export type StartMessage =
-  | { type: 'start'; server: 'app'; dataDir: string; pageCacheMaxEntries?: number }
+  | {
+      type: 'start'
+      server: 'app'
+      dataDir: string
+      pageCacheMaxEntries?: number
+      /** Settings beyond the benchmark's defaults (environment.ts). */
+      environment?: Record<string, string>
+    }
   | { type: 'start'; server: 'baseline'; input: BaselineInput }
+  /** The storage benchmark's peers: s3rver (npm) on a directory, and the discarding ceiling. */
+  | { type: 'start'; server: 's3rver'; dataDir: string; bucket: string }
+  | { type: 'start'; server: 'discard-s3' }
 
 export type ReplyMessage =
   | { type: 'ready'; url: string }
@@ -20,7 +29,7 @@ export type ReplyMessage =
 
 export type ControlMessage = { type: 'cpu' } | { type: 'close' }
 
-let app: FastifyInstance | undefined
+let running: { close(): Promise<unknown> } | undefined
 
 function send(message: ReplyMessage): void {
   process.send?.(message)
@@ -32,19 +41,41 @@ async function start(message: StartMessage): Promise<string> {
   if (message.server === 'baseline') {
     const { startBaseline } = await import('./baseline.ts')
     const baseline = await startBaseline(message.input)
-    app = baseline.app
+    running = baseline.app
     return baseline.url
+  }
+  if (message.server === 'discard-s3') {
+    const { startDiscardS3 } = await import('./discard-s3.ts')
+    const discard = await startDiscardS3()
+    running = { close: () => new Promise((resolve) => discard.server.close(resolve)) }
+    return discard.url
+  }
+  if (message.server === 's3rver') {
+    const { default: S3rver } = await import('s3rver')
+    const s3rver = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: message.dataDir,
+      configureBuckets: [{ name: message.bucket }],
+    })
+    const { port } = await s3rver.run()
+    running = s3rver
+    return `http://127.0.0.1:${port}`
   }
   const { loadConfig } = await import('../server/config.ts')
   const { startServer } = await import('../server/start.ts')
-  const config = loadConfig(appEnvironment(message.dataDir, message.pageCacheMaxEntries))
+  const config = loadConfig({
+    ...appEnvironment(message.dataDir, message.pageCacheMaxEntries),
+    ...message.environment,
+  })
   const server = await startServer(config, { logger: false })
-  app = server.app
+  running = server.app
   return server.url.replace('localhost', '127.0.0.1')
 }
 
 async function stop(): Promise<void> {
-  await app?.close()
+  await running?.close()
   process.exit(0)
 }
 
