@@ -8,6 +8,8 @@ export interface UsersTable {
   username: string
   display_name: string
   bio: ColumnType<string, string | undefined, string>
+  /** A public object in the site's bucket; see features/users/avatars.server.ts. */
+  avatar_key: ColumnType<string | null, string | null | undefined, string | null>
   created_at: EpochMs
   updated_at: EpochMs
 }

@@ -5,6 +5,8 @@ export type PublicProfile = {
   username: string
   displayName: string
   bio: string
+  /** A public object key in the site's bucket, or null for the initial-letter avatar. */
+  avatarKey: string | null
   joinedAt: number
 }
 
@@ -15,7 +17,7 @@ export async function findProfile(
 ): Promise<PublicProfile | undefined> {
   const row = await db
     .selectFrom('users')
-    .select(['username', 'display_name', 'bio', 'created_at'])
+    .select(['username', 'display_name', 'bio', 'avatar_key', 'created_at'])
     .where('username', '=', username.toLowerCase())
     .executeTakeFirst()
   return (
@@ -23,6 +25,7 @@ export async function findProfile(
       username: row.username,
       displayName: row.display_name,
       bio: row.bio,
+      avatarKey: row.avatar_key,
       joinedAt: row.created_at,
     }
   )

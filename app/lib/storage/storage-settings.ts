@@ -39,3 +39,14 @@ export function storageEndpoint(settings: ClientStorageSettings, origin: string)
     ? new URL(settings.endpointPath, origin).href
     : undefined
 }
+
+/**
+ * The address of a public object, readable without signing (the public prefix is world-readable
+ * on our endpoint, and by bucket policy on Amazon S3).
+ */
+export function publicObjectUrl(settings: ClientStorageSettings, key: string): string {
+  const encodedKey = key.split('/').map(encodeURIComponent).join('/')
+  return settings.endpoints === 'embedded'
+    ? `${settings.endpointPath}/${encodeURIComponent(settings.bucket)}/${encodedKey}`
+    : `https://${settings.bucket}.s3.${settings.region}.amazonaws.com/${encodedKey}`
+}

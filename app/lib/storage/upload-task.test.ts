@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { objectKey } from './storage-settings.ts'
+import { type ClientStorageSettings, objectKey, publicObjectUrl } from './storage-settings.ts'
 import { MAX_PARTS, PART_SIZE, UploadTask, uploadFileId } from './upload-task.ts'
 
 const prefixes = { public: 'public/', protected: 'protected/', private: 'private/' }
@@ -18,6 +18,28 @@ describe('objectKey', () => {
   it('refuses names that would escape the prefix', () => {
     expect(() => objectKey(prefixes, 'public', 'id', '')).toThrow()
     expect(() => objectKey(prefixes, 'private', 'id', '/x')).toThrow()
+  })
+})
+
+describe('publicObjectUrl', () => {
+  const settings: ClientStorageSettings = {
+    endpoints: 'embedded',
+    endpointPath: '/s3',
+    region: 'ap-northeast-1',
+    bucket: 'techlab',
+    prefixes,
+  }
+
+  it('addresses our endpoint path-style, each key segment encoded', () => {
+    expect(publicObjectUrl(settings, 'public/avatars/画像 1.png')).toBe(
+      '/s3/techlab/public/avatars/%E7%94%BB%E5%83%8F%201.png',
+    )
+  })
+
+  it('addresses Amazon S3 virtual-hosted style', () => {
+    expect(publicObjectUrl({ ...settings, endpoints: 'aws' }, 'public/a#b.png')).toBe(
+      'https://techlab.s3.ap-northeast-1.amazonaws.com/public/a%23b.png',
+    )
   })
 })
 

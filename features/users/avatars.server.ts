@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely'
+import type { DB } from '../../db/schema.ts'
+
+export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const
+/** Photos straight from a phone run to 10–15 MB; more than this is not a profile picture. */
+export const AVATAR_MAX_BYTES = 20 * 1024 * 1024
+
+/** An object the browser uploaded, as object storage describes it to the product. */
+export type UploadedObject = {
+  /** The `sub` of the account whose credentials wrote it; undefined for guests or the root key. */
+  uploaderSub: string | undefined
+  size: number
+  contentType: string | undefined
+}
+
+/** What avatars need from object storage (the server wires it to the site's bucket). */
+export type AvatarStorage = {
+  /** A public object of the site's bucket, or undefined when there is none at the key. */
+  describePublic(key: string): Promise<UploadedObject | undefined>
+  delete(key: string): Promise<void>
+}
+
+/**
+ * Makes an uploaded image the user's avatar, after checking that it is a public object this
+ * user uploaded, of an image type and size we accept. The replaced image is removed.
+ * Answers the refusal in Japanese, or undefined when done.
+ */
+export async function setAvatar(
+  db: Kysely<DB>,
+  storage: AvatarStorage,
+  userSub: string,
+  key: string,
+): Promise<string | undefined> {
+  const object = await storage.describePublic(key)
+  if (!object || object.uploaderSub !== userSub) {
+    return 'アップロードした画像が見つかりません。もう一度アップロードしてください。'
+  }
+  if (!AVATAR_TYPES.some((type) => type === object.contentType)) {
+    return 'プロフィール画像には PNG・JPEG・WebP・GIF の画像を選んでください。'
+  }
+  if (object.size > AVATAR_MAX_BYTES) return '画像が大きすぎます。20 MB 以下にしてください。'
+  const previous = await replaceAvatarKey(db, userSub, key)
+  if (previous === undefined) return 'プロフィールが見つかりません。'
+  if (previous && previous !== key) await storage.delete(previous)
+  return undefined
+}
+
+/** Goes back to the initial-letter avatar; the image is removed. */
+export async function removeAvatar(
+  db: Kysely<DB>,
+  storage: AvatarStorage,
+  userSub: string,
+): Promise<void> {
+  const previous = await replaceAvatarKey(db, userSub, null)
+  if (previous) await storage.delete(previous)
+}
+
+/**
+ * Sets the avatar key and answers the one it replaced (null for none, undefined: no profile).
+ * Compare-and-swap, so that of two concurrent changes each learns the key it really replaced.
+ */
+async function replaceAvatarKey(
+  db: Kysely<DB>,
+  userSub: string,
+  key: string | null,
+): Promise<string | null | undefined> {
+  for (;;) {
+    const row = await db
+      .selectFrom('users')
+      .select('avatar_key')
+      .where('id', '=', userSub)
+      .executeTakeFirst()
+    if (!row) return undefined
+    const previous = row.avatar_key
+    const result = await db
+      .updateTable('users')
+      .set({ avatar_key: key, updated_at: Date.now() })
+      .where('id', '=', userSub)
+      .where((eb) =>
+        previous === null ? eb('avatar_key', 'is', null) : eb('avatar_key', '=', previous),
+      )
+      .executeTakeFirst()
+    if (result.numUpdatedRows > 0n) return previous
+  }
+}
