@@ -42,6 +42,7 @@ export async function createFsObjectStore(options: FsObjectStoreOptions): Promis
   const multipart = createMultipartUploads(context)
 
   async function openObject(bucket: string, key: string): Promise<OpenedObject | undefined> {
+    let missingFile: string | undefined
     for (;;) {
       const row = await db
         .selectFrom('storage_objects')
@@ -58,7 +59,18 @@ export async function createFsObjectStore(options: FsObjectStoreOptions): Promis
         if (error.code === 'ENOENT') return undefined
         throw error
       })
-      if (!file) continue
+      if (!file) {
+        // The same row twice without its file: the index is damaged, not merely changing.
+        if (missingFile === row.file_id) {
+          throw new S3Error(
+            'InternalError',
+            'We encountered an internal error. Please try again.',
+            500,
+          )
+        }
+        missingFile = row.file_id
+        continue
+      }
       // The open descriptor is the snapshot: a replacement unlinks the file, not these bytes.
       return {
         info: objectInfo(row),
