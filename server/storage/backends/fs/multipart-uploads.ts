@@ -5,6 +5,7 @@ import type { DB, StoragePartsTable } from '../../../../db/schema.ts'
 import { noSuchUpload, S3Error } from '../../s3-error.ts'
 import {
   type CompletedPart,
+  MAX_PART_NUMBER,
   MIN_PART_SIZE,
   type ObjectStore,
   type PartInfo,
@@ -95,6 +96,14 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
       return row && uploadInfo(row)
     },
     async uploadPart(bucket, key, uploadId, partNumber, body): Promise<PartInfo> {
+      if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PART_NUMBER) {
+        throw new S3Error(
+          'InvalidArgument',
+          `Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive`,
+          400,
+          { ArgumentName: 'partNumber', ArgumentValue: String(partNumber) },
+        )
+      }
       await requireUpload(bucket, key, uploadId)
       const file = await files.write(body.stream)
       const row = {
