@@ -10,6 +10,7 @@ import { listObjects } from './list-objects.ts'
 import { createMultipartUploads } from './multipart-uploads.ts'
 import {
   commitObject,
+  findObjectRow,
   objectLockName,
   quotedEtag,
   requireBucket,
@@ -44,12 +45,7 @@ export async function createFsObjectStore(options: FsObjectStoreOptions): Promis
   async function openObject(bucket: string, key: string): Promise<OpenedObject | undefined> {
     let missingFile: string | undefined
     for (;;) {
-      const row = await db
-        .selectFrom('storage_objects')
-        .selectAll()
-        .where('bucket', '=', bucket)
-        .where('key', '=', key)
-        .executeTakeFirst()
+      const row = await findObjectRow(db, bucket, key)
       if (!row) {
         await requireBucket(db, bucket)
         return undefined
@@ -149,12 +145,7 @@ export async function createFsObjectStore(options: FsObjectStoreOptions): Promis
       )
     },
     async headObject(bucket, key) {
-      const row = await db
-        .selectFrom('storage_objects')
-        .selectAll()
-        .where('bucket', '=', bucket)
-        .where('key', '=', key)
-        .executeTakeFirst()
+      const row = await findObjectRow(db, bucket, key)
       if (row) return objectInfo(row)
       await requireBucket(db, bucket)
       return undefined

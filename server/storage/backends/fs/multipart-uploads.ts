@@ -18,6 +18,7 @@ import {
   quotedEtag,
   requireBucket,
   type StoreContext,
+  switchContentFile,
 } from './object-index.ts'
 
 type MultipartUploads = Pick<
@@ -115,10 +116,9 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
         checksum: checksumColumn(body.checksum()),
         last_modified: context.now().getTime(),
       }
-      const replaced = await withKeyLock(`part\u0000${uploadId}\u0000${partNumber}`, () =>
-        db
-          .transaction()
-          .execute(async (trx) => {
+      await withKeyLock(`part\u0000${uploadId}\u0000${partNumber}`, () =>
+        switchContentFile(files, file.fileId, () =>
+          db.transaction().execute(async (trx) => {
             const upload = await trx
               .selectFrom('storage_uploads')
               .select('upload_id')
@@ -135,23 +135,13 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
               .insertInto('storage_parts')
               .values(row)
               .onConflict((conflict) =>
-                conflict.columns(['upload_id', 'part_number']).doUpdateSet({
-                  file_id: row.file_id,
-                  size: row.size,
-                  etag: row.etag,
-                  checksum: row.checksum,
-                  last_modified: row.last_modified,
-                }),
+                conflict.columns(['upload_id', 'part_number']).doUpdateSet(row),
               )
               .execute()
             return previous?.file_id
-          })
-          .catch(async (error: unknown) => {
-            await files.remove(file.fileId)
-            throw error
           }),
+        ),
       )
-      if (replaced) await files.remove(replaced)
       return partInfo(row)
     },
     async listParts(bucket, key, uploadId, query) {

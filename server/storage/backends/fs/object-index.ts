@@ -59,9 +59,8 @@ export async function commitObject(
     part_sizes: content.partSizes ? JSON.stringify(content.partSizes) : null,
     last_modified: context.now().getTime(),
   }
-  let replaced: string | undefined
-  try {
-    replaced = await db.transaction().execute(async (trx) => {
+  await switchContentFile(files, content.file.fileId, () =>
+    db.transaction().execute(async (trx) => {
       await requireBucket(trx, bucket)
       await beforeCommit?.(trx)
       const previous = await trx
@@ -73,29 +72,42 @@ export async function commitObject(
       await trx
         .insertInto('storage_objects')
         .values(row)
-        .onConflict((conflict) =>
-          conflict.columns(['bucket', 'key']).doUpdateSet({
-            file_id: row.file_id,
-            size: row.size,
-            etag: row.etag,
-            headers: row.headers,
-            metadata: row.metadata,
-            owner: row.owner,
-            checksum: row.checksum,
-            part_sizes: row.part_sizes,
-            last_modified: row.last_modified,
-          }),
-        )
+        .onConflict((conflict) => conflict.columns(['bucket', 'key']).doUpdateSet(row))
         .execute()
       return previous?.file_id
-    })
+    }),
+  )
+  return objectInfo(row)
+}
+
+/**
+ * Runs the transaction that makes `fileId` current (the commit point), which answers the file
+ * it replaced. If it fails, the new file is removed and nothing changed; once it succeeded, the
+ * replaced file is removed.
+ */
+export async function switchContentFile(
+  files: ContentFiles,
+  fileId: string,
+  commit: () => Promise<string | undefined>,
+): Promise<void> {
+  let replaced: string | undefined
+  try {
+    replaced = await commit()
   } catch (error) {
-    await files.remove(content.file.fileId)
+    await files.remove(fileId)
     throw error
   }
   if (replaced) await files.remove(replaced)
-  return objectInfo(row)
 }
+
+/** The index row of one object, if any. */
+export const findObjectRow = (db: Kysely<DB>, bucket: string, key: string) =>
+  db
+    .selectFrom('storage_objects')
+    .selectAll()
+    .where('bucket', '=', bucket)
+    .where('key', '=', key)
+    .executeTakeFirst()
 
 export const quotedEtag = (md5: Buffer, partCount?: number) =>
   `"${md5.toString('hex')}${partCount === undefined ? '' : `-${partCount}`}"`
