@@ -22,6 +22,7 @@ export type WrittenFile = { fileId: string; size: number; md5: Buffer }
 
 const FILE_ID = /^[0-9a-f]{32}$/
 const TEMPORARY = /^[0-9a-f]{32}\.tmp$/
+const WRITE_BATCH_BYTES = 1024 * 1024
 
 export async function openContentFiles(
   directory: string,
@@ -46,11 +47,21 @@ export async function openContentFiles(
       const file = await open(tmpPath, 'wx')
       try {
         try {
+          // Chunks are gathered and written together: one system call per MiB, not per chunk.
+          let pending: Uint8Array[] = []
+          let pendingBytes = 0
           for await (const chunk of source) {
             md5.update(chunk)
             size += chunk.byteLength
-            await writeAll(file, chunk)
+            pending.push(chunk)
+            pendingBytes += chunk.byteLength
+            if (pendingBytes >= WRITE_BATCH_BYTES) {
+              await writeAll(file, pending)
+              pending = []
+              pendingBytes = 0
+            }
           }
+          await writeAll(file, pending)
           if (options.fsync) await file.sync()
         } finally {
           await file.close()
@@ -93,11 +104,18 @@ export async function listLeftovers(
   return [...temporary, ...unreferenced]
 }
 
-async function writeAll(file: FileHandle, chunk: Uint8Array): Promise<void> {
-  let offset = 0
-  while (offset < chunk.byteLength) {
-    const { bytesWritten } = await file.write(chunk, offset, chunk.byteLength - offset)
-    offset += bytesWritten
+async function writeAll(file: FileHandle, chunks: Uint8Array[]): Promise<void> {
+  let remaining = chunks
+  while (remaining.length > 0) {
+    let { bytesWritten } = await file.writev(remaining)
+    // A short write: drop what was written and go on with the rest.
+    while (remaining.length > 0 && bytesWritten >= (remaining[0]?.byteLength ?? 0)) {
+      bytesWritten -= remaining[0]?.byteLength ?? 0
+      remaining = remaining.slice(1)
+    }
+    if (bytesWritten > 0 && remaining[0]) {
+      remaining = [remaining[0].subarray(bytesWritten), ...remaining.slice(1)]
+    }
   }
 }
 
