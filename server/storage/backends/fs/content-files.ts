@@ -1,33 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { type FileHandle, mkdir, open, readdir, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
-
-/**
- * The bytes of objects and parts, one file each, named by a fresh random id and never by the
- * key, so a key can hold `..`, slashes or 1024 bytes without being a path. A file is written
- * under `tmp/`, flushed, and renamed into `content/` only once complete; a file in `content/`
- * counts only once an index row names it (the index's transaction is the commit point).
- */
-export type ContentFiles = {
-  /** Streams the source into a new content file. On any error nothing is left behind. */
-  write(source: AsyncIterable<Uint8Array>): Promise<WrittenFile>
-  open(fileId: string): Promise<FileHandle>
-  /** Removes a content file; a missing one is not an error (it may already be gone). */
-  remove(fileId: string): Promise<void>
-  /** Start-up only: deletes every temporary file and every content file not in `referenced`. */
-  removeLeftovers(referenced: ReadonlySet<string>): Promise<number>
-}
-
-export type WrittenFile = { fileId: string; size: number; md5: Buffer }
+import type { ContentStore } from '../indexed/content-store.ts'
 
 const FILE_ID = /^[0-9a-f]{32}$/
 const TEMPORARY = /^[0-9a-f]{32}\.tmp$/
 const WRITE_BATCH_BYTES = 1024 * 1024
 
+/**
+ * Content on local disk: one file per object or part, named by its random id under `content/`.
+ * A file is written under `tmp/`, flushed, and renamed into `content/` only once complete, then
+ * the directory is flushed too; it counts only once an index row names it.
+ */
 export async function openContentFiles(
   directory: string,
   options: { fsync: boolean },
-): Promise<ContentFiles> {
+): Promise<ContentStore> {
   const contentDir = path.join(directory, 'content')
   const tmpDir = path.join(directory, 'tmp')
   await mkdir(contentDir, { recursive: true })
@@ -75,7 +63,22 @@ export async function openContentFiles(
       if (options.fsync) await syncDirectory(contentDir)
       return { fileId, size, md5: md5.digest() }
     },
-    open: (fileId) => open(contentPath(fileId), 'r'),
+    async open(fileId) {
+      const file = await open(contentPath(fileId), 'r').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined
+        throw error
+      })
+      // The open descriptor is the snapshot: a replacement unlinks the path, not these bytes.
+      return (
+        file && {
+          read: (range) =>
+            file.createReadStream({
+              autoClose: true,
+              ...(range && { start: range.start, end: range.end }),
+            }),
+        }
+      )
+    },
     async remove(fileId) {
       await rm(contentPath(fileId), { force: true })
     },

@@ -2,20 +2,20 @@ import type { Kysely } from 'kysely'
 import type { DB } from '../../../../db/schema.ts'
 import { noSuchBucket } from '../../s3-error.ts'
 import type { NewObject, ObjectInfo, StoredChecksum } from '../object-store.ts'
-import type { ContentFiles, WrittenFile } from './content-files.ts'
+import type { ContentStore, WrittenContent } from './content-store.ts'
 import { checksumColumn, describedColumns, objectInfo } from './index-rows.ts'
 import type { KeyLocks } from './key-locks.ts'
 
-/** What the parts of the disk store share: the index, the content files and the key locks. */
+/** What the parts of an indexed store share: the index, the content store and the key locks. */
 export type StoreContext = {
   db: Kysely<DB>
-  files: ContentFiles
+  files: ContentStore
   withKeyLock: KeyLocks
   now: () => Date
 }
 
 export type CommittedContent = {
-  file: WrittenFile
+  file: WrittenContent
   etag: string
   object: NewObject
   checksum?: StoredChecksum
@@ -86,7 +86,7 @@ export async function commitObject(
  * replaced file is removed.
  */
 export async function switchContentFile(
-  files: ContentFiles,
+  files: ContentStore,
   fileId: string,
   commit: () => Promise<string | undefined>,
 ): Promise<void> {
@@ -111,3 +111,13 @@ export const findObjectRow = (db: Kysely<DB>, bucket: string, key: string) =>
 
 export const quotedEtag = (md5: Buffer, partCount?: number) =>
   `"${md5.toString('hex')}${partCount === undefined ? '' : `-${partCount}`}"`
+
+/** Every content id an object or a part row names. */
+export async function referencedFiles(db: Kysely<DB>): Promise<Set<string>> {
+  const referenced = new Set<string>()
+  for (const table of ['storage_objects', 'storage_parts'] as const) {
+    const rows = await db.selectFrom(table).select('file_id').execute()
+    for (const row of rows) referenced.add(row.file_id)
+  }
+  return referenced
+}

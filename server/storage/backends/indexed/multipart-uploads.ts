@@ -298,11 +298,13 @@ const invalidPart = (uploadId: string, partNumber: number, etag: string) =>
 
 const unquoted = (etag: string) => etag.trim().replace(/^"|"$/g, '').toLowerCase()
 
-/** The bytes of the part files one after another, each opened only when its turn comes. */
+/** The bytes of the parts one after another, each opened only when its turn comes. */
 async function* concatenated(context: StoreContext, fileIds: string[]): AsyncIterable<Uint8Array> {
   for (const fileId of fileIds) {
-    const file = await context.files.open(fileId)
-    yield* file.createReadStream({ autoClose: true })
+    const part = await context.files.open(fileId)
+    // Parts change only under the key's lock, which Complete holds: a missing one is damage.
+    if (!part) throw new Error(`A part's content ${fileId} is missing`)
+    yield* part.read()
   }
 }
 
