@@ -59,7 +59,7 @@ type State = 'size' | 'data' | 'data-end' | 'trailer' | 'done'
 
 export class AwsChunkedDecoder extends Transform {
   private readonly options: AwsChunkedOptions
-  private pending = Buffer.alloc(0)
+  private pending: Buffer = Buffer.alloc(0)
   private state: State = 'size'
   private remaining = 0
   private chunkSignature = ''
