@@ -22,6 +22,7 @@ import { registerDevMailbox } from './mail/dev-mailbox.ts'
 import { createPageCache } from './page-cache.ts'
 import { registerReactRouter } from './react-router.ts'
 import { RESERVED_PREFIXES, reservePrefix } from './reserved.ts'
+import { openObjectStore, scheduleUploadExpiry, storagePlugin } from './storage/index.ts'
 
 export type ServerOptions = {
   config: Config
@@ -92,6 +93,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.decorate('identity', identity)
   await app.register(identityPlugin, { identity })
   await app.register(apiPlugin, { prefix: '/api', db: database.db })
+  const store = await openObjectStore(config.storage, database.db)
+  app.addHook('onClose', () => store.close())
+  scheduleUploadExpiry(app, store, config.storage)
+  await app.register(storagePlugin, {
+    prefix: '/s3',
+    store,
+    settings: config.storage,
+    findCredentials: identity.findCredentials,
+  })
   for (const prefix of RESERVED_PREFIXES) reservePrefix(app, prefix)
 
   if (options.devServer) {

@@ -39,7 +39,7 @@ describe('health', () => {
 })
 
 describe('reserved prefixes', () => {
-  it.each(['/oauth2/token', '/s3/bucket/key', '/realtime'])(
+  it.each(['/oauth2/token', '/realtime'])(
     'keeps %s out of the page router',
     async (path) => {
       const response = await fetch(`${server.url}${path}`, { method: 'POST' })

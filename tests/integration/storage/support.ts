@@ -1,0 +1,112 @@
+import {
+  CognitoIdentityClient,
+  GetCredentialsForIdentityCommand,
+  GetIdCommand,
+} from '@aws-sdk/client-cognito-identity'
+import { S3Client, S3ServiceException } from '@aws-sdk/client-s3'
+import { expect } from 'vitest'
+import { loadConfig } from '../../../server/config.ts'
+import { startTestServer, type TestServer } from '../../support/test-server.ts'
+import { newAccount, POOL_ID, registerUser, signIn } from '../identity/support.ts'
+
+export const BUCKET = 'techlab'
+export const REGION = 'ap-northeast-1'
+const IDENTITY_POOL_ID = loadConfig({}).identity.identityPoolId
+export const ROOT = {
+  accessKeyId: 'TESTROOTACCESSKEY0001',
+  secretAccessKey: 'test-root-secret-key-0123456789',
+}
+
+export type Credentials = { accessKeyId: string; secretAccessKey: string; sessionToken?: string }
+export type Person = { identityId: string; credentials: Credentials; s3: S3Client }
+
+/** The real server with the root credential configured (fsync off: crash safety is the disk backend's test). */
+export function startStorageServer(environment: Record<string, string> = {}): Promise<TestServer> {
+  return startTestServer({
+    STORAGE_ROOT_ACCESS_KEY_ID: ROOT.accessKeyId,
+    STORAGE_ROOT_SECRET_ACCESS_KEY: ROOT.secretAccessKey,
+    STORAGE_FSYNC: 'off',
+    ...environment,
+  })
+}
+
+/** An S3 client as browser code configures it: path style, our endpoint, default checksums. */
+export function s3Client(server: TestServer, credentials: Credentials): S3Client {
+  return new S3Client({
+    region: REGION,
+    endpoint: `${server.url}/s3`,
+    forcePathStyle: true,
+    credentials,
+    maxAttempts: 1,
+  })
+}
+
+function identityClient(server: TestServer) {
+  return new CognitoIdentityClient({
+    region: REGION,
+    endpoint: `${server.url}/cognito-identity`,
+    credentials: { accessKeyId: 'unused', secretAccessKey: 'unused' },
+  })
+}
+
+async function credentialsFor(
+  server: TestServer,
+  logins?: Record<string, string>,
+): Promise<Person> {
+  const client = identityClient(server)
+  const { IdentityId } = await client.send(
+    new GetIdCommand({ IdentityPoolId: IDENTITY_POOL_ID, Logins: logins }),
+  )
+  const { Credentials } = await client.send(
+    new GetCredentialsForIdentityCommand({ IdentityId, Logins: logins }),
+  )
+  if (!IdentityId || !Credentials?.AccessKeyId || !Credentials.SecretKey) {
+    throw new Error('the identity pool gave no credentials')
+  }
+  const credentials = {
+    accessKeyId: Credentials.AccessKeyId,
+    secretAccessKey: Credentials.SecretKey,
+    sessionToken: Credentials.SessionToken,
+  }
+  return { identityId: IdentityId, credentials, s3: s3Client(server, credentials) }
+}
+
+/** A guest: the identity pool's unauthenticated identity and credentials. */
+export function guest(server: TestServer): Promise<Person> {
+  return credentialsFor(server)
+}
+
+/** A new signed-in user with their identity pool credentials. */
+export async function signedInUser(server: TestServer, prefix = 's3u'): Promise<Person> {
+  const account = await registerUser(server, newAccount(prefix))
+  const tokens = await signIn(server, account.username, account.password)
+  return credentialsFor(server, {
+    [`cognito-idp.${REGION}.amazonaws.com/${POOL_ID}`]: tokens.IdToken,
+  })
+}
+
+export function root(server: TestServer): Person {
+  return { identityId: 'root', credentials: ROOT, s3: s3Client(server, ROOT) }
+}
+
+/** Runs a call expected to fail, and checks the S3 error code (and status) it failed with. */
+export async function expectS3Error(
+  call: Promise<unknown>,
+  code: string | undefined,
+  status?: number,
+): Promise<S3ServiceException> {
+  try {
+    await call
+  } catch (error) {
+    if (!(error instanceof S3ServiceException)) throw error
+    if (code !== undefined) expect(error.name).toBe(code)
+    if (status !== undefined) expect(error.$metadata.httpStatusCode).toBe(status)
+    return error
+  }
+  throw new Error(`expected ${code}, but the call succeeded`)
+}
+
+export async function bodyText(body: { transformToString(): Promise<string> } | undefined) {
+  if (!body) throw new Error('no body')
+  return body.transformToString()
+}
