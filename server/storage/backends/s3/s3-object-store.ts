@@ -4,6 +4,9 @@ import { createIndexedObjectStore } from '../indexed/indexed-object-store.ts'
 import type { ObjectStore } from '../object-store.ts'
 import { createS3ContentObjects, type S3ContentLocation } from './s3-content-objects.ts'
 
+/** Where in the engine's bucket the content objects live; nothing else there is touched. */
+export const S3_CONTENT_PREFIX = 'techlab-content/'
+
 export type S3ObjectStoreOptions = S3ContentLocation & {
   /** The site's database, migrated: it holds the index (docs/decisions/010). */
   db: Kysely<DB>
