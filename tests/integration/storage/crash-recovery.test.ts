@@ -111,9 +111,8 @@ describe('the disk object store after SIGKILL', () => {
 type Line = { key: string; md5: string }
 
 /**
- * Runs the writer and SIGKILLs it at a random moment after it has finished a few writes (the
- * first kills wait for a multipart completion, so that one is always covered). Answers the
- * writes it finished, in order, and the one it had begun, if any.
+ * Runs the writer and SIGKILLs it at a random moment after it has finished a few writes.
+ * Answers the writes it finished, in order, and the one it had begun, if any.
  */
 async function runWriterUntilKilled(
   settings: DatabaseSettings,
@@ -127,7 +126,7 @@ async function runWriterUntilKilled(
   )
   const ended: Line[] = []
   let pending: Line | undefined
-  const writesBeforeKill = 1 + Math.floor(Math.random() * 4) + (kill < 2 ? 3 : 0)
+  const writesBeforeKill = 1 + Math.floor(Math.random() * 4)
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   let killTimer: NodeJS.Timeout | undefined
   for await (const text of createInterface({ input: child.stdout })) {
@@ -138,8 +137,14 @@ async function runWriterUntilKilled(
       ended.push({ key, md5 })
       pending = undefined
     }
-    if (ended.length >= writesBeforeKill && !killTimer) {
-      killTimer = setTimeout(() => child.kill('SIGKILL'), Math.random() * 150)
+    // Odd kills aim at a multipart completion (concatenating, flushing, committing); the
+    // others at any moment of the loop.
+    const aimed = kill % 2 === 1 ? pending?.key.startsWith('multipart/') : true
+    if (ended.length >= writesBeforeKill && aimed && !killTimer) {
+      killTimer = setTimeout(
+        () => child.kill('SIGKILL'),
+        Math.random() * (kill % 2 === 1 ? 40 : 150),
+      )
     }
   }
   await exited
