@@ -65,15 +65,13 @@ describe('the disk object store', () => {
       await store.createBucket('b')
       await store.putObject('b', '../../outside', body('x'), owned)
       await store.putObject('b', `${'長'.repeat(341)}a`, body('y'), owned)
-      expect((await readdir(database.dir)).sort()).toEqual([
-        'objects',
-        'techlab.sqlite',
-        'techlab.sqlite-shm',
-        'techlab.sqlite-wal',
-      ])
-      const files = await readdir(path.join(directory, 'content'))
+      // Nothing anywhere under the store's directory is named after a key.
+      const paths = await readdir(directory, { recursive: true })
+      const files = paths.filter((name) => name.startsWith(`content${path.sep}`))
+      expect(paths.sort()).toEqual(['content', ...files, 'tmp'].sort())
       expect(files).toHaveLength(2)
-      for (const file of files) expect(file).toMatch(/^[0-9a-f]{32}$/)
+      for (const file of files) expect(path.basename(file)).toMatch(/^[0-9a-f]{32}$/)
+      expect(await readdir(database.dir)).not.toContain('outside')
     } finally {
       await database.remove()
     }
