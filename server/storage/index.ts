@@ -1,3 +1,4 @@
+import { S3Client } from '@aws-sdk/client-s3'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
@@ -5,6 +6,7 @@ import type { StorageSettings } from '../config.ts'
 import { authenticate, type FindCredentials } from './authenticate.ts'
 import { createFsObjectStore } from './backends/fs/fs-object-store.ts'
 import type { ObjectStore } from './backends/object-store.ts'
+import { createS3ObjectStore, S3_CONTENT_PREFIX } from './backends/s3/s3-object-store.ts'
 import { route } from './router.ts'
 import { S3Error } from './s3-error.ts'
 import { parseTarget } from './s3-request.ts'
@@ -29,14 +31,20 @@ export async function openObjectStore(
   db: Kysely<DB>,
 ): Promise<ObjectStore> {
   const backend = settings.backend
-  if (backend.kind !== 'fs') {
-    throw new Error('STORAGE_BACKEND=s3 is not available in this build yet; use STORAGE_BACKEND=fs')
-  }
-  const store = await createFsObjectStore({
-    directory: backend.directory,
-    db,
-    fsync: backend.fsync,
-  })
+  const store =
+    backend.kind === 's3'
+      ? createS3ObjectStore({
+          db,
+          client: new S3Client({
+            region: backend.region,
+            endpoint: backend.endpoint,
+            forcePathStyle: backend.forcePathStyle,
+            credentials: backend.credentials,
+          }),
+          bucket: backend.bucket,
+          prefix: S3_CONTENT_PREFIX,
+        })
+      : await createFsObjectStore({ directory: backend.directory, db, fsync: backend.fsync })
   await store.recover()
   if (!(await store.bucketExists(settings.bucket))) await store.createBucket(settings.bucket)
   return store

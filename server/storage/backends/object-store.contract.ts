@@ -7,6 +7,7 @@ import {
   type IncomingBody,
   type ListEntry,
   type ListQuery,
+  MAX_PART_NUMBER,
   MIN_PART_SIZE,
   type NewObject,
   type ObjectStore,
@@ -750,6 +751,27 @@ export function describeObjectStoreContract(
           404,
         )
         expect(await store.headObject(bucket, 'k')).toBeUndefined()
+        await expectNoLeftovers()
+      })
+
+      it('accepts part numbers 1 to 10000 only (InvalidArgument)', async () => {
+        const upload = await store.createMultipartUpload(bucket, 'numbered', owned)
+        for (const partNumber of [0, -1, MAX_PART_NUMBER + 1, 1.5]) {
+          await expectS3Error(
+            store.uploadPart(bucket, 'numbered', upload.uploadId, partNumber, bodyOf('x')),
+            'InvalidArgument',
+            400,
+          )
+        }
+        const last = await store.uploadPart(
+          bucket,
+          'numbered',
+          upload.uploadId,
+          MAX_PART_NUMBER,
+          bodyOf('x'),
+        )
+        expect(last.partNumber).toBe(MAX_PART_NUMBER)
+        await store.abortMultipartUpload(bucket, 'numbered', upload.uploadId)
         await expectNoLeftovers()
       })
 

@@ -1,32 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { type FileHandle, mkdir, open, readdir, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
-
-/**
- * The bytes of objects and parts, one file each, named by a fresh random id and never by the
- * key, so a key can hold `..`, slashes or 1024 bytes without being a path. A file is written
- * under `tmp/`, flushed, and renamed into `content/` only once complete; a file in `content/`
- * counts only once an index row names it (the index's transaction is the commit point).
- */
-export type ContentFiles = {
-  /** Streams the source into a new content file. On any error nothing is left behind. */
-  write(source: AsyncIterable<Uint8Array>): Promise<WrittenFile>
-  open(fileId: string): Promise<FileHandle>
-  /** Removes a content file; a missing one is not an error (it may already be gone). */
-  remove(fileId: string): Promise<void>
-  /** Start-up only: deletes every temporary file and every content file not in `referenced`. */
-  removeLeftovers(referenced: ReadonlySet<string>): Promise<number>
-}
-
-export type WrittenFile = { fileId: string; size: number; md5: Buffer }
+import type { ContentStore } from '../indexed/content-store.ts'
 
 const FILE_ID = /^[0-9a-f]{32}$/
 const TEMPORARY = /^[0-9a-f]{32}\.tmp$/
+const WRITE_BATCH_BYTES = 1024 * 1024
 
+/**
+ * Content on local disk: one file per object or part, named by its random id under `content/`.
+ * A file is written under `tmp/`, flushed, and renamed into `content/` only once complete, then
+ * the directory is flushed too; it counts only once an index row names it.
+ */
 export async function openContentFiles(
   directory: string,
   options: { fsync: boolean },
-): Promise<ContentFiles> {
+): Promise<ContentStore> {
   const contentDir = path.join(directory, 'content')
   const tmpDir = path.join(directory, 'tmp')
   await mkdir(contentDir, { recursive: true })
@@ -46,11 +35,21 @@ export async function openContentFiles(
       const file = await open(tmpPath, 'wx')
       try {
         try {
+          // Chunks are gathered and written together: one system call per MiB, not per chunk.
+          let pending: Uint8Array[] = []
+          let pendingBytes = 0
           for await (const chunk of source) {
             md5.update(chunk)
             size += chunk.byteLength
-            await writeAll(file, chunk)
+            pending.push(chunk)
+            pendingBytes += chunk.byteLength
+            if (pendingBytes >= WRITE_BATCH_BYTES) {
+              await writeAll(file, pending)
+              pending = []
+              pendingBytes = 0
+            }
           }
+          await writeAll(file, pending)
           if (options.fsync) await file.sync()
         } finally {
           await file.close()
@@ -64,7 +63,22 @@ export async function openContentFiles(
       if (options.fsync) await syncDirectory(contentDir)
       return { fileId, size, md5: md5.digest() }
     },
-    open: (fileId) => open(contentPath(fileId), 'r'),
+    async open(fileId) {
+      const file = await open(contentPath(fileId), 'r').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined
+        throw error
+      })
+      // The open descriptor is the snapshot: a replacement unlinks the path, not these bytes.
+      return (
+        file && {
+          read: (range) =>
+            file.createReadStream({
+              autoClose: true,
+              ...(range && { start: range.start, end: range.end }),
+            }),
+        }
+      )
+    },
     async remove(fileId) {
       await rm(contentPath(fileId), { force: true })
     },
@@ -93,11 +107,18 @@ export async function listLeftovers(
   return [...temporary, ...unreferenced]
 }
 
-async function writeAll(file: FileHandle, chunk: Uint8Array): Promise<void> {
-  let offset = 0
-  while (offset < chunk.byteLength) {
-    const { bytesWritten } = await file.write(chunk, offset, chunk.byteLength - offset)
-    offset += bytesWritten
+async function writeAll(file: FileHandle, chunks: Uint8Array[]): Promise<void> {
+  let remaining = chunks
+  while (remaining.length > 0) {
+    let { bytesWritten } = await file.writev(remaining)
+    // A short write: drop what was written and go on with the rest.
+    while (remaining.length > 0 && bytesWritten >= (remaining[0]?.byteLength ?? 0)) {
+      bytesWritten -= remaining[0]?.byteLength ?? 0
+      remaining = remaining.slice(1)
+    }
+    if (bytesWritten > 0 && remaining[0]) {
+      remaining = [remaining[0].subarray(bytesWritten), ...remaining.slice(1)]
+    }
   }
 }
 

@@ -3,45 +3,50 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { openDatabase } from '../../../../db/database.ts'
+import { type Database, openDatabase } from '../../../../db/database.ts'
 import { migrateToLatest } from '../../../../db/migrate.ts'
 import { createPostgresDatabase, openTemporaryDatabase } from '../../../../db/test-support.ts'
-import { describeObjectStoreContract } from '../object-store.contract.ts'
+import { describeObjectStoreContract, type ObjectStoreUnderTest } from '../object-store.contract.ts'
 import { createFsObjectStore } from './fs-object-store.ts'
 import { findLeftovers } from './leftovers.ts'
 
-describeObjectStoreContract('fs on SQLite', async () => {
-  const database = await openTemporaryDatabase()
-  const directory = path.join(database.dir, 'objects')
+/** A disk store over a migrated database, for the conformance suite. */
+async function storeUnderTest(
+  directory: string,
+  database: Database,
+  remove: () => Promise<void>,
+): Promise<ObjectStoreUnderTest> {
+  await migrateToLatest(database.db)
   const store = await createFsObjectStore({ directory, db: database.db })
   return {
     store,
     leftovers: () => findLeftovers(directory, database.db),
     async dispose() {
       await store.close()
-      await database.remove()
+      await database.close()
+      await remove()
     },
   }
+}
+
+describeObjectStoreContract('fs on SQLite', async () => {
+  const database = await openTemporaryDatabase({ migrate: false })
+  return storeUnderTest(path.join(database.dir, 'objects'), database, database.remove)
 })
 
 const adminUrl = process.env.TEST_DATABASE_URL
 if (adminUrl) {
   describeObjectStoreContract('fs on PostgreSQL', async () => {
     const created = await createPostgresDatabase(adminUrl)
-    const database = openDatabase({ kind: 'postgres', url: created.url })
-    await migrateToLatest(database.db)
     const directory = await mkdtemp(path.join(tmpdir(), 'techlab-objects-'))
-    const store = await createFsObjectStore({ directory, db: database.db })
-    return {
-      store,
-      leftovers: () => findLeftovers(directory, database.db),
-      async dispose() {
-        await store.close()
-        await database.close()
+    return storeUnderTest(
+      directory,
+      openDatabase({ kind: 'postgres', url: created.url }),
+      async () => {
         await created.drop()
         await rm(directory, { recursive: true, force: true })
       },
-    }
+    )
   })
 }
 

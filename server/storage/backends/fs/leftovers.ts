@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../../../db/schema.ts'
+import { referencedFiles } from '../indexed/object-index.ts'
 import { listLeftovers } from './content-files.ts'
 
 /**
@@ -9,14 +10,4 @@ import { listLeftovers } from './content-files.ts'
  */
 export async function findLeftovers(directory: string, db: Kysely<DB>): Promise<string[]> {
   return listLeftovers(directory, await referencedFiles(db))
-}
-
-/** Every content file id an object or a part row names. */
-export async function referencedFiles(db: Kysely<DB>): Promise<Set<string>> {
-  const referenced = new Set<string>()
-  for (const table of ['storage_objects', 'storage_parts'] as const) {
-    const rows = await db.selectFrom(table).select('file_id').execute()
-    for (const row of rows) referenced.add(row.file_id)
-  }
-  return referenced
 }

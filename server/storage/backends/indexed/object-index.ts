@@ -2,20 +2,20 @@ import type { Kysely } from 'kysely'
 import type { DB } from '../../../../db/schema.ts'
 import { noSuchBucket } from '../../s3-error.ts'
 import type { NewObject, ObjectInfo, StoredChecksum } from '../object-store.ts'
-import type { ContentFiles, WrittenFile } from './content-files.ts'
+import type { ContentStore, WrittenContent } from './content-store.ts'
 import { checksumColumn, describedColumns, objectInfo } from './index-rows.ts'
 import type { KeyLocks } from './key-locks.ts'
 
-/** What the parts of the disk store share: the index, the content files and the key locks. */
+/** What the parts of an indexed store share: the index, the content store and the key locks. */
 export type StoreContext = {
   db: Kysely<DB>
-  files: ContentFiles
+  files: ContentStore
   withKeyLock: KeyLocks
   now: () => Date
 }
 
 export type CommittedContent = {
-  file: WrittenFile
+  file: WrittenContent
   etag: string
   object: NewObject
   checksum?: StoredChecksum
@@ -59,9 +59,8 @@ export async function commitObject(
     part_sizes: content.partSizes ? JSON.stringify(content.partSizes) : null,
     last_modified: context.now().getTime(),
   }
-  let replaced: string | undefined
-  try {
-    replaced = await db.transaction().execute(async (trx) => {
+  await switchContentFile(files, content.file.fileId, () =>
+    db.transaction().execute(async (trx) => {
       await requireBucket(trx, bucket)
       await beforeCommit?.(trx)
       const previous = await trx
@@ -73,29 +72,52 @@ export async function commitObject(
       await trx
         .insertInto('storage_objects')
         .values(row)
-        .onConflict((conflict) =>
-          conflict.columns(['bucket', 'key']).doUpdateSet({
-            file_id: row.file_id,
-            size: row.size,
-            etag: row.etag,
-            headers: row.headers,
-            metadata: row.metadata,
-            owner: row.owner,
-            checksum: row.checksum,
-            part_sizes: row.part_sizes,
-            last_modified: row.last_modified,
-          }),
-        )
+        .onConflict((conflict) => conflict.columns(['bucket', 'key']).doUpdateSet(row))
         .execute()
       return previous?.file_id
-    })
-  } catch (error) {
-    await files.remove(content.file.fileId)
-    throw error
-  }
-  if (replaced) await files.remove(replaced)
+    }),
+  )
   return objectInfo(row)
 }
 
+/**
+ * Runs the transaction that makes `fileId` current (the commit point), which answers the file
+ * it replaced. If it fails, the new file is removed and nothing changed; once it succeeded, the
+ * replaced file is removed.
+ */
+export async function switchContentFile(
+  files: ContentStore,
+  fileId: string,
+  commit: () => Promise<string | undefined>,
+): Promise<void> {
+  let replaced: string | undefined
+  try {
+    replaced = await commit()
+  } catch (error) {
+    await files.remove(fileId)
+    throw error
+  }
+  if (replaced) await files.remove(replaced)
+}
+
+/** The index row of one object, if any. */
+export const findObjectRow = (db: Kysely<DB>, bucket: string, key: string) =>
+  db
+    .selectFrom('storage_objects')
+    .selectAll()
+    .where('bucket', '=', bucket)
+    .where('key', '=', key)
+    .executeTakeFirst()
+
 export const quotedEtag = (md5: Buffer, partCount?: number) =>
   `"${md5.toString('hex')}${partCount === undefined ? '' : `-${partCount}`}"`
+
+/** Every content id an object or a part row names. */
+export async function referencedFiles(db: Kysely<DB>): Promise<Set<string>> {
+  const referenced = new Set<string>()
+  for (const table of ['storage_objects', 'storage_parts'] as const) {
+    const rows = await db.selectFrom(table).select('file_id').execute()
+    for (const row of rows) referenced.add(row.file_id)
+  }
+  return referenced
+}

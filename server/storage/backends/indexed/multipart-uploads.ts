@@ -5,6 +5,7 @@ import type { DB, StoragePartsTable } from '../../../../db/schema.ts'
 import { noSuchUpload, S3Error } from '../../s3-error.ts'
 import {
   type CompletedPart,
+  MAX_PART_NUMBER,
   MIN_PART_SIZE,
   type ObjectStore,
   type PartInfo,
@@ -17,6 +18,7 @@ import {
   quotedEtag,
   requireBucket,
   type StoreContext,
+  switchContentFile,
 } from './object-index.ts'
 
 type MultipartUploads = Pick<
@@ -95,6 +97,14 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
       return row && uploadInfo(row)
     },
     async uploadPart(bucket, key, uploadId, partNumber, body): Promise<PartInfo> {
+      if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PART_NUMBER) {
+        throw new S3Error(
+          'InvalidArgument',
+          `Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive`,
+          400,
+          { ArgumentName: 'partNumber', ArgumentValue: String(partNumber) },
+        )
+      }
       await requireUpload(bucket, key, uploadId)
       const file = await files.write(body.stream)
       const row = {
@@ -106,10 +116,9 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
         checksum: checksumColumn(body.checksum()),
         last_modified: context.now().getTime(),
       }
-      const replaced = await withKeyLock(`part\u0000${uploadId}\u0000${partNumber}`, () =>
-        db
-          .transaction()
-          .execute(async (trx) => {
+      await withKeyLock(`part\u0000${uploadId}\u0000${partNumber}`, () =>
+        switchContentFile(files, file.fileId, () =>
+          db.transaction().execute(async (trx) => {
             const upload = await trx
               .selectFrom('storage_uploads')
               .select('upload_id')
@@ -126,23 +135,13 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
               .insertInto('storage_parts')
               .values(row)
               .onConflict((conflict) =>
-                conflict.columns(['upload_id', 'part_number']).doUpdateSet({
-                  file_id: row.file_id,
-                  size: row.size,
-                  etag: row.etag,
-                  checksum: row.checksum,
-                  last_modified: row.last_modified,
-                }),
+                conflict.columns(['upload_id', 'part_number']).doUpdateSet(row),
               )
               .execute()
             return previous?.file_id
-          })
-          .catch(async (error: unknown) => {
-            await files.remove(file.fileId)
-            throw error
           }),
+        ),
       )
-      if (replaced) await files.remove(replaced)
       return partInfo(row)
     },
     async listParts(bucket, key, uploadId, query) {
@@ -299,11 +298,13 @@ const invalidPart = (uploadId: string, partNumber: number, etag: string) =>
 
 const unquoted = (etag: string) => etag.trim().replace(/^"|"$/g, '').toLowerCase()
 
-/** The bytes of the part files one after another, each opened only when its turn comes. */
+/** The bytes of the parts one after another, each opened only when its turn comes. */
 async function* concatenated(context: StoreContext, fileIds: string[]): AsyncIterable<Uint8Array> {
   for (const fileId of fileIds) {
-    const file = await context.files.open(fileId)
-    yield* file.createReadStream({ autoClose: true })
+    const part = await context.files.open(fileId)
+    // Parts change only under the key's lock, which Complete holds: a missing one is damage.
+    if (!part) throw new Error(`A part's content ${fileId} is missing`)
+    yield* part.read()
   }
 }
 
