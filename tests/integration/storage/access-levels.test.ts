@@ -116,7 +116,8 @@ async function anonymous(method: string, path: string, headers: Record<string, s
 }
 
 async function attempt(who: Who, action: Action, level: Level): Promise<string> {
-  const fresh = `${directory(level)}new-${(counter += 1)}.txt`
+  counter += 1
+  const fresh = `${directory(level)}new-${counter}.txt`
   const key = action === 'create' || action === 'copy to' ? fresh : await seeded(level)
   if (who === 'anonymous') {
     if (action === 'read') return anonymous('GET', key)

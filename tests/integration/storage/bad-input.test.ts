@@ -62,7 +62,7 @@ describe('bad keys and bucket names', () => {
 
   it('takes a 1024-byte key and refuses a 1025-byte one with KeyTooLongError', async () => {
     const prefix = own('')
-    const longest = prefix + 'k'.repeat(1024 - Buffer.byteLength(prefix) - 3) + 'あ'
+    const longest = `${prefix}${'k'.repeat(1024 - Buffer.byteLength(prefix) - 3)}あ`
     expect(Buffer.byteLength(longest)).toBe(1024)
     await user.s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: longest, Body: 'x' }))
     await user.s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: longest }))

@@ -119,7 +119,7 @@ export type SignedRequestOptions = {
   /** Path below /s3, with its query, percent-encoded as it goes on the wire. */
   path: string
   headers?: Record<string, string>
-  body?: string | Buffer
+  body?: string
   /** x-amz-content-sha256; by default the body's SHA-256. */
   payloadHash?: string
   credentials?: Credentials
