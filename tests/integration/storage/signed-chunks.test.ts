@@ -1,7 +1,8 @@
-import { createHash, createHmac } from 'node:crypto'
+import { createHmac } from 'node:crypto'
 import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checksumOf } from '../../../server/storage/checksums.ts'
+import { signedChunkFraming } from '../../../server/storage/test-support.ts'
 import type { TestServer } from '../../support/test-server.ts'
 import {
   BUCKET,
@@ -30,7 +31,6 @@ afterAll(async () => {
 })
 
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest()
-const hex = (data: string | Buffer) => createHash('sha256').update(data).digest('hex')
 
 async function putSignedChunks(
   key: string,
@@ -52,42 +52,26 @@ async function putSignedChunks(
     },
     credentials: user.credentials,
   })
-  const seed = /Signature=([0-9a-f]{64})/.exec(headers.authorization ?? '')?.[1] ?? ''
   const datetime = headers['x-amz-date'] ?? ''
   const date = datetime.slice(0, 8)
-  const scope = `${date}/${REGION}/s3/aws4_request`
-  const signingKey = hmac(
-    hmac(hmac(hmac(`AWS4${user.credentials.secretAccessKey}`, date), REGION), 's3'),
-    'aws4_request',
-  )
-  const sign = (text: string) => createHmac('sha256', signingKey).update(text).digest('hex')
-  let previous = seed
-  const framed: Buffer[] = []
-  for (const chunk of [...chunks, Buffer.alloc(0)]) {
-    const signature = sign(
-      ['AWS4-HMAC-SHA256-PAYLOAD', datetime, scope, previous, hex(''), hex(chunk)].join('\n'),
-    )
-    previous = signature
-    const data =
-      options.tamper && chunk.length ? Buffer.from(chunk.toString().toUpperCase()) : chunk
-    framed.push(Buffer.from(`${chunk.length.toString(16)};chunk-signature=${signature}\r\n`), data)
-    if (chunk.length) framed.push(Buffer.from('\r\n'))
+  const signer = {
+    key: hmac(
+      hmac(hmac(hmac(`AWS4${user.credentials.secretAccessKey}`, date), REGION), 's3'),
+      'aws4_request',
+    ),
+    datetime,
+    scope: `${date}/${REGION}/s3/aws4_request`,
+    seedSignature: /Signature=([0-9a-f]{64})/.exec(headers.authorization ?? '')?.[1] ?? '',
   }
-  if (options.trailer) {
-    const trailer = `x-amz-checksum-crc32:${checksumOf('CRC32', Buffer.concat(chunks))}`
-    const trailerSignature = sign(
-      ['AWS4-HMAC-SHA256-TRAILER', datetime, scope, previous, hex(`${trailer}\n`)].join('\n'),
-    )
-    framed.push(Buffer.from(`${trailer}\r\nx-amz-trailer-signature:${trailerSignature}\r\n\r\n`))
-  } else {
-    framed.push(Buffer.from('\r\n'))
-  }
-  const body = Buffer.concat(framed)
+  const trailer = options.trailer
+    ? `x-amz-checksum-crc32:${checksumOf('CRC32', Buffer.concat(chunks))}`
+    : undefined
+  const body = signedChunkFraming(signer, chunks, { trailer, tamper: options.tamper })
   const { host: _, ...sendable } = headers
   const response = await fetch(url, {
     method: 'PUT',
     headers: { ...sendable, 'content-length': String(body.length) },
-    body,
+    body: new Uint8Array(body),
   })
   const text = await response.text()
   return {
