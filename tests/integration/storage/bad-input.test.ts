@@ -101,6 +101,19 @@ describe('bad keys and bucket names', () => {
   })
 })
 
+describe('bad URLs', () => {
+  it.each([
+    '/s3/techlab/public/%E0%A4%A',
+    '/s3/techlab/public/a%ZZ',
+    '/s3/techlab?list-type=2&prefix=%ZZ',
+  ])('answers InvalidURI for the malformed encoding of %s', async (path) => {
+    const response = await fetch(`${server.url}${path}`)
+    expect(response.status).toBe(400)
+    expect(response.headers.get('x-amz-request-id')).toMatch(/^[0-9A-F]{16}$/)
+    expect(await response.text()).toContain('<Code>InvalidURI</Code>')
+  })
+})
+
 describe('bad bodies', () => {
   it('answers MalformedXML for a broken Complete or Delete body', async () => {
     const { UploadId } = await user.s3.send(
