@@ -1,48 +1,23 @@
-import { createHash, createHmac } from 'node:crypto'
+import { createHmac } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { AwsChunkedDecoder } from './aws-chunked.ts'
 import { checksumOf } from './checksums.ts'
 import { S3Error } from './s3-error.ts'
+import { signedChunkFraming, unsignedChunkFraming as unsignedFraming } from './test-support.ts'
 
 const scope = { date: '20261123', region: 'ap-northeast-1', service: 's3' }
 const datetime = '20261123T090000Z'
 const key = createHmac('sha256', 'a signing key').update('x').digest()
 const seed = 'a'.repeat(64)
-const hex = (data: string | Buffer) => createHash('sha256').update(data).digest('hex')
-const sign = (text: string) => createHmac('sha256', key).update(text).digest('hex')
-const scopeText = '20261123/ap-northeast-1/s3/aws4_request'
-
-/** Frames data as the SDK's signed streaming uploads do (AWS's documented chunk format). */
-function signedFraming(chunks: Buffer[], trailer?: string): Buffer {
-  let previous = seed
-  const out: Buffer[] = []
-  for (const chunk of [...chunks, Buffer.alloc(0)]) {
-    const signature = sign(
-      ['AWS4-HMAC-SHA256-PAYLOAD', datetime, scopeText, previous, hex(''), hex(chunk)].join('\n'),
-    )
-    previous = signature
-    out.push(Buffer.from(`${chunk.length.toString(16)};chunk-signature=${signature}\r\n`), chunk)
-    if (chunk.length) out.push(Buffer.from('\r\n'))
-  }
-  if (trailer === undefined) return Buffer.concat([...out, Buffer.from('\r\n')])
-  const trailerSignature = sign(
-    ['AWS4-HMAC-SHA256-TRAILER', datetime, scopeText, previous, hex(`${trailer}\n`)].join('\n'),
-  )
-  return Buffer.concat([
-    ...out,
-    Buffer.from(`${trailer}\r\nx-amz-trailer-signature:${trailerSignature}\r\n\r\n`),
-  ])
+const signer = {
+  key,
+  datetime,
+  scope: '20261123/ap-northeast-1/s3/aws4_request',
+  seedSignature: seed,
 }
-
-function unsignedFraming(chunks: Buffer[], trailer: string): Buffer {
-  const out = chunks.flatMap((chunk) => [
-    Buffer.from(`${chunk.length.toString(16)}\r\n`),
-    chunk,
-    Buffer.from('\r\n'),
-  ])
-  return Buffer.concat([...out, Buffer.from(`0\r\n${trailer}\r\n\r\n`)])
-}
+const signedFraming = (chunks: Buffer[], trailer?: string) =>
+  signedChunkFraming(signer, chunks, { trailer })
 
 async function decode(
   framed: Buffer,

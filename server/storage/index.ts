@@ -69,6 +69,26 @@ export function scheduleUploadExpiry(
   app.addHook('onClose', async () => clearInterval(timer))
 }
 
+export const STORAGE_MOUNT = '/s3'
+
+/** Whether a request target belongs to the endpoint (mounted at /s3 by server/app.ts). */
+export const isStoragePath = (url: string) =>
+  url === STORAGE_MOUNT ||
+  url.startsWith(`${STORAGE_MOUNT}/`) ||
+  url.startsWith(`${STORAGE_MOUNT}?`)
+
+/** Requests Fastify cannot route (malformed percent-encoding): S3's InvalidURI, not a page error. */
+export function sendUnroutableS3Request(request: FastifyRequest, reply: FastifyReply) {
+  const ids = newRequestIds()
+  reply.header('x-amz-request-id', ids.requestId).header('x-amz-id-2', ids.hostId)
+  return sendError(
+    request,
+    reply,
+    new S3Error('InvalidURI', "Couldn't parse the specified URI."),
+    ids,
+  )
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     s3Ids?: RequestIds

@@ -211,6 +211,10 @@ function chain(request: IncomingMessage, stages: Transform[]): Transform {
     request.unpipe()
     for (const stage of stages) if (!stage.destroyed) stage.destroy(error)
   }
+  // The verdict can come before the store starts reading (a small body ends while the store
+  // still checks the bucket): the stream keeps the error for its reader, so this listener only
+  // keeps an early 'error' event from counting as unhandled.
+  last.on('error', () => {})
   request.once('aborted', () => fail(incompleteBody()))
   request.once('error', () => fail(incompleteBody()))
   for (const stage of stages.slice(0, -1)) stage.once('error', fail)

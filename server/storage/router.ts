@@ -64,6 +64,18 @@ const UNSUPPORTED_SUBRESOURCES = [
   'session',
 ]
 
+const OBJECT_OPERATIONS = new Set([
+  'GetObject',
+  'PutObject',
+  'DeleteObject',
+  'CopyObject',
+  'UploadPart',
+  'CreateMultipartUpload',
+  'CompleteMultipartUpload',
+  'AbortMultipartUpload',
+  'ListParts',
+])
+
 export async function route(
   context: S3Context,
   bucket: string | undefined,
@@ -77,6 +89,8 @@ export async function route(
     throw methodNotAllowed()
   }
   const onBucket: BucketContext = { ...context, bucket }
+  // The SDK names object operations in `x-id`: with an empty Key it would otherwise reach a bucket.
+  if (key === undefined && OBJECT_OPERATIONS.has(context.query.get('x-id') ?? '')) checkKey('')
   if (key === undefined) return routeBucket(onBucket)
   return routeObject({ ...onBucket, key: checkKey(key) })
 }

@@ -1,7 +1,6 @@
 import {
   CreateBucketCommand,
   DeleteBucketCommand,
-  DeleteObjectCommand,
   HeadBucketCommand,
   ListBucketsCommand,
   ListObjectsCommand,

@@ -67,13 +67,29 @@ describe('objects through @aws-sdk/client-s3 with default checksum settings', ()
     const file = path.join(server.dataDir, 'stream-body.bin')
     const data = Buffer.alloc(300_000, 'abcdefghij')
     await writeFile(file, data)
-    const put = await user.s3.send(
-      new PutObjectCommand({
-        Bucket: BUCKET,
-        Key: own('stream.bin'),
-        Body: createReadStream(file),
-      }),
+    const sent: Record<string, string>[] = []
+    user.s3.middlewareStack.add(
+      (next) => async (args) => {
+        sent.push({ ...(args.request as { headers: Record<string, string> }).headers })
+        return next(args)
+      },
+      { step: 'deserialize', name: 'recordSentHeaders' },
     )
+    const put = await user.s3
+      .send(
+        new PutObjectCommand({
+          Bucket: BUCKET,
+          Key: own('stream.bin'),
+          Body: createReadStream(file),
+        }),
+      )
+      .finally(() => user.s3.middlewareStack.remove('recordSentHeaders'))
+    expect(sent[0]).toMatchObject({
+      'x-amz-content-sha256': 'STREAMING-UNSIGNED-PAYLOAD-TRAILER',
+      'content-encoding': 'aws-chunked',
+      'x-amz-trailer': 'x-amz-checksum-crc32',
+      'x-amz-decoded-content-length': String(data.length),
+    })
     expect(put.ETag).toBe(`"${md5(data)}"`)
     const head = await user.s3.send(
       new HeadObjectCommand({ Bucket: BUCKET, Key: own('stream.bin') }),

@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto'
+import { Sha256 } from '@aws-crypto/sha256-js'
 import {
   CognitoIdentityClient,
   GetCredentialsForIdentityCommand,
   GetIdCommand,
 } from '@aws-sdk/client-cognito-identity'
 import { S3Client, S3ServiceException } from '@aws-sdk/client-s3'
+import { SignatureV4 } from '@smithy/signature-v4'
 import { expect } from 'vitest'
 import { loadConfig } from '../../../server/config.ts'
 import { startTestServer, type TestServer } from '../../support/test-server.ts'
@@ -109,4 +112,64 @@ export async function expectS3Error(
 export async function bodyText(body: { transformToString(): Promise<string> } | undefined) {
   if (!body) throw new Error('no body')
   return body.transformToString()
+}
+
+export type SignedRequestOptions = {
+  method: string
+  /** Path below /s3, with its query, percent-encoded as it goes on the wire. */
+  path: string
+  headers?: Record<string, string>
+  body?: string
+  /** x-amz-content-sha256; by default the body's SHA-256. */
+  payloadHash?: string
+  credentials?: Credentials
+  signingDate?: Date
+}
+
+/** A request signed as the SDK would sign it, for bodies and headers the SDK will not produce. */
+export async function signRequest(server: TestServer, options: SignedRequestOptions) {
+  const url = new URL(`${server.url}/s3${options.path}`)
+  const body = options.body ?? ''
+  const payloadHash = options.payloadHash ?? createHash('sha256').update(body).digest('hex')
+  const signer = new SignatureV4({
+    credentials: options.credentials ?? ROOT,
+    region: REGION,
+    service: 's3',
+    sha256: Sha256,
+    uriEscapePath: false,
+    applyChecksum: false,
+  })
+  const query: Record<string, string> = {}
+  for (const [name, value] of url.searchParams) query[name] = value
+  const signed = await signer.sign(
+    {
+      method: options.method,
+      protocol: 'http:',
+      hostname: url.hostname,
+      port: Number(url.port),
+      path: url.pathname,
+      query,
+      headers: { host: url.host, 'x-amz-content-sha256': payloadHash, ...options.headers },
+      body,
+    },
+    { signingDate: options.signingDate },
+  )
+  return { url: url.toString(), headers: signed.headers as Record<string, string>, body }
+}
+
+export async function signedFetch(server: TestServer, options: SignedRequestOptions) {
+  const { url, headers, body } = await signRequest(server, options)
+  const { host: _, ...sendable } = headers
+  const response = await fetch(url, {
+    method: options.method,
+    headers: sendable,
+    body: options.method === 'GET' || options.method === 'HEAD' ? undefined : body,
+  })
+  const text = await response.text()
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    code: /<Code>(\w+)<\/Code>/.exec(text)?.[1],
+  }
 }
