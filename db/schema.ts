@@ -43,6 +43,10 @@ export interface DB {
   identity_pool_identities: IdentityPoolIdentitiesTable
   identity_credentials: IdentityCredentialsTable
   mail_outbox: MailOutboxTable
+  storage_buckets: StorageBucketsTable
+  storage_objects: StorageObjectsTable
+  storage_uploads: StorageUploadsTable
+  storage_parts: StoragePartsTable
 }
 
 export type User = Selectable<UsersTable>
@@ -179,4 +183,47 @@ export interface MailOutboxTable {
   last_error: string | null
   sent_at: EpochMs | null
   created_at: EpochMs
+}
+
+// The disk object store's index (server/storage/backends/fs). JSON columns hold the
+// `ObjectHeaders`, the `x-amz-meta-*` map, a `StoredChecksum` and the part sizes.
+
+export interface StorageBucketsTable {
+  name: string
+  created_at: EpochMs
+}
+
+export interface StorageObjectsTable {
+  bucket: string
+  key: string
+  /** The content file's name under the store's directory; never derived from the key. */
+  file_id: string
+  size: number
+  etag: string
+  headers: string
+  metadata: string
+  owner: string
+  checksum: string | null
+  part_sizes: string | null
+  last_modified: EpochMs
+}
+
+export interface StorageUploadsTable {
+  upload_id: string
+  bucket: string
+  key: string
+  headers: string
+  metadata: string
+  owner: string
+  initiated: EpochMs
+}
+
+export interface StoragePartsTable {
+  upload_id: string
+  part_number: number
+  file_id: string
+  size: number
+  etag: string
+  checksum: string | null
+  last_modified: EpochMs
 }

@@ -22,6 +22,14 @@ import { registerDevMailbox } from './mail/dev-mailbox.ts'
 import { createPageCache } from './page-cache.ts'
 import { registerReactRouter } from './react-router.ts'
 import { RESERVED_PREFIXES, reservePrefix } from './reserved.ts'
+import {
+  isStoragePath,
+  openObjectStore,
+  STORAGE_MOUNT,
+  scheduleUploadExpiry,
+  sendUnroutableS3Request,
+  storagePlugin,
+} from './storage/index.ts'
 
 export type ServerOptions = {
   config: Config
@@ -52,7 +60,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
             ],
           },
     // Fastify's answers to requests it cannot route (bad URL encoding and the like).
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
+      if (isStoragePath(request.url)) return sendUnroutableS3Request(request, reply as FastifyReply)
       const status = error.statusCode ?? 400
       const message =
         error.code === 'FST_ERR_BAD_URL' ? 'URL の形式が正しくありません' : error.message
@@ -92,6 +101,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.decorate('identity', identity)
   await app.register(identityPlugin, { identity })
   await app.register(apiPlugin, { prefix: '/api', db: database.db })
+  const store = await openObjectStore(config.storage, database.db)
+  app.addHook('onClose', () => store.close())
+  scheduleUploadExpiry(app, store, config.storage)
+  await app.register(storagePlugin, {
+    prefix: STORAGE_MOUNT,
+    store,
+    settings: config.storage,
+    findCredentials: identity.findCredentials,
+  })
   for (const prefix of RESERVED_PREFIXES) reservePrefix(app, prefix)
 
   if (options.devServer) {

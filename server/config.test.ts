@@ -187,3 +187,60 @@ describe('numbers', () => {
     },
   )
 })
+
+describe('storage', () => {
+  it('defaults to the disk backend under DATA_DIR, the techlab bucket and no root credential', () => {
+    const { storage } = loadConfig({ DATA_DIR: '/srv/techlab' })
+    expect(storage).toEqual({
+      bucket: 'techlab',
+      region: 'ap-northeast-1',
+      root: undefined,
+      prefixes: { public: 'public/', protected: 'protected/', private: 'private/' },
+      multipartExpirySeconds: 7 * 24 * 3600,
+      presignMaxSeconds: 7 * 24 * 3600,
+      backend: { kind: 'fs', directory: path.resolve('/srv/techlab/storage'), fsync: true },
+    })
+  })
+
+  it('reads the root credential, prefixes and the s3 backend', () => {
+    const { storage } = loadConfig({
+      STORAGE_ROOT_ACCESS_KEY_ID: 'ROOTKEY000000001',
+      STORAGE_ROOT_SECRET_ACCESS_KEY: 'a-secret-of-some-length',
+      STORAGE_PUBLIC_PREFIX: 'pub/',
+      STORAGE_BACKEND: 's3',
+      STORAGE_S3_BUCKET: 'engine-bucket',
+      STORAGE_S3_ENDPOINT: 'http://minio:9000/',
+    })
+    expect(storage.root).toEqual({
+      accessKeyId: 'ROOTKEY000000001',
+      secretAccessKey: 'a-secret-of-some-length',
+    })
+    expect(storage.prefixes.public).toBe('pub/')
+    expect(storage.backend).toMatchObject({
+      kind: 's3',
+      bucket: 'engine-bucket',
+      endpoint: 'http://minio:9000',
+      forcePathStyle: true,
+    })
+  })
+
+  it('refuses half a credential, overlapping prefixes, a bad bucket and a presign limit over 7 days', () => {
+    expect(configError({ STORAGE_ROOT_ACCESS_KEY_ID: 'ROOTKEY000000001' }).message).toMatch(
+      /STORAGE_ROOT_ACCESS_KEY_ID and STORAGE_ROOT_SECRET_ACCESS_KEY must be set together/,
+    )
+    expect(configError({ STORAGE_PRIVATE_PREFIX: 'public/' }).message).toMatch(/must not overlap/)
+    expect(configError({ STORAGE_BUCKET: 'My_Bucket' }).message).toMatch(
+      /^Invalid configuration: STORAGE_BUCKET/,
+    )
+    expect(configError({ STORAGE_PRESIGN_MAX_S: '604801' }).message).toMatch(
+      /STORAGE_PRESIGN_MAX_S/,
+    )
+    expect(configError({ STORAGE_BACKEND: 's3' }).message).toMatch(/STORAGE_S3_BUCKET is required/)
+  })
+
+  it('never echoes the root secret', () => {
+    const message = configError({ STORAGE_ROOT_SECRET_ACCESS_KEY: 'short' }).message
+    expect(message).toMatch(/STORAGE_ROOT_SECRET_ACCESS_KEY/)
+    expect(message).not.toContain('short')
+  })
+})

@@ -10,7 +10,13 @@ export type PublicSettings = {
   apiGatewayUrl: string
 }
 
-const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SMTP_URL', 'GOOGLE_CLIENT_SECRET'])
+const SECRET_VARIABLES = new Set([
+  'DATABASE_URL',
+  'SMTP_URL',
+  'GOOGLE_CLIENT_SECRET',
+  'STORAGE_ROOT_SECRET_ACCESS_KEY',
+  'STORAGE_S3_SECRET_ACCESS_KEY',
+])
 
 const DEFAULT_SITE_TITLE = 'テックラボ はじめてのプログラミング講座'
 
@@ -25,6 +31,14 @@ function wholeNumber(what: string, max = Number.MAX_SAFE_INTEGER) {
 
 const port = wholeNumber('a port number between 0 and 65535', 65535)
 const milliseconds = wholeNumber('a whole number of milliseconds')
+const seconds = wholeNumber('a whole number of seconds')
+
+/** An S3 key prefix for an access level: non-empty, ending in a slash, no leading slash. */
+const levelPrefix = z
+  .string()
+  .regex(/^[^/\s][^\s]*\/$/, 'must be a key prefix ending in "/" (such as public/)')
+
+const SEVEN_DAYS_S = 7 * 24 * 3600
 
 const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
@@ -110,6 +124,42 @@ const environmentSchema = z.object({
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   USER_POOL_KEYS_FILE: z.string().min(1, 'must not be empty').optional(),
   CREDENTIALS_KEY_FILE: z.string().min(1, 'must not be empty').optional(),
+
+  STORAGE_BACKEND: z.enum(['fs', 's3'], { error: 'must be fs or s3' }).default('fs'),
+  // S3's own bucket naming rules (3-63 lowercase letters, digits, dots, hyphens).
+  STORAGE_BUCKET: z
+    .string()
+    .regex(
+      /^(?!\d+\.\d+\.\d+\.\d+$)(?!.*\.\.)[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'must be an S3 bucket name (3-63 lowercase letters, digits, dots and hyphens)',
+    )
+    .default('techlab'),
+  STORAGE_DIR: z.string().min(1, 'must not be empty').optional(),
+  STORAGE_FSYNC: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  STORAGE_REGION: z
+    .string()
+    .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region name such as ap-northeast-1')
+    .optional(),
+  STORAGE_ROOT_ACCESS_KEY_ID: z
+    .string()
+    .regex(/^[A-Z0-9]{16,128}$/, 'must be 16-128 uppercase letters or digits')
+    .optional(),
+  STORAGE_ROOT_SECRET_ACCESS_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  STORAGE_PUBLIC_PREFIX: levelPrefix.default('public/'),
+  STORAGE_PROTECTED_PREFIX: levelPrefix.default('protected/'),
+  STORAGE_PRIVATE_PREFIX: levelPrefix.default('private/'),
+  STORAGE_MULTIPART_EXPIRY_S: seconds.default(SEVEN_DAYS_S),
+  STORAGE_PRESIGN_MAX_S: seconds
+    .pipe(z.number().min(1).max(SEVEN_DAYS_S, "must be at most 604800 (7 days, S3's limit)"))
+    .default(SEVEN_DAYS_S),
+  STORAGE_S3_ENDPOINT: httpUrl.optional(),
+  STORAGE_S3_REGION: z.string().min(1, 'must not be empty').optional(),
+  STORAGE_S3_BUCKET: z.string().min(3, 'must be a bucket name').optional(),
+  STORAGE_S3_ACCESS_KEY_ID: z.string().min(1, 'must not be empty').optional(),
+  STORAGE_S3_SECRET_ACCESS_KEY: z.string().min(1, 'must not be empty').optional(),
+  STORAGE_S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('true'),
 })
 
 export type Config = {
@@ -125,6 +175,33 @@ export type Config = {
   public: PublicSettings
   identity: IdentitySettings
   mail: { smtpUrl: string | undefined; from: string }
+  storage: StorageSettings
+}
+
+/** The S3-compatible endpoint at /s3 and where it keeps the bytes (docs/decisions/011). */
+export type StorageSettings = {
+  /** The site's bucket, created at start-up. */
+  bucket: string
+  /** The region clients sign for (the credential scope's region). */
+  region: string
+  /** The credential that may do everything, bucket operations included; absent: nobody may. */
+  root: { accessKeyId: string; secretAccessKey: string } | undefined
+  /** Key prefixes of the access levels (seed §6). */
+  prefixes: { public: string; protected: string; private: string }
+  /** Multipart uploads older than this are removed. */
+  multipartExpirySeconds: number
+  /** The longest a presigned URL may live (S3 allows 7 days). */
+  presignMaxSeconds: number
+  backend:
+    | { kind: 'fs'; directory: string; fsync: boolean }
+    | {
+        kind: 's3'
+        endpoint: string | undefined
+        region: string
+        bucket: string
+        credentials: { accessKeyId: string; secretAccessKey: string } | undefined
+        forcePathStyle: boolean
+      }
 }
 
 export type IdentitySettings = {
@@ -194,9 +271,28 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       )
     }
   }
-  if (Boolean(values.GOOGLE_CLIENT_ID) !== Boolean(values.GOOGLE_CLIENT_SECRET)) {
+  for (const [first, second] of [
+    ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'],
+    ['STORAGE_ROOT_ACCESS_KEY_ID', 'STORAGE_ROOT_SECRET_ACCESS_KEY'],
+    ['STORAGE_S3_ACCESS_KEY_ID', 'STORAGE_S3_SECRET_ACCESS_KEY'],
+  ] as const) {
+    if (Boolean(values[first]) !== Boolean(values[second])) {
+      throw new ConfigError(`Invalid configuration: ${first} and ${second} must be set together`)
+    }
+  }
+  const prefixes = [
+    values.STORAGE_PUBLIC_PREFIX,
+    values.STORAGE_PROTECTED_PREFIX,
+    values.STORAGE_PRIVATE_PREFIX,
+  ]
+  if (prefixes.some((a, i) => prefixes.some((b, j) => i !== j && a.startsWith(b)))) {
     throw new ConfigError(
-      'Invalid configuration: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together',
+      'Invalid configuration: STORAGE_PUBLIC_PREFIX, STORAGE_PROTECTED_PREFIX and STORAGE_PRIVATE_PREFIX must not overlap',
+    )
+  }
+  if (values.STORAGE_BACKEND === 's3' && !values.STORAGE_S3_BUCKET) {
+    throw new ConfigError(
+      'Invalid configuration: STORAGE_S3_BUCKET is required when STORAGE_BACKEND is s3',
     )
   }
   return {
@@ -247,6 +343,54 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
           : undefined,
     },
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
+    storage: storageSettings(values, dataDir, region),
+  }
+}
+
+function storageSettings(
+  values: z.infer<typeof environmentSchema>,
+  dataDir: string,
+  identityRegion: string,
+): StorageSettings {
+  const region = values.STORAGE_REGION ?? identityRegion
+  return {
+    bucket: values.STORAGE_BUCKET,
+    region,
+    root:
+      values.STORAGE_ROOT_ACCESS_KEY_ID && values.STORAGE_ROOT_SECRET_ACCESS_KEY
+        ? {
+            accessKeyId: values.STORAGE_ROOT_ACCESS_KEY_ID,
+            secretAccessKey: values.STORAGE_ROOT_SECRET_ACCESS_KEY,
+          }
+        : undefined,
+    prefixes: {
+      public: values.STORAGE_PUBLIC_PREFIX,
+      protected: values.STORAGE_PROTECTED_PREFIX,
+      private: values.STORAGE_PRIVATE_PREFIX,
+    },
+    multipartExpirySeconds: values.STORAGE_MULTIPART_EXPIRY_S,
+    presignMaxSeconds: values.STORAGE_PRESIGN_MAX_S,
+    backend:
+      values.STORAGE_BACKEND === 's3'
+        ? {
+            kind: 's3',
+            endpoint: values.STORAGE_S3_ENDPOINT,
+            region: values.STORAGE_S3_REGION ?? region,
+            bucket: values.STORAGE_S3_BUCKET ?? values.STORAGE_BUCKET,
+            credentials:
+              values.STORAGE_S3_ACCESS_KEY_ID && values.STORAGE_S3_SECRET_ACCESS_KEY
+                ? {
+                    accessKeyId: values.STORAGE_S3_ACCESS_KEY_ID,
+                    secretAccessKey: values.STORAGE_S3_SECRET_ACCESS_KEY,
+                  }
+                : undefined,
+            forcePathStyle: values.STORAGE_S3_FORCE_PATH_STYLE === 'true',
+          }
+        : {
+            kind: 'fs',
+            directory: path.resolve(values.STORAGE_DIR ?? path.join(dataDir, 'storage')),
+            fsync: values.STORAGE_FSYNC === 'on',
+          },
   }
 }
 

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify'
 
 /**
  * Prefixes that belong to the AWS-compatible services and realtime, claimed now so that no
- * page or username can take them. Until a service is mounted it answers 501.
+ * page or username can take them. Until a service is mounted it answers 501 (`/s3` is mounted
+ * by server/storage).
  */
-export const RESERVED_PREFIXES = ['/oauth2', '/s3', '/realtime'] as const
+export const RESERVED_PREFIXES = ['/oauth2', '/realtime'] as const
 
 export function reservePrefix(app: FastifyInstance, prefix: string): void {
   app.register(

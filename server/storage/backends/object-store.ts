@@ -112,7 +112,10 @@ export type ObjectInfo = NewObject & {
 
 export type OpenedObject = {
   info: ObjectInfo
-  /** Bytes `start`..`end` inclusive, or all of them. */
+  /**
+   * Bytes `start`..`end` inclusive, or all of them. Call it once: the snapshot is released when
+   * that stream ends or is destroyed (to answer without the bytes, destroy the stream read()).
+   */
   read(range?: { start: number; end: number }): Readable
 }
 

@@ -1,0 +1,132 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { type FileHandle, mkdir, open, readdir, rename, rm } from 'node:fs/promises'
+import path from 'node:path'
+import type { ContentStore } from '../indexed/content-store.ts'
+
+const FILE_ID = /^[0-9a-f]{32}$/
+const TEMPORARY = /^[0-9a-f]{32}\.tmp$/
+const WRITE_BATCH_BYTES = 1024 * 1024
+
+/**
+ * Content on local disk: one file per object or part, named by its random id under `content/`.
+ * A file is written under `tmp/`, flushed, and renamed into `content/` only once complete, then
+ * the directory is flushed too; it counts only once an index row names it.
+ */
+export async function openContentFiles(
+  directory: string,
+  options: { fsync: boolean },
+): Promise<ContentStore> {
+  const contentDir = path.join(directory, 'content')
+  const tmpDir = path.join(directory, 'tmp')
+  await mkdir(contentDir, { recursive: true })
+  await mkdir(tmpDir, { recursive: true })
+  if (options.fsync) await syncDirectory(directory)
+  const contentPath = (fileId: string) => {
+    if (!FILE_ID.test(fileId)) throw new Error(`Not a content file id: ${fileId}`)
+    return path.join(contentDir, fileId)
+  }
+
+  return {
+    async write(source) {
+      const fileId = randomBytes(16).toString('hex')
+      const tmpPath = path.join(tmpDir, `${fileId}.tmp`)
+      const md5 = createHash('md5')
+      let size = 0
+      const file = await open(tmpPath, 'wx')
+      try {
+        try {
+          // Chunks are gathered and written together: one system call per MiB, not per chunk.
+          let pending: Uint8Array[] = []
+          let pendingBytes = 0
+          for await (const chunk of source) {
+            md5.update(chunk)
+            size += chunk.byteLength
+            pending.push(chunk)
+            pendingBytes += chunk.byteLength
+            if (pendingBytes >= WRITE_BATCH_BYTES) {
+              await writeAll(file, pending)
+              pending = []
+              pendingBytes = 0
+            }
+          }
+          await writeAll(file, pending)
+          if (options.fsync) await file.sync()
+        } finally {
+          await file.close()
+        }
+        await rename(tmpPath, contentPath(fileId))
+      } catch (error) {
+        await rm(tmpPath, { force: true })
+        throw error
+      }
+      // The rename is durable only once the directory entry is.
+      if (options.fsync) await syncDirectory(contentDir)
+      return { fileId, size, md5: md5.digest() }
+    },
+    async open(fileId) {
+      const file = await open(contentPath(fileId), 'r').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined
+        throw error
+      })
+      // The open descriptor is the snapshot: a replacement unlinks the path, not these bytes.
+      return (
+        file && {
+          read: (range) =>
+            file.createReadStream({
+              autoClose: true,
+              ...(range && { start: range.start, end: range.end }),
+            }),
+        }
+      )
+    },
+    async remove(fileId) {
+      await rm(contentPath(fileId), { force: true })
+    },
+    async removeLeftovers(referenced) {
+      const leftovers = await listLeftovers(directory, referenced)
+      for (const leftover of leftovers) await rm(path.join(directory, leftover), { force: true })
+      return leftovers.length
+    },
+  }
+}
+
+/**
+ * Paths (relative to the store's directory) of the store's temporary files and of its content
+ * files that `referenced` does not name. Files with other names are not the store's.
+ */
+export async function listLeftovers(
+  directory: string,
+  referenced: ReadonlySet<string>,
+): Promise<string[]> {
+  const temporary = (await readdir(path.join(directory, 'tmp')))
+    .filter((name) => TEMPORARY.test(name))
+    .map((name) => path.join('tmp', name))
+  const unreferenced = (await readdir(path.join(directory, 'content')))
+    .filter((name) => FILE_ID.test(name) && !referenced.has(name))
+    .map((name) => path.join('content', name))
+  return [...temporary, ...unreferenced]
+}
+
+async function writeAll(file: FileHandle, chunks: Uint8Array[]): Promise<void> {
+  let remaining = chunks
+  while (remaining.length > 0) {
+    let { bytesWritten } = await file.writev(remaining)
+    // A short write: drop what was written and go on with the rest.
+    while (remaining.length > 0 && bytesWritten >= (remaining[0]?.byteLength ?? 0)) {
+      bytesWritten -= remaining[0]?.byteLength ?? 0
+      remaining = remaining.slice(1)
+    }
+    if (bytesWritten > 0 && remaining[0]) {
+      remaining = [remaining[0].subarray(bytesWritten), ...remaining.slice(1)]
+    }
+  }
+}
+
+async function syncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}

@@ -1,0 +1,110 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { Readable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { type Database, openDatabase } from '../../../../db/database.ts'
+import { migrateToLatest } from '../../../../db/migrate.ts'
+import { createPostgresDatabase, openTemporaryDatabase } from '../../../../db/test-support.ts'
+import { describeObjectStoreContract, type ObjectStoreUnderTest } from '../object-store.contract.ts'
+import { createFsObjectStore } from './fs-object-store.ts'
+import { findLeftovers } from './leftovers.ts'
+
+/** A disk store over a migrated database, for the conformance suite. */
+async function storeUnderTest(
+  directory: string,
+  database: Database,
+  remove: () => Promise<void>,
+): Promise<ObjectStoreUnderTest> {
+  await migrateToLatest(database.db)
+  const store = await createFsObjectStore({ directory, db: database.db })
+  return {
+    store,
+    leftovers: () => findLeftovers(directory, database.db),
+    async dispose() {
+      await store.close()
+      await database.close()
+      await remove()
+    },
+  }
+}
+
+describeObjectStoreContract('fs on SQLite', async () => {
+  const database = await openTemporaryDatabase({ migrate: false })
+  return storeUnderTest(path.join(database.dir, 'objects'), database, database.remove)
+})
+
+const adminUrl = process.env.TEST_DATABASE_URL
+if (adminUrl) {
+  describeObjectStoreContract('fs on PostgreSQL', async () => {
+    const created = await createPostgresDatabase(adminUrl)
+    const directory = await mkdtemp(path.join(tmpdir(), 'techlab-objects-'))
+    return storeUnderTest(
+      directory,
+      openDatabase({ kind: 'postgres', url: created.url }),
+      async () => {
+        await created.drop()
+        await rm(directory, { recursive: true, force: true })
+      },
+    )
+  })
+}
+
+describe('the disk object store', () => {
+  const body = (value: string) => ({
+    stream: Readable.from([Buffer.from(value)]),
+    checksum: () => undefined,
+  })
+  const owned = { headers: {}, metadata: {}, owner: 'o' }
+
+  it('names content files by random ids, never by keys', async () => {
+    const database = await openTemporaryDatabase()
+    const directory = path.join(database.dir, 'objects')
+    try {
+      const store = await createFsObjectStore({ directory, db: database.db })
+      await store.createBucket('b')
+      await store.putObject('b', '../../outside', body('x'), owned)
+      await store.putObject('b', `${'長'.repeat(341)}a`, body('y'), owned)
+      // Nothing anywhere under the store's directory is named after a key.
+      const paths = await readdir(directory, { recursive: true })
+      const files = paths.filter((name) => name.startsWith(`content${path.sep}`))
+      expect(paths.sort()).toEqual(['content', ...files, 'tmp'].sort())
+      expect(files).toHaveLength(2)
+      for (const file of files) expect(path.basename(file)).toMatch(/^[0-9a-f]{32}$/)
+      expect(await readdir(database.dir)).not.toContain('outside')
+    } finally {
+      await database.remove()
+    }
+  })
+
+  it('recovers by removing temporary and unreferenced content files, and nothing else', async () => {
+    const database = await openTemporaryDatabase()
+    const directory = path.join(database.dir, 'objects')
+    try {
+      const store = await createFsObjectStore({ directory, db: database.db })
+      await store.createBucket('b')
+      await store.putObject('b', 'kept', body('kept'), owned)
+      const upload = await store.createMultipartUpload('b', 'pending', owned)
+      await store.uploadPart('b', 'pending', upload.uploadId, 1, body('part'))
+      // What an interrupted put leaves: a temporary file, or a renamed file never committed.
+      await writeFile(path.join(directory, 'tmp', `${'a'.repeat(32)}.tmp`), 'half')
+      await writeFile(path.join(directory, 'content', 'b'.repeat(32)), 'uncommitted')
+      // Not the store's: left alone.
+      await writeFile(path.join(directory, 'content', 'README'), 'someone else’s')
+      await writeFile(path.join(directory, 'tmp', 'other.txt'), 'someone else’s')
+      expect(await findLeftovers(directory, database.db)).toHaveLength(2)
+
+      await store.recover()
+      expect(await findLeftovers(directory, database.db)).toEqual([])
+      expect(await readdir(path.join(directory, 'tmp'))).toEqual(['other.txt'])
+      expect(await readdir(path.join(directory, 'content'))).toContain('README')
+      const opened = await store.openObject('b', 'kept')
+      expect((await opened?.read().toArray())?.join('')).toBe('kept')
+      expect(
+        (await store.listParts('b', 'pending', upload.uploadId, { maxParts: 10 })).parts,
+      ).toHaveLength(1)
+    } finally {
+      await database.remove()
+    }
+  })
+})

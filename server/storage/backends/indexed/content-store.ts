@@ -1,0 +1,25 @@
+import type { Readable } from 'node:stream'
+
+/**
+ * Where an indexed object store keeps bytes: immutable content items named by fresh random ids
+ * (never by keys), each written whole or not at all. The index in the database says which item
+ * holds which object or part; an item no index row names is a leftover. Implemented on local
+ * disk (../fs/content-files.ts) and in an S3-compatible bucket (../s3/s3-content-objects.ts).
+ */
+export type ContentStore = {
+  /** Streams the source into a new item. On any error nothing is left behind. */
+  write(source: AsyncIterable<Uint8Array>): Promise<WrittenContent>
+  /** A snapshot of one item, or undefined when it is gone (replaced meanwhile). */
+  open(id: string): Promise<ContentReader | undefined>
+  /** Removes an item; a missing one is not an error. */
+  remove(id: string): Promise<void>
+  /** Start-up only: removes every unfinished write and every item not in `referenced`. */
+  removeLeftovers(referenced: ReadonlySet<string>): Promise<number>
+}
+
+export type WrittenContent = { fileId: string; size: number; md5: Buffer }
+
+export type ContentReader = {
+  /** Bytes `start`..`end` inclusive, or all; called once, and the stream releases the reader. */
+  read(range?: { start: number; end: number }): Readable
+}

@@ -1,0 +1,94 @@
+import type { Selectable } from 'kysely'
+import { z } from 'zod'
+import type {
+  StorageObjectsTable,
+  StoragePartsTable,
+  StorageUploadsTable,
+} from '../../../../db/schema.ts'
+import type {
+  NewObject,
+  ObjectInfo,
+  PartInfo,
+  StoredChecksum,
+  UploadInfo,
+} from '../object-store.ts'
+
+// The index keeps headers, metadata, checksums and part sizes as JSON text; these schemas check
+// what comes back so a damaged row fails loudly instead of reaching a client.
+
+const headersSchema = z.object({
+  contentType: z.string().optional(),
+  contentEncoding: z.string().optional(),
+  contentDisposition: z.string().optional(),
+  contentLanguage: z.string().optional(),
+  cacheControl: z.string().optional(),
+  expires: z.string().optional(),
+})
+const metadataSchema = z.record(z.string(), z.string())
+const checksumSchema = z.object({
+  algorithm: z.enum(['CRC32', 'CRC32C', 'CRC64NVME', 'SHA1', 'SHA256']),
+  value: z.string(),
+  type: z.enum(['FULL_OBJECT', 'COMPOSITE']),
+})
+const partSizesSchema = z.array(z.number().int().nonnegative())
+
+type ObjectRow = Selectable<StorageObjectsTable>
+type UploadRow = Selectable<StorageUploadsTable>
+type PartRow = Selectable<StoragePartsTable>
+
+export const checksumColumn = (checksum: StoredChecksum | undefined) =>
+  checksum ? JSON.stringify(checksum) : null
+
+export const describedColumns = (object: NewObject) => ({
+  headers: JSON.stringify(object.headers),
+  metadata: JSON.stringify(object.metadata),
+  owner: object.owner,
+})
+
+function described(row: { headers: string; metadata: string; owner: string }): NewObject {
+  return {
+    headers: headersSchema.parse(JSON.parse(row.headers)),
+    metadata: metadataSchema.parse(JSON.parse(row.metadata)),
+    owner: row.owner,
+  }
+}
+
+const storedChecksum = (column: string | null) =>
+  column === null ? undefined : checksumSchema.parse(JSON.parse(column))
+
+export function objectInfo(row: ObjectRow): ObjectInfo {
+  const checksum = storedChecksum(row.checksum)
+  return {
+    ...described(row),
+    bucket: row.bucket,
+    key: row.key,
+    size: Number(row.size),
+    etag: row.etag,
+    lastModified: new Date(Number(row.last_modified)),
+    ...(checksum && { checksum }),
+    ...(row.part_sizes !== null && {
+      partSizes: partSizesSchema.parse(JSON.parse(row.part_sizes)),
+    }),
+  }
+}
+
+export function uploadInfo(row: UploadRow): UploadInfo {
+  return {
+    ...described(row),
+    bucket: row.bucket,
+    key: row.key,
+    uploadId: row.upload_id,
+    initiated: new Date(Number(row.initiated)),
+  }
+}
+
+export function partInfo(row: PartRow): PartInfo {
+  const checksum = storedChecksum(row.checksum)
+  return {
+    partNumber: Number(row.part_number),
+    size: Number(row.size),
+    etag: row.etag,
+    lastModified: new Date(Number(row.last_modified)),
+    ...(checksum && { checksum }),
+  }
+}

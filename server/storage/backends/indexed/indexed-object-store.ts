@@ -1,0 +1,187 @@
+import type { Kysely } from 'kysely'
+import type { DB } from '../../../../db/schema.ts'
+import { noSuchKey, S3Error } from '../../s3-error.ts'
+import type { ObjectInfo, ObjectStore, OpenedObject } from '../object-store.ts'
+import type { ContentStore } from './content-store.ts'
+import { objectInfo } from './index-rows.ts'
+import { createKeyLocks } from './key-locks.ts'
+import { listObjects } from './list-objects.ts'
+import { createMultipartUploads } from './multipart-uploads.ts'
+import {
+  commitObject,
+  findObjectRow,
+  objectLockName,
+  quotedEtag,
+  referencedFiles,
+  requireBucket,
+  type StoreContext,
+} from './object-index.ts'
+
+export type IndexedObjectStoreOptions = {
+  /** The site's database, migrated: it holds the index (docs/decisions/010). */
+  db: Kysely<DB>
+  content: ContentStore
+  now?: () => Date
+}
+
+/**
+ * An object store whose index (buckets, keys, metadata, which content holds each object) is in
+ * the site's database and whose bytes are immutable content items: the index's transaction is
+ * each write's commit point (docs/decisions/010). The fs and s3 backends differ only in where
+ * the content items live.
+ */
+export function createIndexedObjectStore(options: IndexedObjectStoreOptions): ObjectStore {
+  const files = options.content
+  const context: StoreContext = {
+    db: options.db,
+    files,
+    withKeyLock: createKeyLocks(),
+    now: options.now ?? (() => new Date()),
+  }
+  const { db, withKeyLock } = context
+  const multipart = createMultipartUploads(context)
+
+  async function openObject(bucket: string, key: string): Promise<OpenedObject | undefined> {
+    let missingFile: string | undefined
+    for (;;) {
+      const row = await findObjectRow(db, bucket, key)
+      if (!row) {
+        await requireBucket(db, bucket)
+        return undefined
+      }
+      // Replaced between reading the row and opening its content: read the new row.
+      const content = await files.open(row.file_id)
+      if (!content) {
+        // The same row twice without its file: the index is damaged, not merely changing.
+        if (missingFile === row.file_id) {
+          throw new S3Error(
+            'InternalError',
+            'We encountered an internal error. Please try again.',
+            500,
+          )
+        }
+        missingFile = row.file_id
+        continue
+      }
+      return { info: objectInfo(row), read: (range) => content.read(range) }
+    }
+  }
+
+  return {
+    async createBucket(bucket) {
+      const created = await db
+        .insertInto('storage_buckets')
+        .values({ name: bucket, created_at: context.now().getTime() })
+        .onConflict((conflict) => conflict.column('name').doNothing())
+        .executeTakeFirst()
+      if (Number(created.numInsertedOrUpdatedRows ?? 0) === 0) {
+        throw new S3Error(
+          'BucketAlreadyOwnedByYou',
+          'Your previous request to create the named bucket succeeded and you already own it.',
+          409,
+          { BucketName: bucket },
+        )
+      }
+    },
+    async deleteBucket(bucket) {
+      await db.transaction().execute(async (trx) => {
+        await requireBucket(trx, bucket)
+        const object = await trx
+          .selectFrom('storage_objects')
+          .select('key')
+          .where('bucket', '=', bucket)
+          .limit(1)
+          .executeTakeFirst()
+        const upload = await trx
+          .selectFrom('storage_uploads')
+          .select('upload_id')
+          .where('bucket', '=', bucket)
+          .limit(1)
+          .executeTakeFirst()
+        if (object || upload) {
+          throw new S3Error('BucketNotEmpty', 'The bucket you tried to delete is not empty', 409, {
+            BucketName: bucket,
+          })
+        }
+        await trx.deleteFrom('storage_buckets').where('name', '=', bucket).execute()
+      })
+    },
+    async bucketExists(bucket) {
+      return requireBucket(db, bucket).then(
+        () => true,
+        (error) => {
+          if (error instanceof S3Error && error.code === 'NoSuchBucket') return false
+          throw error
+        },
+      )
+    },
+    async listBuckets() {
+      const rows = await db.selectFrom('storage_buckets').selectAll().orderBy('name').execute()
+      return rows.map((row) => ({ name: row.name, createdAt: new Date(Number(row.created_at)) }))
+    },
+
+    async putObject(bucket, key, body, object) {
+      await requireBucket(db, bucket)
+      const file = await files.write(body.stream)
+      return withKeyLock(objectLockName(bucket, key), () =>
+        commitObject(context, bucket, key, {
+          file,
+          etag: quotedEtag(file.md5),
+          object,
+          checksum: body.checksum(),
+        }),
+      )
+    },
+    async headObject(bucket, key) {
+      const row = await findObjectRow(db, bucket, key)
+      if (row) return objectInfo(row)
+      await requireBucket(db, bucket)
+      return undefined
+    },
+    openObject,
+    async copyObject(source, target, copied): Promise<ObjectInfo> {
+      const opened = await openObject(source.bucket, source.key)
+      if (!opened) throw noSuchKey(source.key)
+      await requireBucket(db, target.bucket)
+      const file = await files.write(opened.read())
+      const { info } = opened
+      const object =
+        copied.metadata === 'COPY'
+          ? { headers: info.headers, metadata: info.metadata, owner: copied.owner }
+          : copied.object
+      // The copy is one piece: a composite (per-part) checksum no longer describes it.
+      const checksum = info.checksum?.type === 'FULL_OBJECT' ? info.checksum : undefined
+      return withKeyLock(objectLockName(target.bucket, target.key), () =>
+        commitObject(context, target.bucket, target.key, {
+          file,
+          etag: quotedEtag(file.md5),
+          object,
+          checksum,
+        }),
+      )
+    },
+    async deleteObject(bucket, key) {
+      await withKeyLock(objectLockName(bucket, key), async () => {
+        const deleted = await db
+          .deleteFrom('storage_objects')
+          .where('bucket', '=', bucket)
+          .where('key', '=', key)
+          .returning('file_id')
+          .executeTakeFirst()
+        if (deleted) await files.remove(deleted.file_id)
+        else await requireBucket(db, bucket)
+      })
+    },
+    async listObjects(bucket, query) {
+      await requireBucket(db, bucket)
+      return listObjects(db, bucket, query)
+    },
+
+    ...multipart,
+
+    async recover() {
+      await files.removeLeftovers(await referencedFiles(db))
+    },
+    async close() {},
+  }
+}

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { CHECKSUM_ALGORITHMS, checksumHeader } from './checksums.ts'
+import { S3Error } from './s3-error.ts'
+import { type XmlElement, xmlDocument } from './xml.ts'
+
+/** Request ids, the error document, XML answers and CORS: what every /s3 answer carries. */
+
+export type RequestIds = { requestId: string; hostId: string }
+
+export function newRequestIds(): RequestIds {
+  return {
+    requestId: randomBytes(8).toString('hex').toUpperCase(),
+    hostId: randomBytes(24).toString('base64'),
+  }
+}
+
+export function sendXml(reply: FastifyReply, root: string, content: XmlElement, status = 200) {
+  return reply.code(status).type('application/xml').send(xmlDocument(root, content))
+}
+
+/** S3's error document; HEAD answers carry the status and headers only, as S3's do. */
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: S3Error,
+  ids: RequestIds,
+) {
+  reply.code(error.status)
+  if (request.method === 'HEAD' || error.status === 304) return reply.send()
+  const body = xmlDocument(
+    'Error',
+    {
+      Code: error.code,
+      Message: error.message,
+      ...error.details,
+      RequestId: ids.requestId,
+      HostId: ids.hostId,
+    },
+    false,
+  )
+  return reply.type('application/xml').send(body)
+}
+
+export const internalError = () =>
+  new S3Error('InternalError', 'We encountered an internal error. Please try again.', 500)
+
+/** What browser code may read: lib-storage needs ETag, the SDK the checksums and ids. */
+const EXPOSED_HEADERS = [
+  'ETag',
+  'Content-Length',
+  'Content-Range',
+  'Content-Type',
+  'Content-Disposition',
+  'Content-Encoding',
+  'Content-Language',
+  'Cache-Control',
+  'Expires',
+  'Last-Modified',
+  'Accept-Ranges',
+  ...CHECKSUM_ALGORITHMS.map(checksumHeader),
+  'x-amz-checksum-type',
+  'x-amz-version-id',
+  'x-amz-delete-marker',
+  'x-amz-mp-parts-count',
+  'x-amz-request-id',
+  'x-amz-id-2',
+  'x-amz-server-side-encryption',
+].join(', ')
+
+const ALLOWED_METHODS = 'GET, PUT, POST, DELETE, HEAD'
+
+/**
+ * CORS for every origin, answered before authentication: requests are authorised by their
+ * signatures, never by cookies, so no origin gains anything a signature does not grant.
+ */
+export function applyCors(request: FastifyRequest, reply: FastifyReply): boolean {
+  const origin = request.headers.origin
+  if (!origin) return false
+  reply.header('access-control-allow-origin', origin)
+  reply.header('vary', 'Origin')
+  reply.header('access-control-expose-headers', EXPOSED_HEADERS)
+  if (request.method !== 'OPTIONS') return false
+  const method = request.headers['access-control-request-method']
+  if (!method) return false
+  reply.header('access-control-allow-methods', ALLOWED_METHODS)
+  const headers = request.headers['access-control-request-headers']
+  if (headers) reply.header('access-control-allow-headers', headers)
+  reply.header('access-control-max-age', '3000')
+  return true
+}

@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto'
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openTemporaryDatabase } from '../../../db/test-support.ts'
+import { referencedFiles } from '../../../server/storage/backends/indexed/object-index.ts'
+import { describeObjectStoreContract } from '../../../server/storage/backends/object-store.contract.ts'
+import { listS3Leftovers } from '../../../server/storage/backends/s3/s3-content-objects.ts'
+import {
+  createS3ObjectStore,
+  S3_CONTENT_PREFIX,
+} from '../../../server/storage/backends/s3/s3-object-store.ts'
+import type { TestServer } from '../../support/test-server.ts'
+import { BUCKET, ROOT, root, startStorageServer } from './support.ts'
+
+// The s3 backend against a second running instance of our own endpoint, as the engine it would
+// reach on AWS S3, MinIO or Ceph: the same conformance suite as the fs backend.
+describeObjectStoreContract('s3 through our /s3 endpoint', async () => {
+  const engine = await startStorageServer()
+  const database = await openTemporaryDatabase()
+  const location = { client: root(engine).s3, bucket: BUCKET, prefix: 'backend-content/' }
+  const store = createS3ObjectStore({ db: database.db, ...location })
+  return {
+    store,
+    async leftovers() {
+      const { objects, uploads } = await listS3Leftovers(
+        location,
+        await referencedFiles(database.db),
+      )
+      return [...objects, ...uploads.map((upload) => `upload of ${upload.key}`)]
+    },
+    async dispose() {
+      await store.close()
+      location.client.destroy()
+      await database.remove()
+      await engine.close()
+    },
+  }
+})
+
+describe('a server configured with STORAGE_BACKEND=s3', () => {
+  let engine: TestServer
+  let site: TestServer
+  beforeAll(async () => {
+    engine = await startStorageServer()
+    site = await startStorageServer({
+      STORAGE_BACKEND: 's3',
+      STORAGE_S3_ENDPOINT: `${engine.url}/s3`,
+      STORAGE_S3_BUCKET: BUCKET,
+      STORAGE_S3_ACCESS_KEY_ID: ROOT.accessKeyId,
+      STORAGE_S3_SECRET_ACCESS_KEY: ROOT.secretAccessKey,
+      STORAGE_S3_FORCE_PATH_STYLE: 'true',
+    })
+  })
+  afterAll(async () => {
+    await site?.close()
+    await engine?.close()
+  })
+
+  it('keeps object bytes as content objects in the engine and serves them back whole', async () => {
+    const bytes = randomBytes(300_000)
+    const { s3 } = root(site)
+    await s3.send(
+      new PutObjectCommand({ Bucket: BUCKET, Key: 'public/via-engine.bin', Body: bytes }),
+    )
+    const got = await s3.send(
+      new GetObjectCommand({ Bucket: BUCKET, Key: 'public/via-engine.bin' }),
+    )
+    expect(Buffer.from((await got.Body?.transformToByteArray()) ?? []).equals(bytes)).toBe(true)
+
+    const stored = await root(engine).s3.send(
+      new ListObjectsV2Command({ Bucket: BUCKET, Prefix: S3_CONTENT_PREFIX }),
+    )
+    expect(stored.Contents?.map((object) => object.Size)).toEqual([bytes.length])
+    const direct = await root(engine).s3.send(
+      new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'public/' }),
+    )
+    expect(direct.KeyCount).toBe(0)
+  })
+})
