@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
  * Prefixes that belong to the AWS-compatible services and realtime, claimed now so that no
  * page or username can take them. Until a service is mounted it answers 501.
  */
-export const RESERVED_PREFIXES = ['/oauth2', '/s3', '/realtime'] as const
+export const RESERVED_PREFIXES = ['/s3', '/realtime'] as const
 
 export function reservePrefix(app: FastifyInstance, prefix: string): void {
   app.register(

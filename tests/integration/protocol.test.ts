@@ -39,14 +39,11 @@ describe('health', () => {
 })
 
 describe('reserved prefixes', () => {
-  it.each(['/oauth2/token', '/s3/bucket/key', '/realtime'])(
-    'keeps %s out of the page router',
-    async (path) => {
-      const response = await fetch(`${server.url}${path}`, { method: 'POST' })
-      expect(response.status).toBe(501)
-      expect((await response.json()).code).toBe('NotImplemented')
-    },
-  )
+  it.each(['/s3/bucket/key', '/realtime'])('keeps %s out of the page router', async (path) => {
+    const response = await fetch(`${server.url}${path}`, { method: 'POST' })
+    expect(response.status).toBe(501)
+    expect((await response.json()).code).toBe('NotImplemented')
+  })
 })
 
 describe('/api', () => {
