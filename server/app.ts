@@ -140,6 +140,7 @@ function webSessions(config: Config, verify: TokenVerifier) {
     // What the embedded identity services answer today; the settings page and Amplify's
     // configuration follow these (MFA and remembered devices arrive later).
     embedded: { identityPool: true, totpMfa: true, rememberedDevices: false },
+    httpsPort: config.https?.port,
   })
 }
 
