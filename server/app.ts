@@ -21,6 +21,7 @@ import { createMailer } from './mail/create-mailer.ts'
 import { registerDevMailbox } from './mail/dev-mailbox.ts'
 import { createPageCache } from './page-cache.ts'
 import { registerReactRouter } from './react-router.ts'
+import { serializeRequest } from './request-log.ts'
 import { RESERVED_PREFIXES, reservePrefix } from './reserved.ts'
 
 export type ServerOptions = {
@@ -50,6 +51,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
               'req.headers.cookie',
               'req.headers["x-amz-security-token"]',
             ],
+            // OAuth codes and states travel in query strings (docs/decisions/009).
+            serializers: { req: serializeRequest },
           },
     // Fastify's answers to requests it cannot route (bad URL encoding and the like).
     frameworkErrors: (error, _request, reply) => {

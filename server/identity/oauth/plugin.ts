@@ -119,7 +119,21 @@ export async function oauthPlugin(
     const googleRequest = google.newRequest(`${origin(request)}/oauth2/idpresponse`)
     // The grant's handle is the `state` Google returns with its answer.
     const state = await openGrant(ctx, 'googleRequest', null, { client, google: googleRequest })
-    const url = await google.authorizationUrl(state, googleRequest)
+    let url: string
+    try {
+      url = await google.authorizationUrl(state, googleRequest)
+    } catch (error) {
+      // Google's discovery document could not be read: tell the client, as Cognito would.
+      request.log.warn({ error: (error as Error).message }, 'Google discovery failed')
+      return toClientWithError(
+        reply,
+        client,
+        new OAuthError(
+          'temporarily_unavailable',
+          'Google sign-in is unavailable; try again later.',
+        ),
+      )
+    }
     setCookie(request, reply, STATE_COOKIE, state, STEP_COOKIE_SECONDS)
     return reply.redirect(url)
   })

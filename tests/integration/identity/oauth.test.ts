@@ -16,7 +16,16 @@ import {
 } from '../../support/google-provider.ts'
 import { startTestServer, type TestServer } from '../../support/test-server.ts'
 import { authorizeUrl, callbackUrl, OAuthBrowser, pkcePair, tokenRequest } from './oauth-browser.ts'
-import { CLIENT_ID, call, newAccount, POOL_ID, registerUser, srpSignIn } from './support.ts'
+import {
+  CLIENT_ID,
+  call,
+  latestCode,
+  newAccount,
+  PASSWORD,
+  POOL_ID,
+  registerUser,
+  srpSignIn,
+} from './support.ts'
 
 /**
  * Google sign-in through the hosted endpoints, against a real OpenID provider (oidc-provider)
@@ -204,6 +213,42 @@ describe('a first Google sign-in', () => {
       'openid email phone profile aws.cognito.signin.user.admin',
     )
     expect((await id.verify(String(tokens.body.id_token))).nonce).toBe('n-0S6')
+  })
+})
+
+describe('a Google-only account', () => {
+  it('gets a password only through the code mailed to its verified email', async () => {
+    const account = googleAccount()
+    const username = newAccount('p').username
+    const { tokens } = await firstSignIn(account, username)
+    const change = await call(server, 'ChangePassword', {
+      AccessToken: tokens.access_token,
+      PreviousPassword: 'Guess#1234',
+      ProposedPassword: PASSWORD,
+    })
+    expect(change.body.__type).toBe('NotAuthorizedException')
+
+    expect(
+      (await call(server, 'ForgotPassword', { ClientId: CLIENT_ID, Username: username })).status,
+    ).toBe(200)
+    const code = await latestCode(server, account.email)
+    const wrong = await call(server, 'ConfirmForgotPassword', {
+      ClientId: CLIENT_ID,
+      Username: username,
+      ConfirmationCode: code === '000000' ? '111111' : '000000',
+      Password: PASSWORD,
+    })
+    expect(wrong.body.__type).toBe('CodeMismatchException')
+    expect((await srpSignIn(server, username, PASSWORD)).body.__type).toBe('NotAuthorizedException')
+
+    const right = await call(server, 'ConfirmForgotPassword', {
+      ClientId: CLIENT_ID,
+      Username: username,
+      ConfirmationCode: code,
+      Password: PASSWORD,
+    })
+    expect(right.status).toBe(200)
+    expect((await srpSignIn(server, username, PASSWORD)).status).toBe(200)
   })
 })
 
@@ -404,6 +449,20 @@ describe('/oauth2/authorize', () => {
       expect(location.searchParams.get('error_description')).toBeTruthy()
       expect(location.searchParams.get('state')).toBe('st8')
     }
+  })
+
+  it('passes Google’s refusal on to the client with its state', async () => {
+    const browser = new OAuthBrowser()
+    const authorize = await browser.request(authorizeUrl(server.url, pkcePair(), { state: 'st9' }))
+    const googleState = new URL(authorize.location ?? '').searchParams.get('state') ?? ''
+    const denied = await browser.request(
+      `${server.url}/oauth2/idpresponse?error=access_denied&state=${googleState}`,
+    )
+    const location = new URL(denied.location ?? '')
+    expect(`${location.origin}${location.pathname}`).toBe(callbackUrl(server.url))
+    expect(location.searchParams.get('error')).toBe('access_denied')
+    expect(location.searchParams.get('state')).toBe('st9')
+    expect(location.searchParams.get('code')).toBeNull()
   })
 
   it('refuses a Google answer that comes back to another browser', async () => {
