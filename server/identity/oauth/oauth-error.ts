@@ -1,3 +1,5 @@
+import type { z } from 'zod'
+
 /**
  * The one error type of the hosted OAuth endpoints, in RFC 6749's words as Cognito's hosted
  * UI uses them: a JSON `{"error"}` body from the token endpoint, or `error` and
@@ -23,3 +25,13 @@ export const invalidGrant = (description = 'The grant is invalid or has expired.
   new OAuthError('invalid_grant', description)
 export const invalidRequest = (description: string) =>
   new OAuthError('invalid_request', description)
+
+/** The value as the schema reads it, or `invalid_request` naming the first bad field. */
+export function parseOrRefuse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const result = schema.safeParse(value)
+  if (!result.success) {
+    const issue = result.error.issues[0]
+    throw invalidRequest(`${String(issue?.path[0] ?? 'request')} ${issue?.message ?? 'is invalid'}`)
+  }
+  return result.data
+}
