@@ -131,6 +131,7 @@ describe('loadConfig', () => {
       ['SITE_TITLE', '   '],
       ['DATABASE_URL', 'mysql://root@db/techlab'],
       ['GOOGLE_ISSUER', 'accounts.google.com'],
+      ['GOOGLE_ISSUER', 'http://accounts.example.com'],
       ['OAUTH_CALLBACK_URLS', 'https://ok.example/cb, not-a-url'],
       ['OAUTH_SIGN_OUT_URLS', 'javascript:alert(1)'],
       ['HTTPS_PORT', '99999'],
@@ -184,6 +185,12 @@ describe('loadConfig', () => {
       TLS_KEY_FILE: '/etc/k.pem',
     })
     expect(given.https).toMatchObject({ certFile: '/etc/c.pem', selfSigned: false })
+    const local = {
+      GOOGLE_CLIENT_ID: 'i',
+      GOOGLE_CLIENT_SECRET: 's',
+      GOOGLE_ISSUER: 'http://127.0.0.1:4000',
+    }
+    expect(loadConfig(local).identity.google?.issuer).toBe('http://127.0.0.1:4000')
     expect(configError({ HTTPS_PORT: '1', TLS_CERT_FILE: '/etc/c.pem' }).message).toBe(
       'Invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE must be set together',
     )

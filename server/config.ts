@@ -124,7 +124,14 @@ const environmentSchema = z.object({
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   // Google's OpenID Connect issuer; tests point it at a local provider.
-  GOOGLE_ISSUER: httpUrl.default('https://accounts.google.com'),
+  GOOGLE_ISSUER: httpUrl
+    .refine(
+      (url) =>
+        url.startsWith('https:') ||
+        /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(`${url}/`),
+      'must be an https:// URL (plain http only on this machine, for tests)',
+    )
+    .default('https://accounts.google.com'),
   OAUTH_CALLBACK_URLS: urlList.optional(),
   OAUTH_SIGN_OUT_URLS: urlList.optional(),
   HTTPS_PORT: port.optional(),

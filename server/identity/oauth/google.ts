@@ -37,7 +37,7 @@ export function createGoogle(settings: GoogleSettings): Google {
         settings.clientId,
         undefined,
         oidc.ClientSecretPost(settings.clientSecret),
-        // Only a local test provider is plain http; config accepts it for any host.
+        // Only a local test provider is plain http (config allows it on loopback hosts only).
         settings.issuer.startsWith('http:') ? { execute: [oidc.allowInsecureRequests] } : {},
       )
       .catch((error: unknown) => {
