@@ -54,8 +54,9 @@ export function browserRoutes(
 
   /** Sends the browser back to the client with a code for this user. */
   async function toClientWithCode(reply: FastifyReply, client: ClientRequest, user: PoolUser) {
-    if (user.enabled !== 1)
+    if (user.enabled !== 1) {
       return toClientWithError(reply, client, invalidRequest('User is disabled.'))
+    }
     const code = await openGrant(ctx, 'authorizationCode', user.sub, { client })
     return reply.redirect(withParameters(client.redirectUri, { code, state: client.state }))
   }

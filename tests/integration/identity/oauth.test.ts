@@ -267,6 +267,21 @@ describe('an existing account', () => {
     expect((await srpSignIn(server, existing.username, existing.password)).status).toBe(200)
   })
 
+  it('that is disabled is refused, back at the client', async () => {
+    const existing = await registerUser(server)
+    const account = googleAccount({ email: existing.email })
+    await server.database.db
+      .updateTable('identity_users')
+      .set({ enabled: 0 })
+      .where('sub', '=', existing.sub)
+      .execute()
+    const started = await startSignIn(new OAuthBrowser(), account.sub)
+    const location = new URL(started.location)
+    expect(`${location.origin}${location.pathname}`).toBe(callbackUrl(server.url))
+    expect(location.searchParams.get('error_description')).toBe('User is disabled.')
+    expect(location.searchParams.get('code')).toBeNull()
+  })
+
   it('is not linked by an email Google has not verified', async () => {
     const existing = await registerUser(server)
     const account = googleAccount({ email: existing.email, emailVerified: false })
