@@ -39,6 +39,7 @@ export interface DB {
   identity_codes: IdentityCodesTable
   identity_auth_sessions: IdentityAuthSessionsTable
   identity_refresh_tokens: IdentityRefreshTokensTable
+  identity_user_links: IdentityUserLinksTable
   identity_devices: IdentityDevicesTable
   identity_pool_identities: IdentityPoolIdentitiesTable
   identity_credentials: IdentityCredentialsTable
@@ -139,6 +140,16 @@ export interface IdentityRefreshTokensTable {
   auth_time: EpochMs
   expires_at: EpochMs
   revoked_at: EpochMs | null
+  created_at: EpochMs
+  /** Added by migration 0006: the OAuth scopes of a hosted sign-in (null for the API's). */
+  scope: ColumnType<string | null, string | null | undefined, string | null>
+}
+
+/** Added by migration 0006: an external identity (Google's `sub`) that signs in as an account. */
+export interface IdentityUserLinksTable {
+  provider_name: string
+  provider_user_id: string
+  sub: string
   created_at: EpochMs
 }
 

@@ -21,6 +21,7 @@ import { createMailer } from './mail/create-mailer.ts'
 import { registerDevMailbox } from './mail/dev-mailbox.ts'
 import { createPageCache } from './page-cache.ts'
 import { registerReactRouter } from './react-router.ts'
+import { serializeRequest } from './request-log.ts'
 import { RESERVED_PREFIXES, reservePrefix } from './reserved.ts'
 import {
   isStoragePath,
@@ -58,6 +59,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
               'req.headers.cookie',
               'req.headers["x-amz-security-token"]',
             ],
+            // OAuth codes and states travel in query strings (docs/decisions/009).
+            serializers: { req: serializeRequest },
           },
     // Fastify's answers to requests it cannot route (bad URL encoding and the like).
     frameworkErrors: (error, request, reply) => {
@@ -158,6 +161,7 @@ function webSessions(config: Config, verify: TokenVerifier) {
     // What the embedded identity services answer today; the settings page and Amplify's
     // configuration follow these (MFA and remembered devices arrive later).
     embedded: { identityPool: true, totpMfa: true, rememberedDevices: false },
+    httpsPort: config.https?.port,
   })
 }
 

@@ -130,6 +130,11 @@ describe('loadConfig', () => {
       ['SITE_TITLE', 'あ'.repeat(101)],
       ['SITE_TITLE', '   '],
       ['DATABASE_URL', 'mysql://root@db/techlab'],
+      ['GOOGLE_ISSUER', 'accounts.google.com'],
+      ['GOOGLE_ISSUER', 'http://accounts.example.com'],
+      ['OAUTH_CALLBACK_URLS', 'https://ok.example/cb, not-a-url'],
+      ['OAUTH_SIGN_OUT_URLS', 'javascript:alert(1)'],
+      ['HTTPS_PORT', '99999'],
     ]
     it.each(cases)('%s=%s', (variable, value) => {
       const error = configError({ [variable]: value })
@@ -137,6 +142,58 @@ describe('loadConfig', () => {
       expect(error.message).not.toMatch(/[\r\n]/)
       expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} \\S`))
     })
+  })
+
+  it('reads Google sign-in, the hosted endpoints and the TLS listener', () => {
+    const plain = loadConfig({ DATA_DIR: '/srv/techlab' })
+    expect(plain.identity.google).toBeUndefined()
+    expect(plain.https).toBeUndefined()
+    expect(plain.identity.oauth).toEqual({
+      callbackUrls: undefined,
+      signOutUrls: undefined,
+      publicOrigin: undefined,
+    })
+
+    const config = loadConfig({
+      DATA_DIR: '/srv/techlab',
+      PUBLIC_BASE_URL: 'https://learn.example.jp/',
+      GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
+      GOOGLE_CLIENT_SECRET: 'secret',
+      OAUTH_CALLBACK_URLS:
+        'https://learn.example.jp/auth/callback_google, https://app.example.jp/cb',
+      HTTPS_PORT: '3443',
+    })
+    expect(config.identity.google).toEqual({
+      clientId: 'id.apps.googleusercontent.com',
+      clientSecret: 'secret',
+      issuer: 'https://accounts.google.com',
+    })
+    expect(config.identity.oauth).toEqual({
+      callbackUrls: ['https://learn.example.jp/auth/callback_google', 'https://app.example.jp/cb'],
+      signOutUrls: undefined,
+      publicOrigin: 'https://learn.example.jp',
+    })
+    expect(config.https).toEqual({
+      port: 3443,
+      certFile: '/srv/techlab/tls/localhost.crt',
+      keyFile: '/srv/techlab/tls/localhost.key',
+      selfSigned: true,
+    })
+    const given = loadConfig({
+      HTTPS_PORT: '0',
+      TLS_CERT_FILE: '/etc/c.pem',
+      TLS_KEY_FILE: '/etc/k.pem',
+    })
+    expect(given.https).toMatchObject({ certFile: '/etc/c.pem', selfSigned: false })
+    const local = {
+      GOOGLE_CLIENT_ID: 'i',
+      GOOGLE_CLIENT_SECRET: 's',
+      GOOGLE_ISSUER: 'http://127.0.0.1:4000',
+    }
+    expect(loadConfig(local).identity.google?.issuer).toBe('http://127.0.0.1:4000')
+    expect(configError({ HTTPS_PORT: '1', TLS_CERT_FILE: '/etc/c.pem' }).message).toBe(
+      'Invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE must be set together',
+    )
   })
 
   it('says what is wrong and what it got', () => {

@@ -44,6 +44,21 @@ const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
   .transform((url) => url.replace(/\/+$/, ''))
 
+/** Comma-separated exact URLs (OAuth redirect targets are compared as written). */
+const urlList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z.array(
+      z.url({ protocol: /^https?$/, error: 'must be comma-separated http:// or https:// URLs' }),
+    ),
+  )
+
 const environmentSchema = z.object({
   NODE_ENV: z
     .enum(['production', 'development', 'test'], {
@@ -122,6 +137,20 @@ const environmentSchema = z.object({
     .default('embedded'),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  // Google's OpenID Connect issuer; tests point it at a local provider.
+  GOOGLE_ISSUER: httpUrl
+    .refine(
+      (url) =>
+        url.startsWith('https:') ||
+        /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(`${url}/`),
+      'must be an https:// URL (plain http only on this machine, for tests)',
+    )
+    .default('https://accounts.google.com'),
+  OAUTH_CALLBACK_URLS: urlList.optional(),
+  OAUTH_SIGN_OUT_URLS: urlList.optional(),
+  HTTPS_PORT: port.optional(),
+  TLS_CERT_FILE: z.string().min(1, 'must not be empty').optional(),
+  TLS_KEY_FILE: z.string().min(1, 'must not be empty').optional(),
   USER_POOL_KEYS_FILE: z.string().min(1, 'must not be empty').optional(),
   CREDENTIALS_KEY_FILE: z.string().min(1, 'must not be empty').optional(),
 
@@ -176,6 +205,11 @@ export type Config = {
   identity: IdentitySettings
   mail: { smtpUrl: string | undefined; from: string }
   storage: StorageSettings
+  /**
+   * A second, TLS listener of the same app (HTTPS_PORT): Amplify's hosted sign-in only speaks
+   * https. Without certificate files a self-signed one is generated in the data directory.
+   */
+  https: { port: number; certFile: string; keyFile: string; selfSigned: boolean } | undefined
 }
 
 /** The S3-compatible endpoint at /s3 and where it keeps the bytes (docs/decisions/011). */
@@ -229,7 +263,20 @@ export type IdentitySettings = {
   keysFile: string
   /** The key sealing temporary credentials' secrets; instances behind one pool share it. */
   credentialsKeyFile: string
-  google: { clientId: string; clientSecret: string } | undefined
+  google: { clientId: string; clientSecret: string; issuer: string } | undefined
+  /**
+   * Where the hosted endpoints may send the browser back to: exact URLs. Unset, the app's
+   * own callback page (`/auth/callback_google`) and home page on the origin that was asked.
+   */
+  oauth: {
+    callbackUrls: string[] | undefined
+    signOutUrls: string[] | undefined
+    /**
+     * The https origin the hosted endpoints are published at (PUBLIC_BASE_URL when it is
+     * https, e.g. behind a TLS proxy); unset, the origin each request came to.
+     */
+    publicOrigin: string | undefined
+  }
 }
 
 export class ConfigError extends Error {
@@ -295,6 +342,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       'Invalid configuration: STORAGE_S3_BUCKET is required when STORAGE_BACKEND is s3',
     )
   }
+  if (Boolean(values.TLS_CERT_FILE) !== Boolean(values.TLS_KEY_FILE)) {
+    throw new ConfigError(
+      'Invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE must be set together',
+    )
+  }
+  const tlsDir = path.join(dataDir, 'tls')
   return {
     env: values.NODE_ENV,
     host: values.HOST,
@@ -339,11 +392,29 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       ),
       google:
         values.GOOGLE_CLIENT_ID && values.GOOGLE_CLIENT_SECRET
-          ? { clientId: values.GOOGLE_CLIENT_ID, clientSecret: values.GOOGLE_CLIENT_SECRET }
+          ? {
+              clientId: values.GOOGLE_CLIENT_ID,
+              clientSecret: values.GOOGLE_CLIENT_SECRET,
+              issuer: values.GOOGLE_ISSUER,
+            }
           : undefined,
+      oauth: {
+        callbackUrls: values.OAUTH_CALLBACK_URLS,
+        signOutUrls: values.OAUTH_SIGN_OUT_URLS,
+        publicOrigin: baseUrl.startsWith('https:') ? new URL(baseUrl).origin : undefined,
+      },
     },
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
     storage: storageSettings(values, dataDir, region),
+    https:
+      values.HTTPS_PORT === undefined
+        ? undefined
+        : {
+            port: values.HTTPS_PORT,
+            certFile: path.resolve(values.TLS_CERT_FILE ?? path.join(tlsDir, 'localhost.crt')),
+            keyFile: path.resolve(values.TLS_KEY_FILE ?? path.join(tlsDir, 'localhost.key')),
+            selfSigned: values.TLS_CERT_FILE === undefined,
+          },
   }
 }
 

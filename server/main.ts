@@ -15,9 +15,9 @@ async function main(): Promise<void> {
     throw error
   }
 
-  const { app, url } = await startServer(config)
+  const { app, url, httpsUrl } = await startServer(config)
   app.log.info(
-    `${config.public.siteTitle} is listening on ${url} (${config.env}, ${config.database.kind})`,
+    `${config.public.siteTitle} is listening on ${url}${httpsUrl ? ` and ${httpsUrl}` : ''} (${config.env}, ${config.database.kind})`,
   )
 
   let stopping = false

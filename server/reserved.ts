@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
  * page or username can take them. Until a service is mounted it answers 501 (`/s3` is mounted
  * by server/storage).
  */
-export const RESERVED_PREFIXES = ['/oauth2', '/realtime'] as const
+export const RESERVED_PREFIXES = ['/realtime'] as const
 
 export function reservePrefix(app: FastifyInstance, prefix: string): void {
   app.register(

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { FastifyInstance } from 'fastify'
@@ -8,11 +9,18 @@ import { migrateToLatest } from '../db/migrate.ts'
 import { isEmpty, seedDemoContent } from '../db/seed/seed.ts'
 import { buildServer, type ServerOptions } from './app.ts'
 import type { Config } from './config.ts'
+import { loadCertificate } from './tls.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const BUILD_DIRECTORY = path.join(root, 'build')
 
-export type RunningServer = { app: FastifyInstance; url: string; database: Database }
+export type RunningServer = {
+  app: FastifyInstance
+  url: string
+  /** The TLS listener's address, when HTTPS_PORT is set. */
+  httpsUrl: string | undefined
+  database: Database
+}
 
 /** Opens the database, brings it up to date, and starts listening. */
 export async function startServer(
@@ -35,14 +43,45 @@ export async function startServer(
       logger: options.logger,
       ...(await appBuild(config)),
     })
+    const tls = config.https && (await tlsListener(app, config.https))
     await app.listen({ host: config.host, port: config.port })
-    const address = app.server.address()
-    const port = typeof address === 'object' && address ? address.port : config.port
-    return { app, url: `http://localhost:${port}`, database }
+    const port = portOf(app.server.address(), config.port)
+    const httpsPort = tls && config.https && (await tls.listen(config.host, config.https.port))
+    return {
+      app,
+      url: `http://localhost:${port}`,
+      httpsUrl: httpsPort === undefined ? undefined : `https://localhost:${httpsPort}`,
+      database,
+    }
   } catch (error) {
     await database.close()
     throw error
   }
+}
+
+/**
+ * The same app on a second, TLS port: Amplify's hosted sign-in (Google) only speaks https.
+ * Requests go through Fastify's router exactly as on the plain port.
+ */
+async function tlsListener(app: FastifyInstance, https: NonNullable<Config['https']>) {
+  const server: HttpsServer = createHttpsServer(await loadCertificate(https), (request, response) =>
+    app.routing(request, response),
+  )
+  app.addHook('onClose', async () => {
+    server.closeAllConnections()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  })
+  return {
+    listen: (host: string, port: number) =>
+      new Promise<number>((resolve, reject) => {
+        server.once('error', reject)
+        server.listen({ host, port }, () => resolve(portOf(server.address(), port)))
+      }),
+  }
+}
+
+function portOf(address: ReturnType<HttpsServer['address']>, fallback: number): number {
+  return typeof address === 'object' && address ? address.port : fallback
 }
 
 async function appBuild(

@@ -33,7 +33,7 @@ export function NeedsJavaScript() {
 
 /** "Google でログイン", shown only when Google sign-in is configured. */
 export function GoogleSignIn({ label }: { label: string }) {
-  const { googleSignIn } = useIdentitySettings()
+  const { googleSignIn, httpsPort } = useIdentitySettings()
   const [pending, setPending] = useState(false)
   const [error, setError] = useState<string>()
   if (!googleSignIn) return null
@@ -44,6 +44,11 @@ export function GoogleSignIn({ label }: { label: string }) {
         aria-disabled={pending || undefined}
         onClick={async () => {
           if (pending) return
+          const { protocol, hostname, pathname, search } = window.location
+          if (protocol === 'http:' && httpsPort) {
+            window.location.assign(`https://${hostname}:${httpsPort}${pathname}${search}`)
+            return
+          }
           setPending(true)
           setError(undefined)
           try {

@@ -6,6 +6,8 @@ import type { Mailer } from '../mail/mailer.ts'
 import type { AccountEvents } from './account-events.ts'
 import { deleteExpiredCredentials, findCredentials } from './identity-pool/credentials.ts'
 import { identityPoolPlugin } from './identity-pool/index.ts'
+import { createGoogle, type Google } from './oauth/google.ts'
+import { oauthPlugin } from './oauth/plugin.ts'
 import { createSecretBox, loadOrCreateKeyFile, type SecretBox } from './secret-box.ts'
 import { idTokenSubject } from './tokens/index.ts'
 import { type KeyStore, openKeyStore } from './tokens/keys.ts'
@@ -42,6 +44,8 @@ export type Identity = {
   secretBox: SecretBox
   /** The identity behind a temporary access key (what the object store checks signatures with). */
   findCredentials(accessKeyId: string, sessionToken: string): ReturnType<typeof findCredentials>
+  /** Google's OpenID Connect, when GOOGLE_CLIENT_ID/GOOGLE_CLIENT_SECRET are set. */
+  google: Google | undefined
 }
 
 export async function createIdentity(options: IdentityOptions): Promise<Identity> {
@@ -81,6 +85,7 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     secretBox,
     findCredentials: (accessKeyId, sessionToken) =>
       findCredentials(options.db, secretBox, accessKeyId, sessionToken, now()),
+    google: settings.google && createGoogle(settings.google),
   }
 }
 
@@ -97,7 +102,10 @@ export type IdentityPluginOptions = {
   sweepIntervalMs?: number
 }
 
-/** Mounts the user pool at /cognito-idp and the identity pool at /cognito-identity, and keeps their tables tidy. */
+/**
+ * Mounts the user pool at /cognito-idp, the identity pool at /cognito-identity and the hosted
+ * OAuth endpoints at /oauth2 and /logout, and keeps their tables tidy.
+ */
 export async function identityPlugin(
   app: FastifyInstance,
   options: IdentityPluginOptions,
@@ -112,6 +120,7 @@ export async function identityPlugin(
     verifyIdToken: options.identity.verifyIdToken,
     now: ctx.now,
   })
+  await app.register(oauthPlugin, { ctx, google: options.identity.google })
   const timer = setInterval(
     () => {
       Promise.all([sweepExpired(ctx), deleteExpiredCredentials(ctx.db, ctx.now())]).catch(

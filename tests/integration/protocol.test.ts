@@ -39,7 +39,7 @@ describe('health', () => {
 })
 
 describe('reserved prefixes', () => {
-  it.each(['/oauth2/token', '/realtime'])('keeps %s out of the page router', async (path) => {
+  it.each(['/realtime'])('keeps %s out of the page router', async (path) => {
     const response = await fetch(`${server.url}${path}`, { method: 'POST' })
     expect(response.status).toBe(501)
     expect((await response.json()).code).toBe('NotImplemented')

@@ -37,6 +37,7 @@ export async function startTestServer(
   return {
     ...server,
     url: server.url.replace('localhost', '127.0.0.1'),
+    httpsUrl: server.httpsUrl?.replace('localhost', '127.0.0.1'),
     dataDir,
     async close() {
       await server.app.close()

@@ -23,7 +23,7 @@ export type EmbeddedCapabilities = {
  */
 export function createAuthService(
   identity: IdentitySettings,
-  options: { verify?: TokenVerifier; embedded: EmbeddedCapabilities },
+  options: { verify?: TokenVerifier; embedded: EmbeddedCapabilities; httpsPort?: number },
 ): AuthService {
   const aws = identity.endpoints === 'aws'
   const capabilities: EmbeddedCapabilities = aws
@@ -49,6 +49,7 @@ export function createAuthService(
     // Amplify's hosted sign-in needs the OAuth domain: ours in embedded mode. A Cognito
     // domain for `aws` mode is not configurable yet, so Google stays off there.
     googleSignIn: identity.google !== undefined && !aws,
+    httpsPort: options.httpsPort || undefined,
     features: { totpMfa: capabilities.totpMfa, rememberedDevices: capabilities.rememberedDevices },
   }
   const reader = createSessionReader({ clientId: identity.clientId, verify })

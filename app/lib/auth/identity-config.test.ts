@@ -15,6 +15,7 @@ const embedded: ClientIdentitySettings = {
   identityPoolId: 'ap-northeast-1:7ec41ab0-0000-4000-8000-000000000001',
   allowGuestAccess: true,
   googleSignIn: false,
+  httpsPort: undefined,
   features: { totpMfa: false, rememberedDevices: false },
 }
 

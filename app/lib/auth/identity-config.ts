@@ -17,6 +17,11 @@ export type ClientIdentitySettings = {
   identityPoolId: string | undefined
   allowGuestAccess: boolean
   googleSignIn: boolean
+  /**
+   * The port of this site's TLS listener (HTTPS_PORT), if any: Amplify's hosted sign-in only
+   * speaks https, so on a plain-http page the Google button moves to the https page first.
+   */
+  httpsPort: number | undefined
   /** What the user pool can do today; screens hide what cannot work yet. */
   features: { totpMfa: boolean; rememberedDevices: boolean }
 }

@@ -5,13 +5,13 @@ import type { SignInStep } from '../../lib/auth/sign-in-steps.ts'
 import SignIn from './signin.tsx'
 
 /** The sign-in screen as the server renders it, for a given result of the last submission. */
-function render(actionData?: unknown): string {
+function render(actionData?: unknown, googleSignIn = false): string {
   const identity = {
     region: 'ap-northeast-1',
     userPoolId: 'ap-northeast-1_TechLabPool',
     userPoolClientId: 'client',
     endpoints: 'embedded',
-    googleSignIn: false,
+    googleSignIn,
     features: { totpMfa: false, rememberedDevices: false },
   }
   const Stub = createRoutesStub([
@@ -41,6 +41,7 @@ describe('the sign-in screen', () => {
     expect(html).toContain('ユーザー名またはメールアドレス')
     expect(html).toMatch(/autoComplete="current-password"/i)
     expect(html).not.toContain('Google')
+    expect(render(undefined, true)).toContain('Google でログイン')
   })
 
   it.each([

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { signJwt } from './jwt.ts'
 import type { KeyStore } from './keys.ts'
 
@@ -13,7 +13,11 @@ export type TokenSubject = {
   groups: string[]
   /** The other attributes readable by the app client (name, locale, custom:…). */
   attributes: Record<string, string>
+  /** External identities linked to the account (Google); the id token's `identities`. */
+  identities?: LinkedIdentity[]
 }
+
+export type LinkedIdentity = { providerName: string; userId: string; dateCreated: number }
 
 /** The sign-in session the tokens belong to. */
 export type TokenSession = {
@@ -22,6 +26,11 @@ export type TokenSession = {
   /** When the user authenticated (epoch ms); refreshes keep it. */
   authTime: number
   deviceKey: string | null
+  /**
+   * A sign-in through the hosted OAuth endpoints: the scopes granted (the access token's
+   * `scope`) and the client's `nonce`, if it sent one. Absent for the API's sign-ins.
+   */
+  oauth?: { scope: string; nonce?: string }
 }
 
 export type TokenLifetimes = { issuer: string; idTtlSeconds: number; accessTtlSeconds: number }
@@ -56,18 +65,32 @@ export function issueTokens(
       origin_jti: session.originJti,
       event_id: eventId,
       token_use: 'access',
-      scope: 'aws.cognito.signin.user.admin',
+      scope: session.oauth?.scope ?? 'aws.cognito.signin.user.admin',
       auth_time: authTime,
       exp: iat + lifetimes.accessTtlSeconds,
       iat,
       jti: randomUUID(),
+      ...(session.oauth && { version: 2 }),
       username: subject.username,
       ...(session.deviceKey && { device_key: session.deviceKey }),
     },
     key,
   )
+  const identities = subject.identities?.length
+    ? {
+        identities: subject.identities.map((identity) => ({
+          dateCreated: String(identity.dateCreated),
+          userId: identity.userId,
+          providerName: identity.providerName,
+          providerType: identity.providerName,
+          issuer: null,
+          primary: 'true',
+        })),
+      }
+    : {}
   const id = signJwt(
     {
+      ...(session.oauth && { at_hash: leftHalfHash(access) }),
       sub: subject.sub,
       ...groups,
       ...(subject.email !== null && { email_verified: subject.emailVerified }),
@@ -81,6 +104,8 @@ export function issueTokens(
       event_id: eventId,
       token_use: 'id',
       auth_time: authTime,
+      ...(session.oauth?.nonce && { nonce: session.oauth.nonce }),
+      ...identities,
       ...subject.attributes,
       ...(subject.phoneNumber !== null && { phone_number: subject.phoneNumber }),
       exp: iat + lifetimes.idTtlSeconds,
@@ -96,4 +121,9 @@ export function issueTokens(
     ExpiresIn: lifetimes.accessTtlSeconds,
     TokenType: 'Bearer',
   }
+}
+
+/** OpenID Connect's `at_hash`: the left half of the access token's SHA-256, base64url. */
+function leftHalfHash(token: string): string {
+  return createHash('sha256').update(token).digest().subarray(0, 16).toString('base64url')
 }

@@ -20,6 +20,8 @@ export async function createRefreshToken(
     authTime: number
     ttlMs: number
     now: number
+    /** The OAuth scopes of a hosted sign-in, which refreshed access tokens keep. */
+    scope?: string | null
   },
 ): Promise<{ token: string; originJti: string }> {
   const token = randomBytes(96).toString('base64url')
@@ -36,6 +38,7 @@ export async function createRefreshToken(
       expires_at: values.now + values.ttlMs,
       revoked_at: null,
       created_at: values.now,
+      scope: values.scope ?? null,
     })
     .execute()
   return { token, originJti }

@@ -28,7 +28,7 @@ const hashSession = (session: string) => createHash('sha256').update(session).di
 
 export async function openAuthSession(
   ctx: UserPoolContext,
-  values: { sub: string | null; challenge: string; state: object },
+  values: { sub: string | null; challenge: string; state: object; ttlMs?: number },
 ): Promise<string> {
   const session = randomBytes(96).toString('base64url')
   const now = ctx.now()
@@ -39,7 +39,7 @@ export async function openAuthSession(
       sub: values.sub,
       challenge: values.challenge,
       state: JSON.stringify(values.state),
-      expires_at: now + SESSION_TTL_MS,
+      expires_at: now + (values.ttlMs ?? SESSION_TTL_MS),
       created_at: now,
     })
     .execute()

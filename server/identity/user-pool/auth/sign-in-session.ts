@@ -1,16 +1,21 @@
 import { notAuthorized } from '../../cognito-error.ts'
-import { issueTokens } from '../../tokens/issue.ts'
+import { issueTokens, type TokenSession } from '../../tokens/issue.ts'
 import { createRefreshToken, findRefreshToken } from '../../tokens/refresh-tokens.ts'
 import { tokenSubject } from '../attributes.ts'
 import type { UserPoolContext } from '../context.ts'
+import { identitiesOf } from '../linked-identities.ts'
 import { findUserBySub, groupsOf, type PoolUser } from '../users.ts'
 import type { AuthenticationResult } from './outcome.ts'
 
-/** Starts a sign-in session: a new refresh token (and origin_jti) and the first tokens. */
+/**
+ * Starts a sign-in session: a new refresh token (and origin_jti) and the first tokens.
+ * `oauth` marks a sign-in through the hosted endpoints (server/identity/oauth).
+ */
 export async function startSignInSession(
   ctx: UserPoolContext,
   user: PoolUser,
   clientId: string,
+  oauth?: TokenSession['oauth'],
 ): Promise<AuthenticationResult> {
   const now = ctx.now()
   const { token, originJti } = await createRefreshToken(ctx.db, {
@@ -19,8 +24,15 @@ export async function startSignInSession(
     authTime: now,
     ttlMs: ctx.settings.tokenTtlSeconds.refresh * 1000,
     now,
+    scope: oauth?.scope,
   })
-  const tokens = await tokensFor(ctx, user, { clientId, originJti, authTime: now, deviceKey: null })
+  const tokens = await tokensFor(ctx, user, {
+    clientId,
+    originJti,
+    authTime: now,
+    deviceKey: null,
+    ...(oauth && { oauth }),
+  })
   return { ...tokens, RefreshToken: token }
 }
 
@@ -44,15 +56,17 @@ export async function refreshSignInSession(
     originJti: row.origin_jti,
     authTime: row.auth_time,
     deviceKey: row.device_key,
+    ...(row.scope !== null && { oauth: { scope: row.scope } }),
   })
 }
 
-async function tokensFor(
-  ctx: UserPoolContext,
-  user: PoolUser,
-  session: { clientId: string; originJti: string; authTime: number; deviceKey: string | null },
-) {
-  const groups = await groupsOf(ctx.db, user, ctx.settings.admins)
+async function tokensFor(ctx: UserPoolContext, user: PoolUser, session: TokenSession) {
+  const identities = await identitiesOf(ctx.db, user.sub)
+  // Cognito puts federated users in a group of their provider, `{pool id}_{provider}`.
+  const providerGroups = [...new Set(identities.map((identity) => identity.providerName))].map(
+    (provider) => `${ctx.settings.userPoolId}_${provider}`,
+  )
+  const groups = [...providerGroups, ...(await groupsOf(ctx.db, user, ctx.settings.admins))]
   return issueTokens(
     ctx.keys,
     {
@@ -60,7 +74,7 @@ async function tokensFor(
       idTtlSeconds: ctx.settings.tokenTtlSeconds.id,
       accessTtlSeconds: ctx.settings.tokenTtlSeconds.access,
     },
-    tokenSubject(user, groups),
+    { ...tokenSubject(user, groups), identities },
     session,
     ctx.now(),
   )

@@ -88,7 +88,11 @@ export function passwordOperations(ctx: UserPoolContext) {
       }
       assertPasswordPolicy(input.Password)
       await spendCode(ctx, user, 'forgot_password', input.ConfirmationCode)
-      const confirmed = user.status === 'RESET_REQUIRED' || user.status === 'FORCE_CHANGE_PASSWORD'
+      // A Google-only account (EXTERNAL_PROVIDER) gains a password here, after the email proof.
+      const confirmed =
+        user.status === 'RESET_REQUIRED' ||
+        user.status === 'FORCE_CHANGE_PASSWORD' ||
+        user.status === 'EXTERNAL_PROVIDER'
       await updateUser(
         ctx.db,
         user.sub,
