@@ -308,16 +308,4 @@ describe('what every answer carries', () => {
     expect(head.headers.get('x-amz-request-id')).toMatch(/^[0-9A-F]{16}$/)
     expect(await head.text()).toBe('')
   })
-
-  it('verifies CRC64NVME when the SDK is asked for it', async () => {
-    const put = await user.s3.send(
-      new PutObjectCommand({
-        Bucket: BUCKET,
-        Key: own('nvme.txt'),
-        Body: 'crc64',
-        ChecksumAlgorithm: 'CRC64NVME',
-      }),
-    )
-    expect(put.ChecksumCRC64NVME).toBe(checksumOf('CRC64NVME', Buffer.from('crc64')))
-  })
 })
