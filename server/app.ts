@@ -29,6 +29,7 @@ import {
   scheduleUploadExpiry,
   sendUnroutableS3Request,
   storagePlugin,
+  withoutSignedQuery,
 } from './storage/index.ts'
 
 export type ServerOptions = {
@@ -58,6 +59,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
               'req.headers.cookie',
               'req.headers["x-amz-security-token"]',
             ],
+            // Presigned URLs carry a usable signature and session token in the query.
+            serializers: {
+              req: (request) => ({
+                method: request.method,
+                url: withoutSignedQuery(request.url),
+                host: request.host,
+                remoteAddress: request.ip,
+              }),
+            },
           },
     // Fastify's answers to requests it cannot route (bad URL encoding and the like).
     frameworkErrors: (error, request, reply) => {

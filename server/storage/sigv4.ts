@@ -377,3 +377,7 @@ export function verifySignature(
   }
   return key
 }
+
+const SIGNED_QUERY = /([?&](?:X-Amz-Signature|X-Amz-Security-Token|X-Amz-Credential)=)[^&]*/gi
+/** A request target fit for logs: a presigned URL's signature, token and key id removed. */
+export const withoutSignedQuery = (url: string) => url.replace(SIGNED_QUERY, '$1[redacted]')
