@@ -201,6 +201,35 @@ describe('bad bodies', () => {
     )
   })
 
+  it('answers EntityTooLarge before reading a body declared over 5 GiB', async () => {
+    const { url, headers } = await signRequest(server, {
+      method: 'PUT',
+      path: `/${BUCKET}/${encodedKey(own('huge.bin'))}`,
+      payloadHash: 'UNSIGNED-PAYLOAD',
+      headers: { 'content-length': String(5 * 1024 ** 3 + 1) },
+      credentials: user.credentials,
+    })
+    const { hostname, port, pathname } = new URL(url)
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = ''
+      const socket = net.connect({ host: hostname, port: Number(port) }, () => {
+        const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`)
+        socket.write(`PUT ${pathname} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`)
+      })
+      socket.setEncoding('latin1')
+      socket.on('data', (chunk) => {
+        text += chunk
+        if (text.includes('</Error>')) {
+          socket.destroy()
+          resolve(text)
+        }
+      })
+      socket.on('error', reject)
+    })
+    expect(answer).toMatch(/^HTTP\/1\.1 400/)
+    expect(answer).toContain('<Code>EntityTooLarge</Code>')
+  })
+
   it('stores nothing from a body cut short when the connection drops', async () => {
     const key = own('truncated.bin')
     const { url, headers } = await signRequest(server, {
