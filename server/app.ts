@@ -59,7 +59,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
               'req.headers.cookie',
               'req.headers["x-amz-security-token"]',
             ],
-            // OAuth codes and states travel in query strings (docs/decisions/009).
+            // OAuth codes, and presigned URLs' signatures and tokens, travel in query strings.
             serializers: { req: serializeRequest },
           },
     // Fastify's answers to requests it cannot route (bad URL encoding and the like).

@@ -12,4 +12,13 @@ describe('request URLs in logs', () => {
     expect(loggableUrl('/courses?page=2')).toBe('/courses?page=2')
     expect(loggableUrl('/healthz')).toBe('/healthz')
   })
+
+  it("hide a presigned URL's signature, session token and access key id", () => {
+    const url =
+      '/s3/techlab/public/a.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=ASIAKEY%2F20261123%2Fap-northeast-1%2Fs3%2Faws4_request&X-Amz-Security-Token=secret-token&X-Amz-Signature=abc123&x-id=GetObject'
+    const logged = loggableUrl(url)
+    for (const secret of ['ASIAKEY', 'secret-token', 'abc123']) expect(logged).not.toContain(secret)
+    expect(logged).toContain('X-Amz-Signature=***')
+    expect(logged).toContain('x-id=GetObject')
+  })
 })

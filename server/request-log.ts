@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify'
 
 /**
  * Query parameters that carry a credential: OAuth codes and states on the way back from
- * Google and to the app's callback, tokens some clients put in URLs. Request logs show
- * them as `***`.
+ * Google and to the app's callback, tokens some clients put in URLs, and a presigned S3 URL's
+ * signature, session token and access key id. Request logs show them as `***`.
  */
 const SECRET_PARAMETERS = new Set([
   'code',
@@ -13,6 +13,9 @@ const SECRET_PARAMETERS = new Set([
   'refresh_token',
   'token',
   'code_verifier',
+  'x-amz-signature',
+  'x-amz-security-token',
+  'x-amz-credential',
 ])
 
 /** The request URL for logs, with the values of secret parameters removed. */

@@ -8,6 +8,7 @@ import { createFsObjectStore } from './backends/fs/fs-object-store.ts'
 import type { ObjectStore } from './backends/object-store.ts'
 import { createS3ObjectStore, S3_CONTENT_PREFIX } from './backends/s3/s3-object-store.ts'
 import { route } from './router.ts'
+
 import { S3Error } from './s3-error.ts'
 import { parseTarget } from './s3-request.ts'
 import {

@@ -61,6 +61,24 @@ export function declaredLength(request: IncomingMessage): number {
   return Number(text)
 }
 
+/** S3's limit for one PUT and for one part. */
+export const MAX_UPLOAD_BYTES = 5 * 1024 ** 3
+
+export function checkDeclaredSize(request: IncomingMessage): void {
+  const length = declaredLength(request)
+  if (length > MAX_UPLOAD_BYTES) {
+    throw new S3Error(
+      'EntityTooLarge',
+      'Your proposed upload exceeds the maximum allowed size',
+      400,
+      {
+        ProposedSize: String(length),
+        MaxSizeAllowed: String(MAX_UPLOAD_BYTES),
+      },
+    )
+  }
+}
+
 function isAwsChunked(request: IncomingMessage): boolean {
   const payloadHash = header(request, 'x-amz-content-sha256') ?? ''
   return payloadHash.startsWith('STREAMING-')

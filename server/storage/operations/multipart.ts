@@ -6,7 +6,7 @@ import {
   type UploadInfo,
 } from '../backends/object-store.ts'
 import { checksumElement } from '../checksums.ts'
-import { declaredLength, incomingBody, readSmallBody } from '../payload.ts'
+import { checkDeclaredSize, incomingBody, readSmallBody } from '../payload.ts'
 import { accessDenied, noSuchUpload, S3Error } from '../s3-error.ts'
 import { queryInteger } from '../s3-request.ts'
 import { sendXml } from '../s3-response.ts'
@@ -16,7 +16,6 @@ import { newObjectFrom, writeChecksumHeaders } from './object-headers.ts'
 
 /** CreateMultipartUpload, UploadPart, ListParts, CompleteMultipartUpload, AbortMultipartUpload. */
 
-const MAX_PART_BYTES = 5 * 1024 ** 3
 const MAX_COMPLETE_BODY = 4 * 1024 * 1024
 
 const partNumberArgument = (value: string) =>
@@ -61,18 +60,7 @@ export async function uploadPart(context: ObjectContext, uploadId: string, partN
   if (partNumber < 1 || partNumber > MAX_PART_NUMBER) throw partNumberArgument(partNumberText)
   await authorize(context, 'write', key)
   await ownUpload(context, uploadId)
-  const length = declaredLength(context.request.raw)
-  if (length > MAX_PART_BYTES) {
-    throw new S3Error(
-      'EntityTooLarge',
-      'Your proposed upload exceeds the maximum allowed size',
-      400,
-      {
-        ProposedSize: String(length),
-        MaxSizeAllowed: String(MAX_PART_BYTES),
-      },
-    )
-  }
+  checkDeclaredSize(context.request.raw)
   const body = incomingBody(context.request.raw, context.auth)
   const part = await store.uploadPart(bucket, key, uploadId, partNumber, body)
   reply.header('etag', part.etag)

@@ -1,6 +1,6 @@
 import { ownerOf } from '../access-policy.ts'
 import type { ObjectInfo } from '../backends/object-store.ts'
-import { declaredLength, incomingBody } from '../payload.ts'
+import { checkDeclaredSize, incomingBody } from '../payload.ts'
 import { noSuchKey, S3Error } from '../s3-error.ts'
 import { checkBucketName, checkKey } from '../s3-request.ts'
 import { sendXml } from '../s3-response.ts'
@@ -12,22 +12,10 @@ import {
   writeObjectHeaders,
 } from './object-headers.ts'
 
-const MAX_PUT_BYTES = 5 * 1024 ** 3
-
 export async function putObject(context: ObjectContext) {
   const { bucket, key, store, reply } = context
   await authorize(context, 'write', key)
-  if (declaredLength(context.request.raw) > MAX_PUT_BYTES) {
-    throw new S3Error(
-      'EntityTooLarge',
-      'Your proposed upload exceeds the maximum allowed size',
-      400,
-      {
-        ProposedSize: String(declaredLength(context.request.raw)),
-        MaxSizeAllowed: String(MAX_PUT_BYTES),
-      },
-    )
-  }
+  checkDeclaredSize(context.request.raw)
   const object = newObjectFrom(context, callerOwner(context))
   const body = incomingBody(context.request.raw, context.auth)
   const info = await store.putObject(bucket, key, body, object)

@@ -11,6 +11,7 @@ import {
   PutObjectCommand,
 } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { checksumOf } from '../../../server/storage/checksums.ts'
 import type { TestServer } from '../../support/test-server.ts'
 import {
   BUCKET,
@@ -98,6 +99,57 @@ describe('objects through @aws-sdk/client-s3 with default checksum settings', ()
     expect(head.ContentEncoding).toBeUndefined()
     const got = await user.s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: own('stream.bin') }))
     expect(md5(Buffer.from((await got.Body?.transformToByteArray()) ?? []))).toBe(md5(data))
+  })
+
+  it.each([
+    ['CRC32', 'ChecksumCRC32'],
+    ['CRC32C', 'ChecksumCRC32C'],
+    ['CRC64NVME', 'ChecksumCRC64NVME'],
+    ['SHA1', 'ChecksumSHA1'],
+    ['SHA256', 'ChecksumSHA256'],
+  ] as const)('verifies and echoes %s when the SDK is asked for it', async (algorithm, field) => {
+    const key = own(`checksum-${algorithm}.txt`)
+    const put = await user.s3.send(
+      new PutObjectCommand({
+        Bucket: BUCKET,
+        Key: key,
+        Body: 'checked bytes',
+        ChecksumAlgorithm: algorithm,
+      }),
+    )
+    expect(put[field]).toBe(checksumOf(algorithm, Buffer.from('checked bytes')))
+    const got = await user.s3.send(
+      new GetObjectCommand({ Bucket: BUCKET, Key: key, ChecksumMode: 'ENABLED' }),
+    )
+    expect(got[field]).toBe(put[field])
+    expect(await bodyText(got.Body)).toBe('checked bytes')
+  })
+
+  it('answers conditional reads: 304 for a matching If-None-Match, 412 PreconditionFailed for a stale If-Match', async () => {
+    const key = own('conditional.txt')
+    const { ETag } = await user.s3.send(
+      new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: 'v1' }),
+    )
+    await expectS3Error(
+      user.s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key, IfNoneMatch: ETag })),
+      undefined,
+      304,
+    )
+    await expectS3Error(
+      user.s3.send(
+        new GetObjectCommand({
+          Bucket: BUCKET,
+          Key: key,
+          IfMatch: '"0123456789abcdef0123456789abcdef"',
+        }),
+      ),
+      'PreconditionFailed',
+      412,
+    )
+    const matched = await user.s3.send(
+      new GetObjectCommand({ Bucket: BUCKET, Key: key, IfMatch: ETag }),
+    )
+    expect(await bodyText(matched.Body)).toBe('v1')
   })
 
   it('reads ranges, answering 416 InvalidRange beyond the end', async () => {
