@@ -140,11 +140,13 @@ export class UploadTask {
         cleanupError = error instanceof Error ? error : new Error(String(error))
       }
     }
-    this.#emit('cancel', undefined)
     const cancelled = new Error(
       cleanupError ? `Upload was cancelled. ${cleanupError.message}` : 'Upload was cancelled',
     )
     cancelled.name = 'CanceledError'
+    // A failed cleanup is an error: parts may still sit on the server.
+    if (cleanupError) this.#emit('error', cancelled)
+    else this.#emit('cancel', undefined)
     this.#settle.reject(cancelled)
   }
 
@@ -176,13 +178,15 @@ export class UploadTask {
     })
     try {
       await upload.done()
-      if (this.#state !== 'IN_PROGRESS') return
+      // A paused run may settle after a resume started another: only the latest run counts.
+      if (this.#state !== 'IN_PROGRESS' || this.#upload !== upload) return
       this.#loaded = file.size
       this.#forgetResume()
       this.#setState('COMPLETED')
       this.#emit('uploadComplete', { key })
       this.#settle.resolve()
     } catch (error) {
+      if (this.#upload !== upload) return
       if (upload.uploadId) this.#uploadId = upload.uploadId
       if (this.#state !== 'IN_PROGRESS') return
       // A failed part or completion cancels the multipart upload.
