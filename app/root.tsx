@@ -18,6 +18,7 @@ import { SessionKeeper } from './components/session-keeper.tsx'
 import { SiteFooter } from './components/site-footer.tsx'
 import { SiteHeader } from './components/site-header.tsx'
 import { provideIdentitySettings } from './lib/auth/identity-settings.ts'
+import { publicObjectUrl } from './lib/storage/storage-settings.ts'
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]
 
@@ -27,10 +28,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return {
     settings: context.settings,
     identity: context.auth.client,
+    storage: context.storage.client,
     user: session
       ? {
           username: session.username,
           displayName: profile?.displayName ?? session.username,
+          avatarUrl: profile?.avatarKey
+            ? publicObjectUrl(context.storage.client, profile.avatarKey)
+            : null,
           email: session.email ?? null,
           groups: session.groups,
           issuedAt: session.issuedAt,

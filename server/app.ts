@@ -23,6 +23,7 @@ import { createPageCache } from './page-cache.ts'
 import { registerReactRouter } from './react-router.ts'
 import { serializeRequest } from './request-log.ts'
 import { RESERVED_PREFIXES, reservePrefix } from './reserved.ts'
+import { siteStorage } from './site-storage.ts'
 import {
   isStoragePath,
   openObjectStore,
@@ -142,6 +143,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       db: database.db,
       settings: config.public,
       auth: webSessions(config, identity.verifyToken),
+      storage: siteStorage(store, config.storage, identity),
       log: app.log,
     },
     pageCache: createPageCache({

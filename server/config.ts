@@ -155,6 +155,9 @@ const environmentSchema = z.object({
   CREDENTIALS_KEY_FILE: z.string().min(1, 'must not be empty').optional(),
 
   STORAGE_BACKEND: z.enum(['fs', 's3'], { error: 'must be fs or s3' }).default('fs'),
+  STORAGE_ENDPOINTS: z
+    .enum(['embedded', 'aws'], { error: 'must be embedded or aws' })
+    .default('embedded'),
   // S3's own bucket naming rules (3-63 lowercase letters, digits, dots, hyphens).
   STORAGE_BUCKET: z
     .string()
@@ -216,6 +219,8 @@ export type Config = {
 export type StorageSettings = {
   /** The site's bucket, created at start-up. */
   bucket: string
+  /** `embedded`: browsers upload to this site's /s3; `aws`: to Amazon S3 (the same bucket name). */
+  browserEndpoint: 'embedded' | 'aws'
   /** The region clients sign for (the credential scope's region). */
   region: string
   /** The credential that may do everything, bucket operations included; absent: nobody may. */
@@ -426,6 +431,7 @@ function storageSettings(
   const region = values.STORAGE_REGION ?? identityRegion
   return {
     bucket: values.STORAGE_BUCKET,
+    browserEndpoint: values.STORAGE_ENDPOINTS,
     region,
     root:
       values.STORAGE_ROOT_ACCESS_KEY_ID && values.STORAGE_ROOT_SECRET_ACCESS_KEY

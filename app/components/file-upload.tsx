@@ -170,6 +170,9 @@ export function formatBytes(bytes: number): string {
 
 function uploadErrorMessage(error: unknown): string {
   const name = (error as { name?: string }).name
+  if (name === 'CanceledError') {
+    return 'アップロードを取り消しましたが、途中までのデータを削除できませんでした。時間をおいて、もう一度お試しください。'
+  }
   if (name === 'AccessDenied' || name === 'Forbidden') {
     return 'この場所にアップロードする権限がありません。ログインし直してからお試しください。'
   }

@@ -1,6 +1,7 @@
 import type { MouseEvent } from 'react'
 import { Link, NavLink } from 'react-router'
 import type { CurrentUser } from '../lib/root-data.ts'
+import { Avatar } from './avatar.tsx'
 import { MAIN_SECTIONS, MY_SECTIONS } from './navigation.ts'
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
@@ -121,12 +122,7 @@ function UserMenu({ user }: { user: CurrentUser }) {
         className="flex cursor-pointer list-none items-center gap-2 rounded-full py-1 pr-1 pl-1 hover:bg-slate-100 sm:pr-3 dark:hover:bg-slate-800"
         aria-label={`アカウントメニュー（${user.displayName}）`}
       >
-        <span
-          aria-hidden="true"
-          className="grid size-8 place-items-center rounded-full bg-brand-100 text-sm font-bold text-brand-700 dark:bg-slate-700 dark:text-brand-100"
-        >
-          {initialOf(user.displayName)}
-        </span>
+        <Avatar name={user.displayName} url={user.avatarUrl} size="small" />
         <span className="hidden max-w-40 truncate text-sm font-medium sm:inline">
           {user.displayName}
         </span>
@@ -155,8 +151,4 @@ function UserMenu({ user }: { user: CurrentUser }) {
       </nav>
     </details>
   )
-}
-
-function initialOf(name: string): string {
-  return [...name.trim()][0]?.toUpperCase() ?? '?'
 }

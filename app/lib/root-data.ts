@@ -22,3 +22,10 @@ export function useIdentitySettings() {
   if (!data) throw new Error('useIdentitySettings() needs the root loader data')
   return data.identity
 }
+
+/** Where the browser uploads files, and how public objects are addressed. */
+export function useStorageSettings() {
+  const data = useRouteLoaderData<typeof loader>('root')
+  if (!data) throw new Error('useStorageSettings() needs the root loader data')
+  return data.storage
+}

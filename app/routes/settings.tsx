@@ -1,5 +1,7 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { Link, redirect, useFetcher } from 'react-router'
+import { removeAvatar, setAvatar } from '../../features/users/avatars.server.ts'
+import { findProfile } from '../../features/users/profiles.server.ts'
 import {
   FormMessage,
   PasswordField,
@@ -7,6 +9,7 @@ import {
   TextField,
   useFocusOnErrors,
 } from '../components/forms.tsx'
+import { AvatarSettings } from '../components/settings/avatar-settings.tsx'
 import { MfaSettings } from '../components/settings/mfa-settings.tsx'
 import { RememberedDevices } from '../components/settings/remembered-devices.tsx'
 import {
@@ -21,12 +24,15 @@ import { loadAuth } from '../lib/auth/load-auth.ts'
 import { AMPLIFY_COOKIE_PREFIX } from '../lib/auth/session-cookies.ts'
 import { newPasswordError } from '../lib/auth/validation.ts'
 import { pageMeta } from '../lib/meta.ts'
+import { useStorageSettings } from '../lib/root-data.ts'
+import { publicObjectUrl } from '../lib/storage/storage-settings.ts'
 import type { Route } from './+types/settings'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
     title: '設定',
-    description: 'パスワードの変更、二段階認証、ログイン中の端末、アカウントの削除を行います。',
+    description:
+      'プロフィール画像、パスワードの変更、二段階認証、記憶した端末、アカウントの削除を行います。',
   })
 
 export function headers() {
@@ -36,18 +42,51 @@ export function headers() {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = await context.auth.currentUser(request)
   if (!user) throw redirect(`/auth/signin${query({ redirectTo: '/settings' })}`)
+  const profile = await findProfile(context.db, user.username)
   return {
     username: user.username,
+    displayName: profile?.displayName ?? user.username,
     email: user.email ?? null,
+    avatarUrl: profile?.avatarKey
+      ? publicObjectUrl(context.storage.client, profile.avatarKey)
+      : null,
     features: context.auth.client.features,
   }
 }
 
-type SettingsResult = FormResult & { intent?: string; done?: boolean }
-
-export async function clientAction({ request }: Route.ClientActionArgs): Promise<SettingsResult> {
+/** The avatar: the server checks the uploaded object before the profile points at it. */
+export async function action({ context, request }: Route.ActionArgs) {
+  const user = await context.auth.currentUser(request)
+  if (!user) throw redirect(`/auth/signin${query({ redirectTo: '/settings' })}`)
   const form = await request.formData()
   const intent = formString(form, 'intent')
+  if (intent === 'setAvatar') {
+    const error = await setAvatar(
+      context.db,
+      context.storage.avatars,
+      user.sub,
+      formString(form, 'key'),
+    )
+    return error ? { intent, error } : { intent, notice: 'プロフィール画像を変更しました。' }
+  }
+  if (intent === 'removeAvatar') {
+    await removeAvatar(context.db, context.storage.avatars, user.sub)
+    return { intent, notice: 'プロフィール画像を削除しました。' }
+  }
+  throw new Response('Unknown intent', { status: 400 })
+}
+
+type SettingsResult = FormResult & { intent?: string; done?: boolean }
+
+const SERVER_INTENTS = new Set(['setAvatar', 'removeAvatar'])
+
+export async function clientAction({
+  request,
+  serverAction,
+}: Route.ClientActionArgs): Promise<SettingsResult> {
+  const form = await request.clone().formData()
+  const intent = formString(form, 'intent')
+  if (SERVER_INTENTS.has(intent)) return serverAction()
   const auth = await loadAuth()
   const cookie = `${AMPLIFY_COOKIE_PREFIX}.${auth.settings.userPoolClientId}.LastAuthUser`
 
@@ -106,7 +145,8 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 }
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  const { username, email, features } = loaderData
+  const { username, displayName, email, avatarUrl, features } = loaderData
+  const storage = useStorageSettings()
   return (
     <div className="max-w-2xl">
       <h1 className="text-2xl font-bold">設定</h1>
@@ -114,6 +154,9 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         アカウントとログインに関する設定です。
       </p>
       <div className="mt-8 flex flex-col gap-6">
+        <Section title="プロフィール画像" id="avatar">
+          <AvatarSettings name={displayName} avatarUrl={avatarUrl} storage={storage} />
+        </Section>
         <Section title="アカウント">
           <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
             <dt className="text-slate-600 dark:text-slate-400">ユーザー名</dt>

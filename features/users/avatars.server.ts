@@ -1,9 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
-
-export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const
-/** Photos straight from a phone run to 10–15 MB; more than this is not a profile picture. */
-export const AVATAR_MAX_BYTES = 20 * 1024 * 1024
+import { AVATAR_MAX_BYTES, AVATAR_TYPES } from './avatar-rules.ts'
 
 /** An object the browser uploaded, as object storage describes it to the product. */
 export type UploadedObject = {

@@ -5,6 +5,7 @@ import type { IdentitySettings } from '../config.ts'
 import type { Mailer } from '../mail/mailer.ts'
 import type { AccountEvents } from './account-events.ts'
 import { deleteExpiredCredentials, findCredentials } from './identity-pool/credentials.ts'
+import { userPoolSubOf } from './identity-pool/identities.ts'
 import { identityPoolPlugin } from './identity-pool/index.ts'
 import { createGoogle, type Google } from './oauth/google.ts'
 import { oauthPlugin } from './oauth/plugin.ts'
@@ -44,6 +45,8 @@ export type Identity = {
   secretBox: SecretBox
   /** The identity behind a temporary access key (what the object store checks signatures with). */
   findCredentials(accessKeyId: string, sessionToken: string): ReturnType<typeof findCredentials>
+  /** The user-pool `sub` behind an identity pool identity (who uploaded an object, say). */
+  userPoolSubOf(identityId: string): Promise<string | undefined>
   /** Google's OpenID Connect, when GOOGLE_CLIENT_ID/GOOGLE_CLIENT_SECRET are set. */
   google: Google | undefined
 }
@@ -85,6 +88,7 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     secretBox,
     findCredentials: (accessKeyId, sessionToken) =>
       findCredentials(options.db, secretBox, accessKeyId, sessionToken, now()),
+    userPoolSubOf: (identityId) => userPoolSubOf(options.db, settings, identityId),
     google: settings.google && createGoogle(settings.google),
   }
 }

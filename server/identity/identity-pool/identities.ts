@@ -4,6 +4,22 @@ import type { DB } from '../../../db/schema.ts'
 
 export type PoolIdentity = { identityId: string; login: string | null }
 
+/** Our user pool as a login provider, in the AWS form that keys identities' logins. */
+export function userPoolProvider(settings: { region: string; userPoolId: string }): string {
+  return `cognito-idp.${settings.region}.amazonaws.com/${settings.userPoolId}`
+}
+
+/** The user-pool `sub` an identity is signed in as, or undefined for guests and others. */
+export async function userPoolSubOf(
+  db: Kysely<DB>,
+  settings: { region: string; userPoolId: string },
+  identityId: string,
+): Promise<string | undefined> {
+  const login = (await findIdentity(db, identityId))?.login
+  const prefix = `${userPoolProvider(settings)}|`
+  return login?.startsWith(prefix) ? login.slice(prefix.length) : undefined
+}
+
 /** A new identity id in the identity pool's shape: `{region}:{uuid}`. */
 function newIdentityId(region: string): string {
   return `${region}:${randomUUID()}`

@@ -13,6 +13,7 @@ import {
   identityForLogin,
   linkGuestToLogin,
   touchIdentity,
+  userPoolProvider,
 } from './identities.ts'
 
 /** Checks a user pool id token; resolves to its subject, or undefined when it is not valid. */
@@ -55,7 +56,7 @@ export async function identityPoolPlugin(
   const now = options.now ?? Date.now
   // Logins may name our pool by our issuer (what Amplify derives from the token's `iss`) or in
   // the AWS form; both mean the same provider, so identities are keyed by the AWS form.
-  const providerName = `cognito-idp.${settings.region}.amazonaws.com/${settings.userPoolId}`
+  const providerName = userPoolProvider(settings)
   const acceptedProviders = new Set([providerName, settings.issuer.replace(/^https?:\/\//, '')])
 
   /** The login (`{provider}|{sub}`) the Logins map proves, or undefined for a guest. */

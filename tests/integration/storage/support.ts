@@ -80,12 +80,16 @@ export function guest(server: TestServer): Promise<Person> {
 }
 
 /** A new signed-in user with their identity pool credentials. */
-export async function signedInUser(server: TestServer, prefix = 's3u'): Promise<Person> {
+export async function signedInUser(
+  server: TestServer,
+  prefix = 's3u',
+): Promise<Person & { username: string; tokens: Awaited<ReturnType<typeof signIn>> }> {
   const account = await registerUser(server, newAccount(prefix))
   const tokens = await signIn(server, account.username, account.password)
-  return credentialsFor(server, {
+  const person = await credentialsFor(server, {
     [`cognito-idp.${REGION}.amazonaws.com/${POOL_ID}`]: tokens.IdToken,
   })
+  return { ...person, username: account.username, tokens }
 }
 
 export function root(server: TestServer): Person {

@@ -1,0 +1,40 @@
+import type { AppContext } from '../app/load-context.ts'
+import type { StorageSettings } from './config.ts'
+import type { Identity } from './identity/index.ts'
+import type { ObjectStore } from './storage/backends/object-store.ts'
+import { STORAGE_MOUNT } from './storage/index.ts'
+
+/**
+ * Object storage as the site's pages see it: what the browser needs to upload (no secrets), and
+ * the few questions the product asks of stored objects, answered from the store and the
+ * identity pool so that features never speak S3.
+ */
+export function siteStorage(
+  store: ObjectStore,
+  settings: StorageSettings,
+  identity: Pick<Identity, 'userPoolSubOf'>,
+): AppContext['storage'] {
+  const { bucket, prefixes } = settings
+  return {
+    client: {
+      endpoints: settings.browserEndpoint,
+      endpointPath: settings.browserEndpoint === 'embedded' ? STORAGE_MOUNT : undefined,
+      region: settings.region,
+      bucket,
+      prefixes,
+    },
+    avatars: {
+      async describePublic(key) {
+        if (!key.startsWith(prefixes.public)) return undefined
+        const object = await store.headObject(bucket, key)
+        if (!object) return undefined
+        return {
+          uploaderSub: await identity.userPoolSubOf(object.owner),
+          size: object.size,
+          contentType: object.headers.contentType,
+        }
+      },
+      delete: (key) => store.deleteObject(bucket, key),
+    },
+  }
+}
