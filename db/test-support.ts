@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import pg from 'pg'
 import { type Database, openDatabase } from './database.ts'
 import { migrateToLatest } from './migrate.ts'
+
+export type { Database }
 
 /** For tests only: a real SQLite file in its own temporary directory. */
 export type TemporaryDatabase = Database & { dir: string; file: string; remove(): Promise<void> }
@@ -21,6 +25,59 @@ export async function openTemporaryDatabase(
     async remove() {
       await database.close()
       await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * For feature tests on both engines: SQLite always, and a fresh PostgreSQL database (created
+ * and dropped per call) when TEST_DATABASE_URL names a server.
+ */
+export const testEngines: readonly ('sqlite' | 'postgres')[] = process.env.TEST_DATABASE_URL
+  ? ['sqlite', 'postgres']
+  : ['sqlite']
+
+/** A migrated, empty database of the given engine; `remove()` deletes it. */
+export async function openTestDatabase(
+  engine: 'sqlite' | 'postgres',
+): Promise<Database & { remove(): Promise<void> }> {
+  if (engine === 'sqlite') return openTemporaryDatabase()
+  const created = await createPostgresDatabase(process.env.TEST_DATABASE_URL ?? '')
+  const database = openDatabase({ kind: 'postgres', url: created.url })
+  await migrateToLatest(database.db)
+  return {
+    ...database,
+    async remove() {
+      await database.close()
+      await created.drop()
+    },
+  }
+}
+
+/** Creates an empty database on the server TEST_DATABASE_URL names; fails loudly if unreachable. */
+export async function createPostgresDatabase(
+  adminUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `techlab_test_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  try {
+    await admin.query(`create database ${name}`)
+  } finally {
+    await admin.end()
+  }
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl })
+      await client.connect()
+      try {
+        await client.query(`drop database if exists ${name} with (force)`)
+      } finally {
+        await client.end()
+      }
     },
   }
 }

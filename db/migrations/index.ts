@@ -4,6 +4,7 @@ import * as identityAndMail from './2026-11-22-0002-identity-and-mail.ts'
 import * as userPoolSignIn from './2026-11-22-0003-user-pool-sign-in.ts'
 import * as userPoolMfa from './2026-11-22-0004-user-pool-mfa.ts'
 import * as userAvatars from './2026-11-23-0008-user-avatars.ts'
+import * as learningContent from './2026-11-23-0009-learning-content.ts'
 
 /**
  * Every migration, in order. Listed statically rather than read from the folder so the same
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-0003-user-pool-sign-in': userPoolSignIn,
   '2026-11-22-0004-user-pool-mfa': userPoolMfa,
   '2026-11-23-0008-user-avatars': userAvatars,
+  '2026-11-23-0009-learning-content': learningContent,
 }

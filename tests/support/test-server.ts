@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
 import { seedDemoContent } from '../../db/seed/seed.ts'
+import { createPostgresDatabase } from '../../db/test-support.ts'
 import { loadConfig } from '../../server/config.ts'
 import { type RunningServer, startServer } from '../../server/start.ts'
 
@@ -45,30 +44,4 @@ export async function startTestServer(
   }
 }
 
-/** Creates an empty database on the server TEST_DATABASE_URL names; fails loudly if unreachable. */
-export async function createPostgresDatabase(
-  adminUrl: string,
-): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `techlab_test_${randomBytes(6).toString('hex')}`
-  const admin = new pg.Client({ connectionString: adminUrl })
-  await admin.connect()
-  try {
-    await admin.query(`create database ${name}`)
-  } finally {
-    await admin.end()
-  }
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl })
-      await client.connect()
-      try {
-        await client.query(`drop database if exists ${name} with (force)`)
-      } finally {
-        await client.end()
-      }
-    },
-  }
-}
+export { createPostgresDatabase }
