@@ -91,7 +91,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   })
   app.decorate('identity', identity)
   await app.register(identityPlugin, { identity })
-  await app.register(apiPlugin, { prefix: '/api', db: database.db })
+  const sessions = webSessions(config, identity.verifyToken)
+  await app.register(apiPlugin, {
+    prefix: '/api',
+    db: database.db,
+    currentUser: (request) => sessions.currentUser(request),
+  })
   for (const prefix of RESERVED_PREFIXES) reservePrefix(app, prefix)
 
   if (options.devServer) {
@@ -120,7 +125,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     context: {
       db: database.db,
       settings: config.public,
-      auth: webSessions(config, identity.verifyToken),
+      auth: sessions,
       log: app.log,
     },
     pageCache: createPageCache({

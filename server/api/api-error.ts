@@ -1,6 +1,16 @@
-import type { z } from 'zod'
+import { z } from 'zod'
+import { ContentError, type ContentErrorCode } from '../../features/content-error.ts'
 
 export type FieldErrors = Record<string, string[]>
+
+const CONTENT_ERROR_STATUS: Record<ContentErrorCode, number> = {
+  SIGN_IN_REQUIRED: 401,
+  NOT_FOUND: 404,
+  FORBIDDEN: 403,
+  LOCKED: 403,
+  STALE_REVISION: 409,
+  VALIDATION_FAILED: 400,
+}
 
 /** The one error type of the /api boundary, sent as `{ error: { code, message, fields? } }`. */
 export class ApiError extends Error {
@@ -23,6 +33,16 @@ export class ApiError extends Error {
       fields[field] = [...(fields[field] ?? []), issue.message]
     }
     return new ApiError(400, 'VALIDATION_FAILED', '入力内容に誤りがあります', fields)
+  }
+
+  /** The API's answer for an error a feature or a parameter schema threw; undefined for others. */
+  static from(error: unknown): ApiError | undefined {
+    if (error instanceof ApiError) return error
+    if (error instanceof z.ZodError) return ApiError.validation(error)
+    if (error instanceof ContentError) {
+      return new ApiError(CONTENT_ERROR_STATUS[error.code], error.code, error.message, error.fields)
+    }
+    return undefined
   }
 
   static notFound(message = '見つかりませんでした'): ApiError {
