@@ -105,7 +105,7 @@ export interface LabStoriesTable extends PublishableColumns {
 
 export interface TagsTable {
   id: string
-  /** Normalised (NFKC, lower case, trimmed): one tag whatever width or case it was typed in. */
+  /** Normalised (features/tags/normalize.ts): one tag whatever width or case it was typed in. */
   name: string
   created_at: EpochMs
 }

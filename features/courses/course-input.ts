@@ -1,12 +1,12 @@
 import { z } from 'zod'
-import { tagList } from '../tags/tag-name.ts'
+import { markdownBodySchema } from '../markdown/body.ts'
+import { tagListSchema } from '../tags/normalize.ts'
 
 // What authors may send when editing a course: shared by the editor (limits, messages) and
 // the server (which validates every write, whatever the browser checked).
 
 export const MAX_TITLE_LENGTH = 100
 export const MAX_SUMMARY_LENGTH = 500
-export const MAX_LESSON_BODY_LENGTH = 100_000
 
 function title(what: string) {
   return z
@@ -44,7 +44,7 @@ export const courseFields = z.object({
     .default(''),
   level: level.default('beginner'),
   access: access.default('free'),
-  tags: tagList.default([]),
+  tags: tagListSchema.default([]),
   coverKey: objectKey.nullable().default(null),
 })
 export type CourseFields = z.infer<typeof courseFields>
@@ -65,12 +65,7 @@ export const newLesson = z.object({
 
 export const lessonUpdate = z.object({
   title: title('レッスン名'),
-  body: z
-    .string({ error: '本文は文字列で入力してください' })
-    .max(
-      MAX_LESSON_BODY_LENGTH,
-      `本文は ${MAX_LESSON_BODY_LENGTH.toLocaleString('ja-JP')} 文字以内で入力してください`,
-    ),
+  body: markdownBodySchema,
   access,
   revision,
 })

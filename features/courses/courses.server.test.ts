@@ -158,7 +158,7 @@ describe.each(testEngines)('courses on %s', (engine) => {
         revision: 1,
         level: 'beginner',
         access: 'free',
-        tags: ['javascript', 'web 開発'],
+        tags: ['javascript', 'web-開発'],
         canEdit: true,
       })
     })
@@ -184,8 +184,8 @@ describe.each(testEngines)('courses on %s', (engine) => {
         summary: ['概要は 500 文字以内で入力してください'],
         level: ['レベルは入門・中級・上級から選んでください'],
         access: ['公開範囲は無料・プレミアムから選んでください'],
-        'tags.0': ['タグに使えるのは文字、数字と + # . _ - だけです'],
-        'tags.1': ['空のタグは指定できません'],
+        'tags.0': ['タグ「<script>」には文字・数字と + # . - _ だけが使えます。'],
+        'tags.1': ['空のタグは付けられません。'],
       })
       await refused(createCourse(db, author, { title: '   ' }), 'VALIDATION_FAILED')
       await refused(
@@ -403,7 +403,7 @@ describe.each(testEngines)('courses on %s', (engine) => {
         ),
         'VALIDATION_FAILED',
       )
-      expect(error.fields?.body).toEqual(['本文は 100,000 文字以内で入力してください'])
+      expect(error.fields?.body).toEqual(['本文は100,000文字以内で入力してください。'])
     })
   })
 
