@@ -11,6 +11,16 @@ export type ContentErrorCode =
   | 'VALIDATION_FAILED'
   | 'LOCKED'
 
+/** The HTTP status pages and /api answer each code with. */
+const HTTP_STATUS: Record<ContentErrorCode, number> = {
+  SIGN_IN_REQUIRED: 401,
+  NOT_FOUND: 404,
+  FORBIDDEN: 403,
+  LOCKED: 403,
+  STALE_REVISION: 409,
+  VALIDATION_FAILED: 400,
+}
+
 /**
  * The one error type of the content features (courses, and the kinds built on them). Pages
  * and /api translate it into their own answers; the message is Japanese and safe to show.
@@ -24,6 +34,10 @@ export class ContentError extends Error {
     super(message)
     this.code = code
     this.fields = fields
+  }
+
+  get httpStatus(): number {
+    return HTTP_STATUS[this.code]
   }
 
   static notFound(message = '見つかりませんでした'): ContentError {

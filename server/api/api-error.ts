@@ -1,16 +1,7 @@
 import { z } from 'zod'
-import { ContentError, type ContentErrorCode } from '../../features/content-error.ts'
+import { ContentError } from '../../features/content-error.ts'
 
 export type FieldErrors = Record<string, string[]>
-
-const CONTENT_ERROR_STATUS: Record<ContentErrorCode, number> = {
-  SIGN_IN_REQUIRED: 401,
-  NOT_FOUND: 404,
-  FORBIDDEN: 403,
-  LOCKED: 403,
-  STALE_REVISION: 409,
-  VALIDATION_FAILED: 400,
-}
 
 /** The one error type of the /api boundary, sent as `{ error: { code, message, fields? } }`. */
 export class ApiError extends Error {
@@ -40,7 +31,7 @@ export class ApiError extends Error {
     if (error instanceof ApiError) return error
     if (error instanceof z.ZodError) return ApiError.validation(error)
     if (error instanceof ContentError) {
-      return new ApiError(CONTENT_ERROR_STATUS[error.code], error.code, error.message, error.fields)
+      return new ApiError(error.httpStatus, error.code, error.message, error.fields)
     }
     return undefined
   }
