@@ -29,11 +29,123 @@ export interface CoursesTable {
   published_at: EpochMs | null
   created_at: EpochMs
   updated_at: EpochMs
+  /** Added by migration 0009: the cover image, a public object in the site's bucket. */
+  cover_key: ColumnType<string | null, string | null | undefined, string | null>
+  /** Added by migration 0009: bumped by every save, so a stale editor cannot overwrite. */
+  revision: Defaulted<number>
+}
+
+/** Columns every content kind shares (migration 0009): owner, draft/publish state, revision. */
+interface PublishableColumns {
+  id: string
+  owner_id: string
+  title: string
+  status: PublicationStatus
+  published_at: EpochMs | null
+  revision: Defaulted<number>
+  created_at: EpochMs
+  updated_at: EpochMs
+}
+
+export interface CourseSectionsTable {
+  id: string
+  course_id: string
+  title: string
+  /** Order within the course; reordering rewrites the positions of the course's sections. */
+  position: number
+  created_at: EpochMs
+  updated_at: EpochMs
+}
+
+export interface LessonsTable {
+  id: string
+  course_id: string
+  section_id: string
+  title: string
+  /** Markdown. */
+  body: Defaulted<string>
+  access: CourseAccess
+  /** Order within the section. */
+  position: number
+  revision: Defaulted<number>
+  created_at: EpochMs
+  updated_at: EpochMs
+}
+
+export interface LessonProgressTable {
+  user_id: string
+  lesson_id: string
+  course_id: string
+  done_at: EpochMs
+}
+
+export interface StudiesTable extends PublishableColumns {
+  summary: Defaulted<string>
+  /** The study's notes, Markdown. */
+  body: Defaulted<string>
+}
+
+export interface LabsTable extends PublishableColumns {
+  description: Defaulted<string>
+  repository_url: string | null
+  demo_url: string | null
+}
+
+export interface LabScreenshotsTable {
+  lab_id: string
+  object_key: string
+  position: number
+}
+
+export interface LabStoriesTable extends PublishableColumns {
+  lab_id: string | null
+  /** Markdown. */
+  body: Defaulted<string>
+}
+
+export interface TagsTable {
+  id: string
+  /** Normalised (features/tags/normalize.ts): one tag whatever width or case it was typed in. */
+  name: string
+  created_at: EpochMs
+}
+
+/** One link table per content kind, so deleting the item deletes its links (foreign keys). */
+export interface TagLinksTable {
+  subject_id: string
+  tag_id: string
+  /** The order the author gave the tags. */
+  position: number
+}
+
+export type ContentKind = 'course' | 'study' | 'lab' | 'lab_story'
+export type HistoryEventKind = 'lesson_done' | 'published'
+
+export interface HistoryEventsTable {
+  id: string
+  user_id: string
+  kind: HistoryEventKind
+  subject_kind: ContentKind | 'lesson'
+  subject_id: string
+  at: EpochMs
 }
 
 export interface DB {
   users: UsersTable
   courses: CoursesTable
+  course_sections: CourseSectionsTable
+  lessons: LessonsTable
+  lesson_progress: LessonProgressTable
+  studies: StudiesTable
+  labs: LabsTable
+  lab_screenshots: LabScreenshotsTable
+  lab_stories: LabStoriesTable
+  tags: TagsTable
+  course_tags: TagLinksTable
+  study_tags: TagLinksTable
+  lab_tags: TagLinksTable
+  lab_story_tags: TagLinksTable
+  history_events: HistoryEventsTable
   identity_users: IdentityUsersTable
   identity_user_groups: IdentityUserGroupsTable
   identity_codes: IdentityCodesTable

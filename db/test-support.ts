@@ -6,6 +6,8 @@ import pg from 'pg'
 import { type Database, openDatabase } from './database.ts'
 import { migrateToLatest } from './migrate.ts'
 
+export type { Database }
+
 /** For tests only: a real SQLite file in its own temporary directory. */
 export type TemporaryDatabase = Database & { dir: string; file: string; remove(): Promise<void> }
 
@@ -23,6 +25,31 @@ export async function openTemporaryDatabase(
     async remove() {
       await database.close()
       await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * For feature tests on both engines: SQLite always, and a fresh PostgreSQL database (created
+ * and dropped per call) when TEST_DATABASE_URL names a server.
+ */
+export const testEngines: readonly ('sqlite' | 'postgres')[] = process.env.TEST_DATABASE_URL
+  ? ['sqlite', 'postgres']
+  : ['sqlite']
+
+/** A migrated, empty database of the given engine; `remove()` deletes it. */
+export async function openTestDatabase(
+  engine: 'sqlite' | 'postgres',
+): Promise<Database & { remove(): Promise<void> }> {
+  if (engine === 'sqlite') return openTemporaryDatabase()
+  const created = await createPostgresDatabase(process.env.TEST_DATABASE_URL ?? '')
+  const database = openDatabase({ kind: 'postgres', url: created.url })
+  await migrateToLatest(database.db)
+  return {
+    ...database,
+    async remove() {
+      await database.close()
+      await created.drop()
     },
   }
 }

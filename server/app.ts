@@ -104,7 +104,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   })
   app.decorate('identity', identity)
   await app.register(identityPlugin, { identity })
-  await app.register(apiPlugin, { prefix: '/api', db: database.db })
+  const sessions = webSessions(config, identity.verifyToken)
+  await app.register(apiPlugin, {
+    prefix: '/api',
+    db: database.db,
+    currentUser: (request) => sessions.currentUser(request),
+  })
   const store = await openObjectStore(config.storage, database.db)
   app.addHook('onClose', () => store.close())
   scheduleUploadExpiry(app, store, config.storage)
@@ -142,7 +147,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     context: {
       db: database.db,
       settings: config.public,
-      auth: webSessions(config, identity.verifyToken),
+      auth: sessions,
       storage: siteStorage(store, config.storage, identity),
       log: app.log,
     },

@@ -110,8 +110,6 @@ export const UPCOMING_PAGES: Record<string, UpcomingPage> = {
       'スタディは、テーマごとの学習ノートと演習問題のまとまりです。公開されると、ここに並びます。',
     actions: [BROWSE],
   },
-  'course-create': editorPage('コースの作成', 'コース'),
-  'course-edit': editorPage('コースの編集', 'コース'),
   'lab-create': editorPage('ラボの作成', 'ラボ'),
   'lab-edit': editorPage('ラボの編集', 'ラボ'),
   'lab-story-create': editorPage('ストーリーの作成', 'ストーリー'),

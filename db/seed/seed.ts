@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import { newContentId } from '../ids.ts'
 import type { DB } from '../schema.ts'
 import { demoCourses, demoUsers } from './demo-content.ts'
+import { demoLessons } from './demo-lessons.ts'
 
 const HOUR_MS = 3_600_000
 
@@ -44,10 +45,11 @@ export async function seedDemoContent(db: Kysely<DB>, now = Date.now()): Promise
       if (!ownerId)
         throw new Error(`Demo course "${course.title}" names unknown author ${course.author}`)
       const publishedAt = now - (courses.length - index) * 6 * HOUR_MS
+      const courseId = newContentId()
       await trx
         .insertInto('courses')
         .values({
-          id: newContentId(),
+          id: courseId,
           owner_id: ownerId,
           title: course.title,
           summary: course.summary,
@@ -59,6 +61,29 @@ export async function seedDemoContent(db: Kysely<DB>, now = Date.now()): Promise
           updated_at: publishedAt,
         })
         .execute()
+      for (const [position, section] of (demoLessons[course.title] ?? []).entries()) {
+        const sectionId = newContentId()
+        const at = { created_at: publishedAt, updated_at: publishedAt }
+        await trx
+          .insertInto('course_sections')
+          .values({ id: sectionId, course_id: courseId, title: section.title, position, ...at })
+          .execute()
+        await trx
+          .insertInto('lessons')
+          .values(
+            section.lessons.map((lesson, lessonPosition) => ({
+              id: newContentId(),
+              course_id: courseId,
+              section_id: sectionId,
+              title: lesson.title,
+              body: lesson.body,
+              access: lesson.access ?? 'free',
+              position: lessonPosition,
+              ...at,
+            })),
+          )
+          .execute()
+      }
     }
     return true
   })

@@ -1,4 +1,5 @@
-import type { z } from 'zod'
+import { z } from 'zod'
+import { ContentError } from '../../features/content-error.ts'
 
 export type FieldErrors = Record<string, string[]>
 
@@ -23,6 +24,16 @@ export class ApiError extends Error {
       fields[field] = [...(fields[field] ?? []), issue.message]
     }
     return new ApiError(400, 'VALIDATION_FAILED', '入力内容に誤りがあります', fields)
+  }
+
+  /** The API's answer for an error a feature or a parameter schema threw; undefined for others. */
+  static from(error: unknown): ApiError | undefined {
+    if (error instanceof ApiError) return error
+    if (error instanceof z.ZodError) return ApiError.validation(error)
+    if (error instanceof ContentError) {
+      return new ApiError(error.httpStatus, error.code, error.message, error.fields)
+    }
+    return undefined
   }
 
   static notFound(message = '見つかりませんでした'): ApiError {

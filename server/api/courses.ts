@@ -1,20 +1,24 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import type { DB } from '../../db/schema.ts'
-import {
-  catalogueQuery,
-  findPublishedCourse,
-  listPublishedCourses,
-} from '../../features/courses/catalogue.server.ts'
+import type { Actor } from '../../features/actor.ts'
+import { catalogueQuery, listPublishedCourses } from '../../features/courses/catalogue.server.ts'
+import { readCourseForViewer } from '../../features/courses/course-view.server.ts'
+import { markLessonDone } from '../../features/courses/lesson-progress.server.ts'
+import { readLessonForViewer } from '../../features/courses/lesson-view.server.ts'
 import { ApiError } from './api-error.ts'
+import { pathId, pathParams } from './request-params.ts'
 
-const courseAddress = z.object({
-  username: z.string().min(1).max(64),
-  courseId: z.string().min(1).max(64),
-})
+const courseAddress = z.object({ username: pathId, courseId: pathId })
+const lessonAddress = courseAddress.extend({ lessonId: pathId })
 
-export function registerCourseRoutes(api: FastifyInstance, db: Kysely<DB>): void {
+/** Reading courses and lessons, and learners' progress; URLs follow the pages' addresses. */
+export function registerCourseRoutes(
+  api: FastifyInstance,
+  db: Kysely<DB>,
+  actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
+): void {
   api.get('/courses', async (request) => {
     const query = catalogueQuery.safeParse(request.query)
     if (!query.success) throw ApiError.validation(query.error)
@@ -22,10 +26,14 @@ export function registerCourseRoutes(api: FastifyInstance, db: Kysely<DB>): void
   })
 
   api.get('/users/:username/courses/:courseId', async (request) => {
-    const address = courseAddress.safeParse(request.params)
-    if (!address.success) throw ApiError.validation(address.error)
-    const course = await findPublishedCourse(db, address.data)
-    if (!course) throw ApiError.notFound('コースが見つかりません')
-    return course
+    return readCourseForViewer(db, pathParams(courseAddress, request), await actorOf(request))
+  })
+
+  api.get('/users/:username/courses/:courseId/lessons/:lessonId', async (request) => {
+    return readLessonForViewer(db, pathParams(lessonAddress, request), await actorOf(request))
+  })
+
+  api.post('/users/:username/courses/:courseId/lessons/:lessonId/done', async (request) => {
+    return markLessonDone(db, pathParams(lessonAddress, request), await actorOf(request))
   })
 }

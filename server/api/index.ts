@@ -1,13 +1,30 @@
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
+import { type Actor, actorOf } from '../../features/actor.ts'
 import { ApiError } from './api-error.ts'
+import { registerCourseEditingRoutes } from './course-editing.ts'
 import { registerCourseRoutes } from './courses.ts'
 
 /** The product API under /api: thin adapters from HTTP to feature functions. */
-export async function apiPlugin(api: FastifyInstance, options: { db: Kysely<DB> }): Promise<void> {
+export async function apiPlugin(
+  api: FastifyInstance,
+  options: {
+    db: Kysely<DB>
+    /** Who is signed in: the same session (Amplify's cookies) the pages read. */
+    currentUser(request: Request): Promise<{ sub: string; groups: string[] } | undefined>
+  },
+): Promise<void> {
+  // The session reader reads only the Cookie header, so that is all it is handed.
+  const actor = async (request: FastifyRequest): Promise<Actor | undefined> =>
+    actorOf(
+      await options.currentUser(
+        new Request('http://api.invalid/', { headers: { cookie: request.headers.cookie ?? '' } }),
+      ),
+    )
   api.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof ApiError) return reply.code(error.status).send(error.toJSON())
+    const known = ApiError.from(error)
+    if (known) return reply.code(known.status).send(known.toJSON())
     // Fastify's own 4xx errors (bad JSON, body too large, unsupported media type…).
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       const apiError = new ApiError(error.statusCode, error.code ?? 'BAD_REQUEST', error.message)
@@ -21,7 +38,8 @@ export async function apiPlugin(api: FastifyInstance, options: { db: Kysely<DB> 
     )
     return reply.code(500).send(internal.toJSON())
   })
-  registerCourseRoutes(api, options.db)
+  registerCourseRoutes(api, options.db, actor)
+  registerCourseEditingRoutes(api, options.db, actor)
   // Claims the rest of /api, so that no unknown API path falls through to the page router.
   api.all('/*', async () => {
     throw ApiError.notFound('この API は存在しません')

@@ -90,12 +90,9 @@ describe('server-rendered pages', () => {
     '/techlab/labs',
     '/techlab/labs_stories',
     '/techlab/studies',
-    '/techlab/courses/create',
     '/techlab/labs_stories/create',
     '/techlab/labs/create',
     '/techlab/studies/create',
-    '/techlab/courses/edit',
-    '/techlab/courses/abc/edit',
     '/techlab/labs_stories/abc/edit',
     '/techlab/labs/abc/edit',
     '/techlab/studies/abc/edit',
@@ -111,6 +108,17 @@ describe('server-rendered pages', () => {
     expect(html.match(/<h1[\s>]/g)).toHaveLength(1)
     expect(html).not.toMatch(/lorem|placeholder|TODO/i)
   })
+
+  it.each(['/techlab/courses/create', '/techlab/courses/edit', '/techlab/courses/abc/edit'])(
+    'sends a guest at the course editor %s to sign in first',
+    async (path) => {
+      const { response } = await page(path, { redirect: 'manual' })
+      expect(response.status).toBe(302)
+      expect(response.headers.get('location')).toBe(
+        `/auth/signin?redirectTo=${encodeURIComponent(path)}`,
+      )
+    },
+  )
 
   it('serves a seeded course page and 404s for an id that does not exist', async () => {
     const list = await (await fetch(`${server.url}/api/courses?limit=1`)).json()

@@ -1,10 +1,4 @@
-import {
-  CognitoIdentityProviderClient,
-  ConfirmSignUpCommand,
-  GlobalSignOutCommand,
-  InitiateAuthCommand,
-  SignUpCommand,
-} from '@aws-sdk/client-cognito-identity-provider'
+import { GlobalSignOutCommand } from '@aws-sdk/client-cognito-identity-provider'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   amplifyCookieHeader,
@@ -12,6 +6,7 @@ import {
   signJwt,
   tokenPair,
 } from '../../app/lib/auth/test-tokens.ts'
+import { CLIENT_ID, signedInUser, userPool } from '../support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '../support/test-server.ts'
 
 /**
@@ -19,8 +14,6 @@ import { startTestServer, type TestServer } from '../support/test-server.ts'
  * header on the first paint; anything else (forged, tampered, expired, revoked, another
  * client's) gives the guest header, never an error.
  */
-const CLIENT_ID = 'techlabwebclient0000000000'
-const PASSWORD = 'Hajimete1!'
 
 let server: TestServer
 
@@ -30,52 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close()
 })
-
-function userPool(target: TestServer) {
-  return new CognitoIdentityProviderClient({
-    region: 'ap-northeast-1',
-    endpoint: `${target.url}/cognito-idp`,
-    credentials: { accessKeyId: 'unused', secretAccessKey: 'unused' },
-  })
-}
-
-/** Signs up, confirms with the mailed code and signs in; returns the tokens. */
-async function signedInUser(target: TestServer, username: string) {
-  const client = userPool(target)
-  const email = `${username}@example.com`
-  await client.send(
-    new SignUpCommand({
-      ClientId: CLIENT_ID,
-      Username: username,
-      Password: PASSWORD,
-      UserAttributes: [{ Name: 'email', Value: email }],
-    }),
-  )
-  const mailbox = await fetch(
-    `${target.url}/dev/mailbox/messages.json?to=${encodeURIComponent(email)}`,
-  )
-  const { messages } = (await mailbox.json()) as { messages: { text: string }[] }
-  const code = /\b(\d{6})\b/.exec(messages[0]?.text ?? '')?.[1]
-  expect(code).toBeDefined()
-  await client.send(
-    new ConfirmSignUpCommand({ ClientId: CLIENT_ID, Username: username, ConfirmationCode: code }),
-  )
-  const signIn = await client.send(
-    new InitiateAuthCommand({
-      ClientId: CLIENT_ID,
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      AuthParameters: { USERNAME: username, PASSWORD },
-    }),
-  )
-  const result = signIn.AuthenticationResult
-  if (!result?.AccessToken || !result.IdToken) throw new Error('sign-in gave no tokens')
-  return {
-    email,
-    accessToken: result.AccessToken,
-    idToken: result.IdToken,
-    refreshToken: result.RefreshToken,
-  }
-}
 
 async function page(path: string, cookie?: string) {
   const response = await fetch(`${server.url}${path}`, {

@@ -1,14 +1,15 @@
-import { Link } from 'react-router'
-import { findPublishedCourse } from '../../../features/courses/catalogue.server.ts'
+import { data, Link, Outlet, useOutlet } from 'react-router'
+import { actorOf } from '../../../features/actor.ts'
 import { LEVEL_LABELS } from '../../../features/courses/course-card.ts'
+import { readCourseForViewer } from '../../../features/courses/course-view.server.ts'
 import { AccessBadge } from '../../components/course-card.tsx'
-import { EmptyState } from '../../components/empty-state.tsx'
-import { publicPageHeaders } from '../../lib/cache-control.ts'
+import { CourseOutline } from '../../components/courses/course-outline.tsx'
+import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
 import { formatDate } from '../../lib/format.ts'
 import { pageMeta } from '../../lib/meta.ts'
 import type { Route } from './+types/course'
 
-export const headers = publicPageHeaders
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   pageMeta(matches, {
@@ -16,16 +17,44 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
     description: loaderData?.course.summary ?? '',
   })
 
-export async function loader({ context, params }: Route.LoaderArgs) {
-  const course = await findPublishedCourse(context.db, {
-    username: params.user,
-    courseId: params.id,
-  })
-  if (!course) throw new Response('Not Found', { status: 404 })
-  return { course }
+/** The course, as the signed-in learner (with their progress) or a guest sees it. */
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const user = await context.auth.currentUser(request)
+  const course = await contentForPage(
+    readCourseForViewer(context.db, { username: params.user, courseId: params.id }, actorOf(user)),
+    new URL(request.url).pathname,
+  )
+  return data(
+    { course, signedIn: user !== undefined },
+    { headers: viewerCacheControl(user !== undefined) },
+  )
 }
 
-export default function CoursePage({ loaderData: { course } }: Route.ComponentProps) {
+/** The course page; a lesson (the nested route) renders beside the course's outline. */
+export default function CoursePage({ loaderData: { course, signedIn } }: Route.ComponentProps) {
+  const lesson = useOutlet()
+  const coursePath = `/${course.author.username}/courses/${course.id}`
+  if (lesson) {
+    return (
+      <div className="mx-auto grid max-w-6xl gap-8 lg:grid-cols-[18rem_minmax(0,1fr)]">
+        <aside className="order-2 lg:order-1">
+          <p className="font-semibold">
+            <Link to={coursePath} className="hover:underline">
+              {course.title}
+            </Link>
+          </p>
+          <div className="mt-4">
+            <CourseOutline course={course} />
+          </div>
+        </aside>
+        <div className="order-1 min-w-0 lg:order-2">
+          <Outlet />
+        </div>
+      </div>
+    )
+  }
+  const { done, total } = course.progress
+  const started = done > 0
   return (
     <article className="mx-auto max-w-3xl">
       <nav aria-label="パンくずリスト" className="text-sm text-slate-500 dark:text-slate-400">
@@ -36,35 +65,77 @@ export default function CoursePage({ loaderData: { course } }: Route.ComponentPr
         <span>{course.title}</span>
       </nav>
       <header className="mt-4">
-        <div className="flex items-center gap-2 text-xs">
+        <div className="flex flex-wrap items-center gap-2 text-xs">
+          {course.status === 'draft' && (
+            <span className="rounded-full bg-slate-800 px-2 py-0.5 font-semibold text-white dark:bg-slate-200 dark:text-slate-900">
+              下書き
+            </span>
+          )}
           <AccessBadge access={course.access} />
           <span className="rounded-full bg-slate-100 px-2 py-0.5 dark:bg-slate-800">
             {LEVEL_LABELS[course.level]}
           </span>
+          {course.tags.map((tag) => (
+            <span key={tag} className="text-slate-600 dark:text-slate-400">
+              #{tag}
+            </span>
+          ))}
         </div>
         <h1 className="mt-3 text-3xl font-bold leading-tight">{course.title}</h1>
-        <p className="mt-4 text-slate-700 dark:text-slate-300">{course.summary}</p>
+        <p className="mt-4 whitespace-pre-line text-slate-700 dark:text-slate-300">
+          {course.summary}
+        </p>
         <p className="mt-4 text-sm text-slate-500 dark:text-slate-400">
           <Link to={`/${course.author.username}`} className="hover:underline">
             {course.author.displayName}
           </Link>
-          <span aria-hidden="true"> ・ </span>
-          <time dateTime={new Date(course.publishedAt).toISOString()}>
-            {formatDate(course.publishedAt)} 公開
-          </time>
+          {course.publishedAt !== null && (
+            <>
+              <span aria-hidden="true"> ・ </span>
+              <time dateTime={new Date(course.publishedAt).toISOString()}>
+                {formatDate(course.publishedAt)} 公開
+              </time>
+            </>
+          )}
         </p>
+        <div className="mt-6 flex flex-wrap items-center gap-3">
+          {course.nextLessonId && (
+            <Link
+              to={`${coursePath}/lessons/${course.nextLessonId}`}
+              className="rounded-md bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700"
+            >
+              {started ? '続きから学習する' : '学習を始める'}
+            </Link>
+          )}
+          {course.canEdit && (
+            <Link
+              to={`${coursePath}/edit`}
+              className="rounded-md border border-slate-300 px-4 py-2.5 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+            >
+              編集する
+            </Link>
+          )}
+        </div>
+        {signedIn && total > 0 && (
+          <div className="mt-6">
+            <p className="text-sm" id="course-progress-label">
+              進捗 {done} / {total} レッスン
+            </p>
+            <progress
+              aria-labelledby="course-progress-label"
+              className="mt-1 h-2 w-full accent-brand-600"
+              max={total}
+              value={done}
+            />
+          </div>
+        )}
       </header>
       <section aria-labelledby="lessons-heading" className="mt-10">
         <h2 id="lessons-heading" className="text-xl font-bold">
           レッスン
         </h2>
         <div className="mt-4">
-          <EmptyState
-            title="このコースのレッスンは準備中です"
-            actions={[{ to: '/courses', label: 'ほかのコースを見る' }]}
-          >
-            公開され次第、ここにセクションとレッスンが並びます。
-          </EmptyState>
+          <CourseOutline course={course} />
         </div>
       </section>
     </article>

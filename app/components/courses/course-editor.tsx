@@ -1,0 +1,334 @@
+import { type ReactNode, useCallback, useId, useRef, useState } from 'react'
+import { Link, useNavigate } from 'react-router'
+import type { CourseDraft } from '../../../features/courses/course-editor.server.ts'
+import { ApiRequestError } from '../../lib/api-client.ts'
+import { type Autosave, useAutosave } from '../../lib/use-autosave.ts'
+import { useLeaveGuard } from '../../lib/use-leave-guard.ts'
+import type { CourseApi } from './course-api.ts'
+import { CourseStructure } from './course-structure.tsx'
+import { messageOf } from './lesson-editor.tsx'
+import { SaveStatus } from './save-status.tsx'
+
+type CourseFields = Pick<CourseDraft, 'title' | 'summary' | 'level' | 'access'> & {
+  /** As typed: tags separated by commas. */
+  tagsText: string
+}
+
+const inputClass =
+  'rounded-md border border-slate-300 bg-white px-3 py-2 text-base dark:border-slate-600 dark:bg-slate-950'
+
+function fieldsOf(draft: CourseDraft | null): CourseFields {
+  return {
+    title: draft?.title ?? '',
+    summary: draft?.summary ?? '',
+    level: draft?.level ?? 'beginner',
+    access: draft?.access ?? 'free',
+    tagsText: draft?.tags.join(', ') ?? '',
+  }
+}
+
+function payloadOf(fields: CourseFields) {
+  const { tagsText, ...rest } = fields
+  return {
+    ...rest,
+    tags: tagsText
+      .split(/[,、，]/u)
+      .map((tag) => tag.trim())
+      .filter(Boolean),
+  }
+}
+
+/**
+ * The course editor: the course's fields autosave a moment after typing stops (the first
+ * save creates the draft), sections and lessons are added, renamed, reordered with buttons
+ * and removed, and every change names the revision it was based on, so a second tab's
+ * change is refused with a clear message instead of being overwritten.
+ */
+export function CourseEditor(props: {
+  initial: CourseDraft | null
+  username: string
+  api: CourseApi
+}) {
+  const { api, username } = props
+  const navigate = useNavigate()
+  const [draft, setDraft] = useState(props.initial)
+  const [fields, setFields] = useState(() => fieldsOf(props.initial))
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({})
+  const [problem, setProblem] = useState<string | undefined>()
+  const [conflict, setConflict] = useState(false)
+  const revision = useRef(props.initial?.revision ?? 0)
+  const chain = useRef<Promise<unknown>>(Promise.resolve())
+  const lessonAutosaves = useRef(new Map<string, Autosave<unknown>>())
+
+  /** Course writes run one at a time, each based on the revision the previous one produced. */
+  const serial = useCallback(<T,>(work: () => Promise<T>): Promise<T> => {
+    const next = chain.current.then(work, work)
+    chain.current = next.catch(() => undefined)
+    return next
+  }, [])
+
+  const report = useCallback((error: unknown) => {
+    if (error instanceof ApiRequestError && error.code === 'STALE_REVISION') setConflict(true)
+    setFieldErrors(error instanceof ApiRequestError ? (error.fields ?? {}) : {})
+    setProblem(messageOf(error))
+  }, [])
+
+  const autosave = useAutosave<CourseFields>((value) =>
+    serial(async () => {
+      try {
+        if (!draft) {
+          const created = await api.create(payloadOf(value))
+          revision.current = created.revision
+          // The draft exists now: continue editing it at its own address.
+          navigate(`/${username}/courses/${created.id}/edit`, { replace: true })
+        } else {
+          const saved = await api.write('PUT', `/courses/${draft.id}`, {
+            ...payloadOf(value),
+            coverKey: draft.coverKey,
+            revision: revision.current,
+          })
+          revision.current = saved.revision
+        }
+        setFieldErrors({})
+        setProblem(undefined)
+      } catch (error) {
+        report(error)
+        throw error
+      }
+    }),
+  )
+
+  const flushAll = useCallback(async () => {
+    await Promise.all([
+      autosave.flush(),
+      ...[...lessonAutosaves.current.values()].map((lesson) => lesson.flush()),
+    ])
+  }, [autosave])
+  const unsaved = useCallback(
+    () =>
+      autosave.unsaved() ||
+      [...lessonAutosaves.current.values()].some((lesson) => lesson.unsaved()),
+    [autosave],
+  )
+  useLeaveGuard({ unsaved, flush: flushAll })
+
+  /** A change of the course as a whole or of its structure; then the editor shows the result. */
+  const change = useCallback(
+    async (method: string, path: string, body: Record<string, unknown> = {}) => {
+      if (!draft) return
+      await flushAll()
+      await serial(async () => {
+        try {
+          const withRevision = { ...body, revision: revision.current }
+          const target =
+            method === 'DELETE'
+              ? `/courses/${draft.id}${path}?revision=${revision.current}`
+              : `/courses/${draft.id}${path}`
+          await api.write(method, target, method === 'DELETE' ? undefined : withRevision)
+          const fresh = await api.draft(draft.id)
+          revision.current = fresh.revision
+          setDraft(fresh)
+          setProblem(undefined)
+        } catch (error) {
+          report(error)
+        }
+      })
+    },
+    [api, draft, flushAll, report, serial],
+  )
+
+  const registerLesson = useCallback((lessonId: string, lesson: Autosave<never> | undefined) => {
+    if (lesson) lessonAutosaves.current.set(lessonId, lesson as Autosave<unknown>)
+    else lessonAutosaves.current.delete(lessonId)
+  }, [])
+
+  function update(changed: Partial<CourseFields>) {
+    const next = { ...fields, ...changed }
+    setFields(next)
+    if (next.title.trim() !== '' || draft) autosave.change(next)
+  }
+
+  const errorOf = (field: string) => fieldErrors[field]?.join(' ')
+
+  return (
+    <div className="flex flex-col gap-8">
+      {conflict && (
+        <div
+          role="alert"
+          className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-900 dark:border-red-700 dark:bg-red-950 dark:text-red-100"
+        >
+          <p className="font-semibold">このコースはほかのタブまたは端末で更新されています。</p>
+          <p className="mt-1 text-sm">
+            上書きを防ぐため、この画面からの保存を止めました。再読み込みして最新の内容から編集を続けてください。
+          </p>
+          <button
+            type="button"
+            onClick={() => window.location.reload()}
+            className="mt-3 rounded-md bg-red-700 px-3 py-1.5 text-sm font-semibold text-white"
+          >
+            再読み込みする
+          </button>
+        </div>
+      )}
+      <section aria-labelledby="course-fields-heading" className="flex flex-col gap-4">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="course-fields-heading" className="text-lg font-bold">
+            基本情報
+          </h2>
+          <SaveStatus state={autosave.state} problem={problem} />
+        </div>
+        <Field label="タイトル" error={errorOf('title')}>
+          {(control) => (
+            <input
+              name="title"
+              value={fields.title}
+              maxLength={100}
+              required
+              {...control}
+              placeholder="例：はじめての Python"
+              onChange={(event) => update({ title: event.target.value })}
+              className={inputClass}
+            />
+          )}
+        </Field>
+        <Field label="概要" error={errorOf('summary')}>
+          {(control) => (
+            <textarea
+              name="summary"
+              value={fields.summary}
+              maxLength={500}
+              rows={3}
+              {...control}
+              onChange={(event) => update({ summary: event.target.value })}
+              className={inputClass}
+            />
+          )}
+        </Field>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="レベル" error={errorOf('level')}>
+            {(control) => (
+              <select
+                name="level"
+                value={fields.level}
+                {...control}
+                onChange={(event) => update({ level: event.target.value as CourseFields['level'] })}
+                className={inputClass}
+              >
+                <option value="beginner">入門</option>
+                <option value="intermediate">中級</option>
+                <option value="advanced">上級</option>
+              </select>
+            )}
+          </Field>
+          <Field label="公開範囲" error={errorOf('access')}>
+            {(control) => (
+              <select
+                name="access"
+                value={fields.access}
+                {...control}
+                onChange={(event) =>
+                  update({ access: event.target.value as CourseFields['access'] })
+                }
+                className={inputClass}
+              >
+                <option value="free">無料</option>
+                <option value="premium">プレミアム</option>
+              </select>
+            )}
+          </Field>
+        </div>
+        <Field
+          label="タグ（カンマ区切り、10 個まで）"
+          error={Object.entries(fieldErrors)
+            .filter(([field]) => field.startsWith('tags'))
+            .flatMap(([, messages]) => messages)
+            .join(' ')}
+        >
+          {(control) => (
+            <input
+              name="tags"
+              value={fields.tagsText}
+              {...control}
+              placeholder="例：python, 入門"
+              onChange={(event) => update({ tagsText: event.target.value })}
+              className={inputClass}
+            />
+          )}
+        </Field>
+        {!draft && (
+          <p className="text-sm text-slate-500 dark:text-slate-400">
+            タイトルを入力すると下書きとして自動保存され、セクションとレッスンを追加できます。
+          </p>
+        )}
+      </section>
+      {draft && (
+        <>
+          <CourseStructure
+            draft={draft}
+            api={api}
+            onChange={change}
+            onLessonAutosave={registerLesson}
+          />
+          <section
+            aria-labelledby="publish-heading"
+            className="flex flex-col gap-3 border-t border-slate-200 pt-6 dark:border-slate-800"
+          >
+            <h2 id="publish-heading" className="text-lg font-bold">
+              公開
+            </h2>
+            <p className="text-sm" data-course-status={draft.status}>
+              {draft.status === 'published'
+                ? 'このコースは公開中です。'
+                : 'このコースは下書きです。あなただけが見られます。'}
+            </p>
+            <div className="flex flex-wrap gap-3">
+              {draft.status === 'draft' ? (
+                <button
+                  type="button"
+                  onClick={() => void change('POST', '/publish')}
+                  className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+                >
+                  公開する
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  onClick={() => void change('POST', '/unpublish')}
+                  className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+                >
+                  非公開（下書き）に戻す
+                </button>
+              )}
+              <Link
+                to={`/${username}/courses/${draft.id}`}
+                className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+              >
+                コースページを見る
+              </Link>
+            </div>
+          </section>
+        </>
+      )}
+    </div>
+  )
+}
+
+function Field(props: {
+  label: string
+  error?: string
+  children: (control: { id: string; 'aria-describedby'?: string }) => ReactNode
+}) {
+  const id = useId()
+  const errorId = `${id}-error`
+  return (
+    <div className="flex flex-col gap-1 text-sm">
+      <label htmlFor={id} className="font-semibold">
+        {props.label}
+      </label>
+      {props.children({ id, 'aria-describedby': props.error ? errorId : undefined })}
+      <span id={errorId} className="min-h-5 text-red-700 dark:text-red-400">
+        {props.error}
+      </span>
+    </div>
+  )
+}

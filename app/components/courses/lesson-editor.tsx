@@ -1,0 +1,113 @@
+import { useEffect, useId, useRef, useState } from 'react'
+import type { EditorLesson } from '../../../features/courses/course-editor.server.ts'
+import { renderMarkdown } from '../../../features/markdown/render.ts'
+import { ApiRequestError } from '../../lib/api-client.ts'
+import { type Autosave, useAutosave } from '../../lib/use-autosave.ts'
+import type { CourseApi } from './course-api.ts'
+import { SaveStatus } from './save-status.tsx'
+
+type LessonFields = Pick<EditorLesson, 'title' | 'body' | 'access'>
+
+/**
+ * One lesson's title, access and Markdown body, autosaved against the lesson's own revision.
+ * `onAutosave` hands the editor this lesson's autosave, so leaving or restructuring flushes it.
+ */
+export function LessonEditor(props: {
+  courseId: string
+  lesson: EditorLesson
+  api: CourseApi
+  onAutosave(lessonId: string, autosave: Autosave<LessonFields> | undefined): void
+}) {
+  const { courseId, lesson, api, onAutosave } = props
+  const id = useId()
+  const [fields, setFields] = useState<LessonFields>({
+    title: lesson.title,
+    body: lesson.body,
+    access: lesson.access,
+  })
+  const revision = useRef(lesson.revision)
+  const [problem, setProblem] = useState<string | undefined>()
+  const autosave = useAutosave<LessonFields>(async (value) => {
+    try {
+      const saved = await api.write('PUT', `/courses/${courseId}/lessons/${lesson.id}`, {
+        ...value,
+        revision: revision.current,
+      })
+      revision.current = saved.revision
+      setProblem(undefined)
+    } catch (error) {
+      setProblem(messageOf(error))
+      throw error
+    }
+  })
+
+  useEffect(() => {
+    onAutosave(lesson.id, autosave)
+    return () => onAutosave(lesson.id, undefined)
+  }, [autosave, lesson.id, onAutosave])
+
+  function update(change: Partial<LessonFields>) {
+    const next = { ...fields, ...change }
+    setFields(next)
+    autosave.change(next)
+  }
+
+  return (
+    <div className="mt-3 flex flex-col gap-3 rounded-lg bg-slate-50 p-3 dark:bg-slate-900">
+      <div className="grid gap-3 sm:grid-cols-[1fr_10rem]">
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-semibold">レッスン名</span>
+          <input
+            value={fields.title}
+            maxLength={100}
+            onChange={(event) => update({ title: event.target.value })}
+            className="rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-600 dark:bg-slate-950"
+          />
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-semibold">公開範囲</span>
+          <select
+            value={fields.access}
+            onChange={(event) => update({ access: event.target.value as LessonFields['access'] })}
+            className="rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-600 dark:bg-slate-950"
+          >
+            <option value="free">無料</option>
+            <option value="premium">プレミアム</option>
+          </select>
+        </label>
+      </div>
+      <div className="grid gap-3 lg:grid-cols-2">
+        {/* The CodeMirror editor (app/components/markdown-editor.tsx) replaces this textarea when it lands. */}
+        <label className="flex flex-col gap-1 text-sm" htmlFor={`${id}-body`}>
+          <span className="font-semibold">本文（Markdown）</span>
+          <textarea
+            id={`${id}-body`}
+            value={fields.body}
+            rows={14}
+            onChange={(event) => update({ body: event.target.value })}
+            className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm dark:border-slate-600 dark:bg-slate-950"
+          />
+        </label>
+        <section aria-label="プレビュー" className="min-w-0 text-sm">
+          <p className="font-semibold">プレビュー</p>
+          <div
+            className="markdown-body mt-1 max-h-96 overflow-auto rounded-md border border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-950"
+            // The one sanitising renderer (features/markdown/render.ts), as the lesson page uses.
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised HTML
+            dangerouslySetInnerHTML={{ __html: renderMarkdown(fields.body) }}
+          />
+        </section>
+      </div>
+      <SaveStatus state={autosave.state} problem={problem} />
+    </div>
+  )
+}
+
+/** The Japanese message of an API error (field errors first), for a status line. */
+export function messageOf(error: unknown): string {
+  if (error instanceof ApiRequestError) {
+    const fields = error.fields ? Object.values(error.fields).flat() : []
+    return fields.length > 0 ? fields.join(' ') : error.message
+  }
+  return '保存できませんでした。通信環境を確認してください'
+}

@@ -1,0 +1,41 @@
+import { useEffect } from 'react'
+import { useBlocker } from 'react-router'
+
+const LEAVE_QUESTION = '保存されていない変更があります。このページを離れますか？'
+
+/**
+ * Leaving an editor saves what is pending first; if something still did not reach the server,
+ * the user is asked before leaving (in-app navigation and closing or reloading the tab alike).
+ */
+export function useLeaveGuard(options: { unsaved(): boolean; flush(): Promise<void> }): void {
+  const { unsaved, flush } = options
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => {
+    return currentLocation.pathname !== nextLocation.pathname && unsaved()
+  })
+
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return
+    void flush().then(() => {
+      if (!unsaved() || window.confirm(LEAVE_QUESTION)) blocker.proceed()
+      else blocker.reset()
+    })
+  }, [blocker, flush, unsaved])
+
+  useEffect(() => {
+    const beforeUnload = (event: BeforeUnloadEvent) => {
+      if (!unsaved()) return
+      void flush()
+      event.preventDefault()
+    }
+    // A hidden tab may never come back (closed on a phone): save what is pending now.
+    const hidden = () => {
+      if (document.visibilityState === 'hidden') void flush()
+    }
+    window.addEventListener('beforeunload', beforeUnload)
+    document.addEventListener('visibilitychange', hidden)
+    return () => {
+      window.removeEventListener('beforeunload', beforeUnload)
+      document.removeEventListener('visibilitychange', hidden)
+    }
+  }, [flush, unsaved])
+}

@@ -1,0 +1,57 @@
+import { useMemo } from 'react'
+import { redirect } from 'react-router'
+import { actorOf } from '../../../features/actor.ts'
+import { readCourseForEditor } from '../../../features/courses/course-editor.server.ts'
+import { courseApi } from '../../components/courses/course-api.ts'
+import { CourseEditor } from '../../components/courses/course-editor.tsx'
+import { query } from '../../lib/auth/flow.ts'
+import { contentForPage } from '../../lib/content-response.server.ts'
+import { pageMeta } from '../../lib/meta.ts'
+import { useSettings } from '../../lib/root-data.ts'
+import type { Route } from './+types/editor'
+
+export function headers() {
+  return { 'Cache-Control': 'private, no-store' }
+}
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageMeta(matches, {
+    title: loaderData?.course ? `「${loaderData.course.title}」の編集` : 'コースの作成',
+    description: 'コースの基本情報、セクションとレッスンを編集し、下書き保存や公開をします。',
+  })
+
+/** `/{user}/courses/{id}/edit` edits; without an id (or at `/create`) it creates. */
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const path = new URL(request.url).pathname
+  const user = await context.auth.currentUser(request)
+  if (!user) throw redirect(`/auth/signin${query({ redirectTo: path })}`)
+  const courseId = 'id' in params ? params.id : undefined
+  if (!courseId) {
+    // New courses are always the signed-in user's own.
+    if (params.user !== user.username) throw redirect(`/${user.username}/courses/create`)
+    return { username: user.username, course: null }
+  }
+  const course = await contentForPage(
+    readCourseForEditor(context.db, actorOf(user), courseId),
+    path,
+  )
+  return { username: params.user, course }
+}
+
+export default function CourseEditorPage({ loaderData }: Route.ComponentProps) {
+  const { apiGatewayUrl } = useSettings()
+  const api = useMemo(() => courseApi(apiGatewayUrl), [apiGatewayUrl])
+  return (
+    <div className="mx-auto max-w-4xl">
+      <h1 className="text-2xl font-bold">{loaderData.course ? 'コースの編集' : 'コースの作成'}</h1>
+      <div className="mt-6">
+        <CourseEditor
+          key={loaderData.course?.id ?? 'new'}
+          initial={loaderData.course}
+          username={loaderData.username}
+          api={api}
+        />
+      </div>
+    </div>
+  )
+}

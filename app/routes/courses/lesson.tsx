@@ -1,0 +1,138 @@
+import { data, Form, Link, useNavigation } from 'react-router'
+import { actorOf } from '../../../features/actor.ts'
+import { markLessonDone } from '../../../features/courses/lesson-progress.server.ts'
+import { readLessonForViewer } from '../../../features/courses/lesson-view.server.ts'
+import { renderMarkdown } from '../../../features/markdown/render.ts'
+import { query } from '../../lib/auth/flow.ts'
+import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
+import { pageMeta } from '../../lib/meta.ts'
+import type { Route } from './+types/lesson'
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageMeta(matches, {
+    title: loaderData && `${loaderData.lesson.title} - ${loaderData.course.title}`,
+    description: loaderData?.course.summary ?? '',
+  })
+
+function addressOf(params: Route.LoaderArgs['params']) {
+  return { username: params.user, courseId: params.id, lessonId: params.lessonId }
+}
+
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const user = await context.auth.currentUser(request)
+  const view = await contentForPage(
+    readLessonForViewer(context.db, addressOf(params), actorOf(user)),
+    new URL(request.url).pathname,
+  )
+  return data(
+    {
+      course: {
+        title: view.course.title,
+        summary: view.course.summary,
+        path: `/${view.course.author.username}/courses/${view.course.id}`,
+      },
+      lesson: {
+        id: view.lesson.id,
+        title: view.lesson.title,
+        sectionTitle: view.lesson.sectionTitle,
+        locked: view.lesson.locked,
+        done: view.lesson.done,
+        // Rendered (and sanitised) once on the server; the browser only shows the HTML.
+        html: view.lesson.body === null ? null : renderMarkdown(view.lesson.body),
+      },
+      previous: view.previous,
+      next: view.next,
+      signedIn: user !== undefined,
+    },
+    { headers: viewerCacheControl(user !== undefined) },
+  )
+}
+
+/** "Mark as done": records progress and a history event (again is harmless). */
+export async function action({ context, params, request }: Route.ActionArgs) {
+  const user = await context.auth.currentUser(request)
+  await contentForPage(
+    markLessonDone(context.db, addressOf(params), actorOf(user)),
+    new URL(request.url).pathname,
+  )
+  return { done: true }
+}
+
+export default function LessonPage({ loaderData }: Route.ComponentProps) {
+  const { course, lesson, previous, next, signedIn } = loaderData
+  const navigation = useNavigation()
+  const marking = navigation.state !== 'idle' && navigation.formMethod === 'POST'
+  return (
+    <article>
+      <p className="text-sm text-slate-500 dark:text-slate-400">{lesson.sectionTitle}</p>
+      <h1 className="mt-1 text-3xl font-bold leading-tight">{lesson.title}</h1>
+      {lesson.html === null ? (
+        <div className="mt-8 rounded-xl border border-amber-300 bg-amber-50 p-6 dark:border-amber-700 dark:bg-amber-950">
+          <p className="font-semibold">🔒 このレッスンはプレミアムプランで受講できます</p>
+          <p className="mt-2 text-sm">
+            プレミアムプランに登録すると、すべてのプレミアムコースとレッスンを学習できます。
+          </p>
+          <Link
+            to="/plans"
+            className="mt-4 inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+          >
+            プランを見る
+          </Link>
+        </div>
+      ) : (
+        <div
+          className="markdown-body mt-8"
+          // Sanitised by the one Markdown renderer (features/markdown/render.ts).
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised HTML
+          dangerouslySetInnerHTML={{ __html: lesson.html }}
+        />
+      )}
+      <div className="mt-10 flex flex-wrap items-center gap-3 border-t border-slate-200 pt-6 dark:border-slate-800">
+        {lesson.done ? (
+          <p className="font-semibold text-emerald-700 dark:text-emerald-400" role="status">
+            ✓ 完了しました
+          </p>
+        ) : signedIn && !lesson.locked ? (
+          <Form method="post">
+            <button
+              type="submit"
+              disabled={marking}
+              className="rounded-md bg-emerald-600 px-4 py-2 font-semibold text-white hover:bg-emerald-700 disabled:opacity-60"
+            >
+              {marking ? '記録しています…' : '完了にする'}
+            </button>
+          </Form>
+        ) : (
+          !signedIn && (
+            <Link
+              to={`/auth/signin${query({ redirectTo: `${course.path}/lessons/${lesson.id}` })}`}
+              className="text-sm text-brand-700 underline dark:text-brand-300"
+            >
+              サインインすると進捗を記録できます
+            </Link>
+          )
+        )}
+      </div>
+      <nav aria-label="前後のレッスン" className="mt-6 flex flex-wrap justify-between gap-3">
+        {previous ? (
+          <Link to={`${course.path}/lessons/${previous.id}`} className="hover:underline">
+            ← 前へ: {previous.title}
+          </Link>
+        ) : (
+          <span />
+        )}
+        {next ? (
+          <Link to={`${course.path}/lessons/${next.id}`} className="hover:underline">
+            次へ: {next.title} →
+          </Link>
+        ) : (
+          <Link to={course.path} className="hover:underline">
+            コースのトップへ
+          </Link>
+        )}
+      </nav>
+    </article>
+  )
+}

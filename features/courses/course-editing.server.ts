@@ -1,0 +1,137 @@
+import type { Kysely } from 'kysely'
+import { newContentId } from '../../db/ids.ts'
+import type { DB } from '../../db/schema.ts'
+import type { Actor } from '../actor.ts'
+import { ContentError, parseInput } from '../content-error.ts'
+import { recordHistoryEvent } from '../history/history-events.server.ts'
+import { replaceItemTags } from '../tags/item-tags.server.ts'
+import { basedOnRevision, courseFields, courseUpdate } from './course-input.ts'
+import { editableCourse, editCourse } from './editable-course.server.ts'
+
+/** Creates a course as a draft owned by the actor. */
+export async function createCourse(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  input: unknown,
+  now = Date.now(),
+): Promise<{ id: string; revision: number }> {
+  if (!actor) throw ContentError.signInRequired()
+  const fields = parseInput(courseFields, input)
+  const id = newContentId()
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('courses')
+      .values({
+        id,
+        owner_id: actor.userId,
+        title: fields.title,
+        summary: fields.summary,
+        level: fields.level,
+        access: fields.access,
+        cover_key: fields.coverKey,
+        status: 'draft',
+        published_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute()
+    await replaceItemTags(trx, 'course_tags', id, fields.tags, now)
+  })
+  return { id, revision: 1 }
+}
+
+/** Saves the course's own fields (the editor's form, autosaved). */
+export async function updateCourse(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  courseId: string,
+  input: unknown,
+  now = Date.now(),
+): Promise<{ revision: number }> {
+  const fields = parseInput(courseUpdate, input)
+  return editCourse(db, actor, courseId, fields.revision, now, async (trx) => {
+    await trx
+      .updateTable('courses')
+      .set({
+        title: fields.title,
+        summary: fields.summary,
+        level: fields.level,
+        access: fields.access,
+        cover_key: fields.coverKey,
+      })
+      .where('id', '=', courseId)
+      .execute()
+    await replaceItemTags(trx, 'course_tags', courseId, fields.tags, now)
+    return {}
+  })
+}
+
+/** Publishes a draft: it appears in the catalogue, and the author's history records it. */
+export async function publishCourse(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  courseId: string,
+  input: unknown,
+  now = Date.now(),
+): Promise<{ revision: number; publishedAt: number }> {
+  const { revision } = parseInput(basedOnRevision, input)
+  return editCourse(db, actor, courseId, revision, now, async (trx, course) => {
+    if (course.status === 'published') {
+      return { publishedAt: course.published_at ?? now }
+    }
+    const lesson = await trx
+      .selectFrom('lessons')
+      .select('id')
+      .where('course_id', '=', courseId)
+      .executeTakeFirst()
+    if (!lesson) {
+      throw ContentError.validation([
+        { path: ['sections'], message: '公開するにはレッスンを 1 つ以上追加してください' },
+      ])
+    }
+    await trx
+      .updateTable('courses')
+      .set({ status: 'published', published_at: now })
+      .where('id', '=', courseId)
+      .execute()
+    await recordHistoryEvent(trx, {
+      userId: course.owner_id,
+      kind: 'published',
+      subjectKind: 'course',
+      subjectId: courseId,
+      at: now,
+    })
+    return { publishedAt: now }
+  })
+}
+
+/** Takes a course back to draft: it leaves the catalogue and only its owner sees it. */
+export async function unpublishCourse(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  courseId: string,
+  input: unknown,
+  now = Date.now(),
+): Promise<{ revision: number }> {
+  const { revision } = parseInput(basedOnRevision, input)
+  return editCourse(db, actor, courseId, revision, now, async (trx) => {
+    await trx
+      .updateTable('courses')
+      .set({ status: 'draft', published_at: null })
+      .where('id', '=', courseId)
+      .execute()
+    return {}
+  })
+}
+
+/** Deletes a course with its sections, lessons, progress and tag links (foreign keys cascade). */
+export async function deleteCourse(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  courseId: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await editableCourse(trx, actor, courseId)
+    await trx.deleteFrom('courses').where('id', '=', courseId).execute()
+  })
+}

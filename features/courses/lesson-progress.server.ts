@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely'
+import type { DB } from '../../db/schema.ts'
+import type { Actor } from '../actor.ts'
+import { ContentError } from '../content-error.ts'
+import { recordHistoryEvent } from '../history/history-events.server.ts'
+import type { CourseAddress } from './course-view.server.ts'
+import { readLessonForViewer } from './lesson-view.server.ts'
+
+/**
+ * Marks a lesson done for the learner: records progress and a `lesson_done` history event.
+ * Idempotent: marking again keeps the first time and records nothing more.
+ */
+export async function markLessonDone(
+  db: Kysely<DB>,
+  address: CourseAddress & { lessonId: string },
+  learner: Actor | undefined,
+  now = Date.now(),
+): Promise<{ doneAt: number; newlyDone: boolean }> {
+  if (!learner) throw ContentError.signInRequired()
+  const { course, lesson } = await readLessonForViewer(db, address, learner)
+  if (lesson.locked) {
+    throw new ContentError('LOCKED', 'このレッスンはプレミアムプランで受講できます')
+  }
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('lesson_progress')
+      .values({ user_id: learner.userId, lesson_id: lesson.id, course_id: course.id, done_at: now })
+      .onConflict((conflict) => conflict.columns(['user_id', 'lesson_id']).doNothing())
+      .executeTakeFirst()
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) {
+      await recordHistoryEvent(trx, {
+        userId: learner.userId,
+        kind: 'lesson_done',
+        subjectKind: 'lesson',
+        subjectId: lesson.id,
+        at: now,
+      })
+      return { doneAt: now, newlyDone: true }
+    }
+    const existing = await trx
+      .selectFrom('lesson_progress')
+      .select('done_at')
+      .where('user_id', '=', learner.userId)
+      .where('lesson_id', '=', lesson.id)
+      .executeTakeFirstOrThrow()
+    return { doneAt: existing.done_at, newlyDone: false }
+  })
+}

@@ -1,0 +1,94 @@
+import { createHighlighterCoreSync, type HighlighterCore } from '@shikijs/core'
+import { createJavaScriptRegexEngine } from '@shikijs/engine-javascript'
+import bash from '@shikijs/langs/bash'
+import css from '@shikijs/langs/css'
+import diff from '@shikijs/langs/diff'
+import html from '@shikijs/langs/html'
+import javascript from '@shikijs/langs/javascript'
+import json from '@shikijs/langs/json'
+import jsx from '@shikijs/langs/jsx'
+import markdown from '@shikijs/langs/markdown'
+import python from '@shikijs/langs/python'
+import sql from '@shikijs/langs/sql'
+import tsx from '@shikijs/langs/tsx'
+import typescript from '@shikijs/langs/typescript'
+import githubDark from '@shikijs/themes/github-dark'
+import githubLight from '@shikijs/themes/github-light'
+import type { Element, Root } from 'hast'
+import { toString as textOf } from 'hast-util-to-string'
+import { SKIP, visit } from 'unist-util-visit'
+
+/**
+ * Shiki with a fixed set of grammars and the JavaScript regex engine: no WebAssembly, and the
+ * highlighter is created synchronously, so the same call renders on the server and in the
+ * editor's preview without awaiting anything. Created once per process (or page), on first use.
+ */
+let highlighter: HighlighterCore | undefined
+
+function getHighlighter(): HighlighterCore {
+  highlighter ??= createHighlighterCoreSync({
+    themes: [githubLight, githubDark],
+    langs: [bash, css, diff, html, javascript, json, jsx, markdown, python, sql, tsx, typescript],
+    // forgiving: a pattern the engine cannot translate matches nothing instead of throwing.
+    engine: createJavaScriptRegexEngine({ forgiving: true }),
+  })
+  return highlighter
+}
+
+const PLAIN = 'text'
+
+/** The loaded grammar for a fence's info string (name or alias), or plain text. */
+export function resolveLanguage(requested: string | undefined): string {
+  if (!requested) return PLAIN
+  const lang = requested.toLowerCase()
+  const loaded = getHighlighter()
+  return loaded.getLoadedLanguages().includes(lang) ? lang : PLAIN
+}
+
+/**
+ * A highlighted `<pre>` for the code. Both themes are in the markup as `light-dark()` colours,
+ * so the block follows the page's `color-scheme` (the user's dark mode) with no script.
+ */
+export function highlightCode(code: string, requested: string | undefined): Element {
+  const lang = resolveLanguage(requested)
+  const options = {
+    themes: { light: 'github-light', dark: 'github-dark' },
+    defaultColor: 'light-dark()' as const,
+  }
+  let root: ReturnType<HighlighterCore['codeToHast']>
+  try {
+    root = getHighlighter().codeToHast(code, { ...options, lang })
+  } catch {
+    // A grammar failing on odd input must not break the page: show the code unhighlighted.
+    root = getHighlighter().codeToHast(code, { ...options, lang: PLAIN })
+  }
+  const pre = root.children[0]
+  if (pre?.type !== 'element') throw new Error('Shiki returned no <pre>')
+  pre.properties.dataLanguage = lang
+  return pre
+}
+
+function fenceLanguage(code: Element): string | undefined {
+  const classes = code.properties.className
+  if (!Array.isArray(classes)) return undefined
+  const language = classes.find((name) => String(name).startsWith('language-'))
+  return language === undefined ? undefined : String(language).slice('language-'.length)
+}
+
+/**
+ * Replaces each `<pre><code>` with Shiki's highlighted block. Runs after sanitising: Shiki's
+ * inline colours are our own output, and the code text it is given is plain text either way.
+ */
+export function rehypeHighlight() {
+  return (tree: Root) => {
+    visit(tree, 'element', (node, index, parent) => {
+      if (node.tagName !== 'pre' || parent === undefined || index === undefined) return
+      const code = node.children.find(
+        (child): child is Element => child.type === 'element' && child.tagName === 'code',
+      )
+      if (!code) return
+      parent.children[index] = highlightCode(textOf(code).replace(/\n$/, ''), fenceLanguage(code))
+      return SKIP
+    })
+  }
+}

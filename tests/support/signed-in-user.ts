@@ -1,0 +1,58 @@
+import {
+  CognitoIdentityProviderClient,
+  ConfirmSignUpCommand,
+  InitiateAuthCommand,
+  SignUpCommand,
+} from '@aws-sdk/client-cognito-identity-provider'
+import { expect } from 'vitest'
+import type { TestServer } from './test-server.ts'
+
+/** The web app's client of the embedded user pool (the test server's default settings). */
+export const CLIENT_ID = 'techlabwebclient0000000000'
+const PASSWORD = 'Hajimete1!'
+
+export function userPool(target: TestServer) {
+  return new CognitoIdentityProviderClient({
+    region: 'ap-northeast-1',
+    endpoint: `${target.url}/cognito-idp`,
+    credentials: { accessKeyId: 'unused', secretAccessKey: 'unused' },
+  })
+}
+
+/** Signs up, confirms with the mailed code and signs in; returns the tokens. */
+export async function signedInUser(target: TestServer, username: string) {
+  const client = userPool(target)
+  const email = `${username}@example.com`
+  await client.send(
+    new SignUpCommand({
+      ClientId: CLIENT_ID,
+      Username: username,
+      Password: PASSWORD,
+      UserAttributes: [{ Name: 'email', Value: email }],
+    }),
+  )
+  const mailbox = await fetch(
+    `${target.url}/dev/mailbox/messages.json?to=${encodeURIComponent(email)}`,
+  )
+  const { messages } = (await mailbox.json()) as { messages: { text: string }[] }
+  const code = /\b(\d{6})\b/.exec(messages[0]?.text ?? '')?.[1]
+  expect(code).toBeDefined()
+  await client.send(
+    new ConfirmSignUpCommand({ ClientId: CLIENT_ID, Username: username, ConfirmationCode: code }),
+  )
+  const signIn = await client.send(
+    new InitiateAuthCommand({
+      ClientId: CLIENT_ID,
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      AuthParameters: { USERNAME: username, PASSWORD },
+    }),
+  )
+  const result = signIn.AuthenticationResult
+  if (!result?.AccessToken || !result.IdToken) throw new Error('sign-in gave no tokens')
+  return {
+    email,
+    accessToken: result.AccessToken,
+    idToken: result.IdToken,
+    refreshToken: result.RefreshToken,
+  }
+}
