@@ -5,7 +5,7 @@ import { createCodeHighlighter, highlightCode } from './highlight.ts'
 const SAMPLES: Record<string, string> = {
   tsx: 'const App = () => <div className="x">{1 < 2 && "ok"}</div>',
   typescript: 'type A<T> = { a: T } // c\nconst x: A<number> = { a: 1 }',
-  javascript: 'const re = /a+b/g; console.log(`x${1}`)',
+  javascript: 'const re = /a+b/g; console.log(`x` + 1)',
   jsx: 'const a = <b onClick={() => 1}>x</b>',
   html: '<!doctype html><script>let a = 1</script><style>p{color:red}</style><p class="a">x</p>',
   css: '@media (min-width: 1px) { .a::before { content: "x"; color: #fff } }',
