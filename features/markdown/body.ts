@@ -1,11 +1,9 @@
 import { z } from 'zod'
+import { MARKDOWN_MAX_LENGTH, MARKDOWN_TOO_LONG_MESSAGE } from './limits.ts'
 
-/** The longest Markdown body we store or render, in characters (UTF-16 code units, as JS counts). */
-export const MARKDOWN_MAX_LENGTH = 100_000
+export { MARKDOWN_MAX_LENGTH } from './limits.ts'
 
 /** A Markdown body at a boundary: refused with a Japanese message when too long, never rendered. */
 export const markdownBodySchema = z
   .string({ error: '本文を文字列で入力してください。' })
-  .max(MARKDOWN_MAX_LENGTH, {
-    error: `本文は${MARKDOWN_MAX_LENGTH.toLocaleString('ja-JP')}文字以内で入力してください。`,
-  })
+  .max(MARKDOWN_MAX_LENGTH, { error: MARKDOWN_TOO_LONG_MESSAGE })

@@ -6,7 +6,6 @@ import diff from '@shikijs/langs/diff'
 import html from '@shikijs/langs/html'
 import javascript from '@shikijs/langs/javascript'
 import json from '@shikijs/langs/json'
-import jsx from '@shikijs/langs/jsx'
 import markdown from '@shikijs/langs/markdown'
 import python from '@shikijs/langs/python'
 import sql from '@shikijs/langs/sql'
@@ -23,44 +22,63 @@ import { SKIP, visit } from 'unist-util-visit'
  * highlighter is created synchronously, so the same call renders on the server and in the
  * editor's preview without awaiting anything. Created once per process (or page), on first use.
  */
+export function createCodeHighlighter(): HighlighterCore {
+  return createHighlighterCoreSync({
+    themes: [githubLight, githubDark],
+    langs: [bash, css, diff, html, javascript, json, markdown, python, sql, tsx, typescript],
+    // Shiki's JavaScript grammar already reads JSX; a separate jsx grammar would add 170 kB.
+    langAlias: { jsx: 'javascript' },
+    // Not `forgiving`: with it, the first tokenisation of some grammars (tsx, js, html) came out
+    // different from later ones, so server and browser markup would disagree. Every grammar
+    // above compiles strictly; a failure at highlight time falls back to plain text below.
+    engine: createJavaScriptRegexEngine(),
+  })
+}
+
 let highlighter: HighlighterCore | undefined
 
 function getHighlighter(): HighlighterCore {
-  highlighter ??= createHighlighterCoreSync({
-    themes: [githubLight, githubDark],
-    langs: [bash, css, diff, html, javascript, json, jsx, markdown, python, sql, tsx, typescript],
-    // forgiving: a pattern the engine cannot translate matches nothing instead of throwing.
-    engine: createJavaScriptRegexEngine({ forgiving: true }),
-  })
+  highlighter ??= createCodeHighlighter()
   return highlighter
 }
 
 const PLAIN = 'text'
 
+/** Longer lines (minified code, data) are shown uncoloured rather than tokenised. */
+const MAX_HIGHLIGHTED_LINE = 1000
+
 /** The loaded grammar for a fence's info string (name or alias), or plain text. */
-export function resolveLanguage(requested: string | undefined): string {
+function resolveLanguage(shiki: HighlighterCore, requested: string | undefined): string {
   if (!requested) return PLAIN
   const lang = requested.toLowerCase()
-  const loaded = getHighlighter()
-  return loaded.getLoadedLanguages().includes(lang) ? lang : PLAIN
+  return shiki.getLoadedLanguages().includes(lang) ? lang : PLAIN
 }
 
 /**
  * A highlighted `<pre>` for the code. Both themes are in the markup as `light-dark()` colours,
  * so the block follows the page's `color-scheme` (the user's dark mode) with no script.
  */
-export function highlightCode(code: string, requested: string | undefined): Element {
-  const lang = resolveLanguage(requested)
+export function highlightCode(
+  code: string,
+  requested: string | undefined,
+  shiki: HighlighterCore = getHighlighter(),
+): Element {
+  const lang = resolveLanguage(shiki, requested)
   const options = {
     themes: { light: 'github-light', dark: 'github-dark' },
     defaultColor: 'light-dark()' as const,
+    // No time limit per line: Shiki's default (500 ms) cut lines short while a cold highlighter
+    // compiled its patterns, so the same code came out coloured differently on first use (a
+    // hydration mismatch). The cost is bounded by the length cap instead, which is deterministic.
+    tokenizeTimeLimit: 0,
+    tokenizeMaxLineLength: MAX_HIGHLIGHTED_LINE,
   }
   let root: ReturnType<HighlighterCore['codeToHast']>
   try {
-    root = getHighlighter().codeToHast(code, { ...options, lang })
+    root = shiki.codeToHast(code, { ...options, lang })
   } catch {
     // A grammar failing on odd input must not break the page: show the code unhighlighted.
-    root = getHighlighter().codeToHast(code, { ...options, lang: PLAIN })
+    root = shiki.codeToHast(code, { ...options, lang: PLAIN })
   }
   const pre = root.children[0]
   if (pre?.type !== 'element') throw new Error('Shiki returned no <pre>')
