@@ -137,9 +137,11 @@ export interface IdentityRefreshTokensTable {
 }
 
 export interface IdentityDevicesTable {
+  /** `{region}_{uuid}`, as Cognito makes them. */
   device_key: string
   sub: string
   device_group_key: string
+  /** The device's SRP salt and verifier (hex), set by ConfirmDevice; null until then. */
   password_salt: string | null
   password_verifier: string | null
   name: string | null
@@ -147,6 +149,8 @@ export interface IdentityDevicesTable {
   created_at: EpochMs
   last_modified_at: EpochMs
   last_authenticated_at: EpochMs | null
+  /** Added by migration 0005: the address of the device's last sign-in. */
+  last_ip_used: string | null
 }
 
 export interface IdentityPoolIdentitiesTable {

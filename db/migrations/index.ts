@@ -3,6 +3,7 @@ import * as usersAndCourses from './2026-11-22-0001-users-and-courses.ts'
 import * as identityAndMail from './2026-11-22-0002-identity-and-mail.ts'
 import * as userPoolSignIn from './2026-11-22-0003-user-pool-sign-in.ts'
 import * as userPoolMfa from './2026-11-22-0004-user-pool-mfa.ts'
+import * as userPoolDevices from './2026-11-23-0005-user-pool-devices.ts'
 
 /**
  * Every migration, in order. Listed statically rather than read from the folder so the same
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-0002-identity-and-mail': identityAndMail,
   '2026-11-22-0003-user-pool-sign-in': userPoolSignIn,
   '2026-11-22-0004-user-pool-mfa': userPoolMfa,
+  '2026-11-23-0005-user-pool-devices': userPoolDevices,
 }

@@ -9,6 +9,8 @@ import { type ChallengeStep, required } from '../outcome.ts'
 /** What CUSTOM_CHALLENGE keeps: whose code it is and how many wrong answers it has seen. */
 export type CustomChallengeState = {
   username: string
+  /** The DEVICE_KEY of InitiateAuth; the answer may name it again. */
+  deviceKey?: string | undefined
   attempts: number
   parameters: Record<string, string>
 }
@@ -45,7 +47,12 @@ export async function customAuth(
     destination = maskEmail(USERNAME.includes('@') ? USERNAME : 'u@e')
   }
   const challengeParameters = { USERNAME: username, email: destination }
-  const state: CustomChallengeState = { username, attempts: 0, parameters: challengeParameters }
+  const state: CustomChallengeState = {
+    username,
+    deviceKey: parameters?.DEVICE_KEY,
+    attempts: 0,
+    parameters: challengeParameters,
+  }
   return {
     kind: 'challenge',
     name: 'CUSTOM_CHALLENGE',
