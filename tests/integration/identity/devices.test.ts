@@ -4,11 +4,11 @@ import { startTestServer, type TestServer } from '../../support/test-server.ts'
 import {
   CLIENT_ID,
   call,
+  enableTotpMfa,
   nextTotpCode,
   type RawAnswer,
   registerUser,
   srpClient,
-  srpSignIn,
   type Tokens,
   wrongTotpCode,
 } from './support.ts'
@@ -111,23 +111,6 @@ async function signInAndConfirm(account: Account, name: string) {
   })
   expect(confirmed).toMatchObject({ status: 200, body: { UserConfirmationNecessary: true } })
   return { tokens, device }
-}
-
-async function enableTotp(account: Account): Promise<string> {
-  const tokens = resultOf(await srpSignIn(server, account.username, account.password))
-  const AccessToken = tokens.AccessToken
-  const associated = await call(server, 'AssociateSoftwareToken', { AccessToken })
-  const secret = String(associated.body.SecretCode)
-  const verified = await call(server, 'VerifySoftwareToken', {
-    AccessToken,
-    UserCode: await nextTotpCode(secret),
-  })
-  expect(verified.body).toEqual({ Status: 'SUCCESS' })
-  await call(server, 'SetUserMFAPreference', {
-    AccessToken,
-    SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
-  })
-  return secret
 }
 
 const notFound = {
@@ -375,7 +358,7 @@ describe('remembered devices over the protocol', { timeout: 120_000 }, () => {
 
   it('lets a remembered device stand in for TOTP, and asks for it again once not remembered or forgotten', async () => {
     const account = await registerUser(server)
-    const secret = await enableTotp(account)
+    const secret = await enableTotpMfa(server, account)
 
     const first = await passwordStep(account)
     expect(first.body.ChallengeName).toBe('SOFTWARE_TOKEN_MFA')
@@ -443,7 +426,8 @@ describe('remembered devices over the protocol', { timeout: 120_000 }, () => {
       }),
     ).toMatchObject({ status: 400, body: { __type: 'NotAuthorizedException' } })
 
-    // Not remembered: MFA first, then the (still tracked) device is verified.
+    // Not remembered: the device stands in for nothing, MFA is asked; the session is still
+    // the device's (no new device).
     await call(server, 'UpdateDeviceStatus', {
       AccessToken: rememberedTokens.AccessToken,
       DeviceKey: device.deviceKey,
@@ -461,18 +445,20 @@ describe('remembered devices over the protocol', { timeout: 120_000 }, () => {
       },
     })
     expect(wrongCode.body.__type).toBe('CodeMismatchException')
-    const afterMfa = await call(server, 'RespondToAuthChallenge', {
-      ChallengeName: 'SOFTWARE_TOKEN_MFA',
-      ClientId: CLIENT_ID,
-      Session: notRemembered.body.Session,
-      ChallengeResponses: {
-        USERNAME: account.username,
-        SOFTWARE_TOKEN_MFA_CODE: await nextTotpCode(secret),
-        DEVICE_KEY: device.deviceKey,
-      },
-    })
-    const verified = resultOf(await deviceSteps(account, afterMfa, device))
+    const verified = resultOf(
+      await call(server, 'RespondToAuthChallenge', {
+        ChallengeName: 'SOFTWARE_TOKEN_MFA',
+        ClientId: CLIENT_ID,
+        Session: notRemembered.body.Session,
+        ChallengeResponses: {
+          USERNAME: account.username,
+          SOFTWARE_TOKEN_MFA_CODE: await nextTotpCode(secret),
+          DEVICE_KEY: device.deviceKey,
+        },
+      }),
+    )
     expect(verified.NewDeviceMetadata).toBeUndefined()
+    expect(claims(verified.AccessToken).device_key).toBe(device.deviceKey)
 
     // Forgotten: the stored key is "Device does not exist."; the same step without it goes on
     // to MFA (amazon-cognito-identity-js sends DEVICE_KEY null when it retries).
@@ -541,7 +527,13 @@ describe('remembered devices over the protocol', { timeout: 120_000 }, () => {
         DeviceKey: phone.device.deviceKey,
       }),
     ).toMatchObject({ status: 400, body: { __type: 'NotAuthorizedException' } })
-    // The phone is still tracked: signing in from it verifies it.
+    // The phone is still tracked, and once remembered it proves itself at sign-in.
+    const { AccessToken } = resultOf(await passwordStep(account))
+    await call(server, 'UpdateDeviceStatus', {
+      AccessToken,
+      DeviceKey: phone.device.deviceKey,
+      DeviceRememberedStatus: 'remembered',
+    })
     const again = await deviceSteps(
       account,
       await passwordStep(account, phone.device.deviceKey),

@@ -62,9 +62,10 @@ export async function afterPassword(
 
 /**
  * After the first factor (a password or an emailed code): a *remembered* device stands in for
- * MFA and is verified at once; otherwise MFA, if any, and then a tracked device is verified.
- * A DEVICE_KEY that names none of the user's tracked devices is "Device does not exist.",
- * on which the clients drop their stored device and sign in again without it.
+ * MFA and is proven by DEVICE_SRP_AUTH; a tracked device that is not remembered counts for
+ * nothing (MFA is asked as usual), though the session still belongs to it. A DEVICE_KEY that
+ * names none of the user's tracked devices is "Device does not exist.", on which the clients
+ * drop their stored device and sign in again without it.
  */
 export async function afterFirstFactor(
   ctx: UserPoolContext,
@@ -73,20 +74,15 @@ export async function afterFirstFactor(
 ): Promise<AuthOutcome> {
   const device = deviceKey === undefined ? undefined : await trackedDevice(ctx, user.sub, deviceKey)
   if (device?.remembered_status === 'remembered') return deviceSrpStep(user, device.device_key)
-  return (await mfaStep(ctx, user, device?.device_key)) ?? signedIn(ctx, user, device?.device_key)
+  const known = device?.device_key ?? null
+  return (await mfaStep(ctx, user, device?.device_key)) ?? signedIn(ctx, user, known)
 }
 
-/** Every factor is proven but the device the sign-in comes from, if it named one. */
+/**
+ * The last step of every successful sign-in. `deviceKey` names the user's known device the
+ * sign-in came from; null means a new device, which the client is told about.
+ */
 export async function signedIn(
-  ctx: UserPoolContext,
-  user: PoolUser,
-  deviceKey: string | undefined,
-): Promise<AuthOutcome> {
-  return deviceKey === undefined ? finishSignIn(ctx, user, null) : deviceSrpStep(user, deviceKey)
-}
-
-/** The last step of every successful sign-in; `deviceKey` is set when the device was proven. */
-export async function finishSignIn(
   ctx: UserPoolContext,
   user: PoolUser,
   deviceKey: string | null,

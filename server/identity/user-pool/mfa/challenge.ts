@@ -5,8 +5,8 @@ import type { PoolUser } from '../users.ts'
 import { enabledMfa, type MfaType, preferredMfa } from './settings.ts'
 
 /**
- * What the MFA challenges keep under their Session: whose sign-in it is, and the tracked but
- * not remembered device it comes from, which is verified after the MFA (DEVICE_SRP_AUTH).
+ * What the MFA challenges keep under their Session: whose sign-in it is, and the tracked (not
+ * remembered) device it comes from, to which the session will belong.
  */
 export type MfaState = { username: string; deviceKey?: string | undefined }
 

@@ -1,7 +1,7 @@
 import { notAuthorized } from '../../../cognito-error.ts'
 import { trackedDevice } from '../../devices/store.ts'
 import { recordFailedSignIn } from '../../lockout.ts'
-import { finishSignIn, signingInUser } from '../after-password.ts'
+import { signedIn, signingInUser } from '../after-password.ts'
 import { required } from '../outcome.ts'
 import type { DevicePasswordVerifierState } from './device-srp-auth.ts'
 import { claimResponses, passwordClaimHolds } from './password-claim.ts'
@@ -34,6 +34,6 @@ export const devicePasswordVerifier: ChallengeHandler = {
     }
     // Forgotten while the sign-in was under way: the device proves nothing any more.
     await trackedDevice(ctx, user.sub, state.deviceKey)
-    return finishSignIn(ctx, user, state.deviceKey)
+    return signedIn(ctx, user, state.deviceKey)
   },
 }

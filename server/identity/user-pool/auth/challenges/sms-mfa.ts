@@ -25,6 +25,6 @@ export const smsMfa: ChallengeHandler = {
       }
       throw error
     }
-    return signedIn(ctx, user, (step.state as MfaState).deviceKey)
+    return signedIn(ctx, user, (step.state as MfaState).deviceKey ?? null)
   },
 }

@@ -27,6 +27,6 @@ export const softwareTokenMfa: ChallengeHandler = {
       await recordFailedSignIn(ctx, user)
       throw codeMismatch()
     }
-    return signedIn(ctx, user, (step.state as MfaState).deviceKey)
+    return signedIn(ctx, user, (step.state as MfaState).deviceKey ?? null)
   },
 }
