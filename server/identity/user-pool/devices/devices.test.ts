@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { totpCode, totpStep } from '../../totp.ts'
+import { sweepExpired } from '../maintenance.ts'
+import { CLIENT_ID, openPool, type Pool } from '../test-pool.ts'
+import { newDeviceSecret, srpClient } from '../test-support.ts'
+
+let pool: Pool | undefined
+afterEach(async () => {
+  await pool?.close()
+  pool = undefined
+})
+
+describe('remembered devices (in process, with a test clock)', { timeout: 30_000 }, () => {
+  it('remembers every confirmed device when the pool says "always", and proves it by its SRP', async () => {
+    pool = await openPool('optional', { rememberDevices: 'always' })
+    const { username } = await pool.register()
+    const { secret } = await pool.withTotp(username)
+
+    const first = await pool.initiate(username)
+    expect(first.body.ChallengeName).toBe('SOFTWARE_TOKEN_MFA')
+    const signedIn = await pool.respond('SOFTWARE_TOKEN_MFA', first.body.Session, {
+      USERNAME: username,
+      SOFTWARE_TOKEN_MFA_CODE: totpCode(secret, totpStep(pool.clock.now)),
+    })
+    const { AccessToken, NewDeviceMetadata } = signedIn.body.AuthenticationResult
+    const { device, verifierConfig } = newDeviceSecret(NewDeviceMetadata)
+    const confirmed = await pool.call('ConfirmDevice', {
+      AccessToken,
+      DeviceKey: device.deviceKey,
+      DeviceSecretVerifierConfig: verifierConfig,
+    })
+    expect(confirmed.body).toEqual({ UserConfirmationNecessary: false })
+
+    pool.clock.now += 60_000
+    const byPassword = await pool.call('InitiateAuth', {
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      ClientId: CLIENT_ID,
+      AuthParameters: {
+        USERNAME: username,
+        PASSWORD: 'Correct#Horse9',
+        DEVICE_KEY: device.deviceKey,
+      },
+    })
+    expect(byPassword.body).toMatchObject({
+      ChallengeName: 'DEVICE_SRP_AUTH',
+      ChallengeParameters: {},
+    })
+    const client = srpClient('TechLabPool', { timestamp: pool.clock.now })
+    const srp = await pool.respond('DEVICE_SRP_AUTH', byPassword.body.Session, {
+      USERNAME: username,
+      DEVICE_KEY: device.deviceKey,
+      SRP_A: client.A,
+    })
+    expect(srp.body.ChallengeName).toBe('DEVICE_PASSWORD_VERIFIER')
+    const done = await pool.respond(
+      'DEVICE_PASSWORD_VERIFIER',
+      srp.body.Session,
+      client.respondForDevice(srp.body.ChallengeParameters, device),
+    )
+    expect(done.status).toBe(200)
+    expect(done.body.AuthenticationResult.NewDeviceMetadata).toBeUndefined()
+
+    const got = await pool.call('GetDevice', {
+      AccessToken: done.body.AuthenticationResult.AccessToken,
+      DeviceKey: device.deviceKey,
+    })
+    expect(got.body.Device.DeviceAttributes).toContainEqual({
+      Name: 'dev:device_remembered_status',
+      Value: 'remembered',
+    })
+    expect(got.body.Device.DeviceLastAuthenticatedDate).toBe(pool.clock.now / 1000)
+  })
+
+  it('refuses a device claim signed with a stale TIMESTAMP', async () => {
+    pool = await openPool('off', { rememberDevices: 'always' })
+    const { username } = await pool.register()
+    const signedIn = await pool.initiate(username)
+    const { AccessToken, NewDeviceMetadata } = signedIn.body.AuthenticationResult
+    const { device, verifierConfig } = newDeviceSecret(NewDeviceMetadata)
+    await pool.call('ConfirmDevice', {
+      AccessToken,
+      DeviceKey: device.deviceKey,
+      DeviceSecretVerifierConfig: verifierConfig,
+    })
+    const challenge = await pool.call('InitiateAuth', {
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      ClientId: CLIENT_ID,
+      AuthParameters: {
+        USERNAME: username,
+        PASSWORD: 'Correct#Horse9',
+        DEVICE_KEY: device.deviceKey,
+      },
+    })
+    const client = srpClient('TechLabPool', { timestamp: pool.clock.now - 10 * 60_000 })
+    const srp = await pool.respond('DEVICE_SRP_AUTH', challenge.body.Session, {
+      USERNAME: username,
+      DEVICE_KEY: device.deviceKey,
+      SRP_A: client.A,
+    })
+    const stale = await pool.respond(
+      'DEVICE_PASSWORD_VERIFIER',
+      srp.body.Session,
+      client.respondForDevice(srp.body.ChallengeParameters, device),
+    )
+    expect(stale.body).toMatchObject({ __type: 'NotAuthorizedException' })
+    expect(stale.body.message).toMatch(/TIMESTAMP/)
+  })
+
+  it('sweeps devices never confirmed after a day, and keeps confirmed ones', async () => {
+    pool = await openPool('off')
+    const { username } = await pool.register()
+    const confirmedSignIn = (await pool.initiate(username)).body.AuthenticationResult
+    const { device, verifierConfig } = newDeviceSecret(confirmedSignIn.NewDeviceMetadata)
+    await pool.call('ConfirmDevice', {
+      AccessToken: confirmedSignIn.AccessToken,
+      DeviceKey: device.deviceKey,
+      DeviceSecretVerifierConfig: verifierConfig,
+    })
+    await pool.initiate(username)
+    const keys = async () =>
+      (await pool?.db.selectFrom('identity_devices').select('device_key').execute())?.map(
+        (row) => row.device_key,
+      )
+    expect(await keys()).toHaveLength(2)
+
+    pool.clock.now += 23 * 3600_000
+    await sweepExpired(pool.userPool)
+    expect(await keys()).toHaveLength(2)
+    pool.clock.now += 3600_000
+    await sweepExpired(pool.userPool)
+    expect(await keys()).toEqual([device.deviceKey])
+  })
+})
