@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { CLIENT_ID, call, registerUser } from '../integration/identity/support.ts'
 import { startTestServer, type TestServer } from '../support/test-server.ts'
 import { collectPageErrors, launchBrowser, waitForHydration } from './browser.ts'
 import { totpCode } from './totp.ts'
@@ -16,7 +17,6 @@ let context: BrowserContext
 let page: Page
 let errors: string[]
 
-const CLIENT_ID = 'techlabwebclient0000000000'
 const username = `dev_${randomBytes(4).toString('hex')}`
 const email = `${username}@example.com`
 const password = 'Hajimete1!'
@@ -35,31 +35,11 @@ afterAll(async () => {
   await server?.close()
 })
 
-async function pool(operation: string, body: object): Promise<Record<string, unknown>> {
-  const response = await fetch(`${server.url}/cognito-idp/`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-amz-json-1.1',
-      'x-amz-target': `AWSCognitoIdentityProviderService.${operation}`,
-    },
-    body: JSON.stringify(body),
-  })
-  const answer = (await response.json()) as Record<string, unknown>
-  if (response.status !== 200) throw new Error(`${operation}: ${JSON.stringify(answer)}`)
-  return answer
-}
-
-async function passwordSignIn() {
-  const answer = await pool('InitiateAuth', {
-    AuthFlow: 'USER_PASSWORD_AUTH',
-    ClientId: CLIENT_ID,
-    AuthParameters: { USERNAME: username, PASSWORD: password },
-  })
-  return answer as {
-    ChallengeName?: string
-    Session?: string
-    AuthenticationResult?: { AccessToken: string }
-  }
+/** A call of the JSON protocol that must succeed. */
+async function pool(operation: string, body: object) {
+  const answer = await call(server, operation, body)
+  if (answer.status !== 200) throw new Error(`${operation}: ${JSON.stringify(answer.body)}`)
+  return answer.body
 }
 
 /**
@@ -68,23 +48,14 @@ async function passwordSignIn() {
  * other device's access token.
  */
 async function accountWithTotp(): Promise<{ secret: string; otherDeviceToken: string }> {
-  await pool('SignUp', {
-    ClientId: CLIENT_ID,
-    Username: username,
-    Password: password,
-    UserAttributes: [{ Name: 'email', Value: email }],
-  })
-  const mail = await fetch(`${server.url}/dev/mailbox/messages.json?to=${email}`)
-  const { messages } = (await mail.json()) as { messages: { text: string }[] }
-  await pool('ConfirmSignUp', {
-    ClientId: CLIENT_ID,
-    Username: username,
-    ConfirmationCode: /\b(\d{6})\b/.exec(messages[0]?.text ?? '')?.[1],
-  })
-  const elsewhere = (await passwordSignIn()).AuthenticationResult as {
-    AccessToken: string
-    NewDeviceMetadata: { DeviceKey: string }
-  }
+  await registerUser(server, { username, email, password })
+  const elsewhere = (
+    await pool('InitiateAuth', {
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      ClientId: CLIENT_ID,
+      AuthParameters: { USERNAME: username, PASSWORD: password },
+    })
+  ).AuthenticationResult as { AccessToken: string; NewDeviceMetadata: { DeviceKey: string } }
   const { AccessToken } = elsewhere
   await pool('ConfirmDevice', {
     AccessToken,
@@ -156,14 +127,7 @@ describe('remembered devices on /settings', () => {
     await expect.poll(() => section.textContent()).toContain('「Other laptop」を削除しました')
     expect(await deviceList().getByRole('listitem').count()).toBe(1)
     // Its session ended with it.
-    const ended = await fetch(`${server.url}/cognito-idp/`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-amz-json-1.1',
-        'x-amz-target': 'AWSCognitoIdentityProviderService.GetUser',
-      },
-      body: JSON.stringify({ AccessToken: otherDeviceToken }),
-    })
+    const ended = await call(server, 'GetUser', { AccessToken: otherDeviceToken })
     expect(ended.status).toBe(400)
 
     // Forgetting this browser signs it out.

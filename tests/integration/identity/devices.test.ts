@@ -40,27 +40,57 @@ function resultOf(answer: RawAnswer): SignedIn {
   return result
 }
 
-/** USER_SRP_AUTH up to the answer to PASSWORD_VERIFIER, naming a stored device if given. */
-async function passwordStep(account: Account, deviceKey?: string): Promise<RawAnswer> {
+/**
+ * USER_SRP_AUTH up to PASSWORD_VERIFIER: returns how to answer it (with what responses to
+ * add, such as a stored device), once or again under the same Session.
+ */
+async function startSrp(account: Account) {
   const client = srpClient()
   const initiate = await call(server, 'InitiateAuth', {
     AuthFlow: 'USER_SRP_AUTH',
     ClientId: CLIENT_ID,
     AuthParameters: { USERNAME: account.username, SRP_A: client.A },
   })
-  return call(server, 'RespondToAuthChallenge', {
-    ChallengeName: 'PASSWORD_VERIFIER',
-    ClientId: CLIENT_ID,
-    Session: initiate.body.Session,
-    ChallengeResponses: {
-      ...client.respond(
-        initiate.body.ChallengeParameters as Record<string, string>,
-        account.password,
-      ),
-      ...(deviceKey && { DEVICE_KEY: deviceKey }),
-    },
-  })
+  const responses = client.respond(
+    initiate.body.ChallengeParameters as Record<string, string>,
+    account.password,
+  )
+  return (extra: Record<string, string | null>) =>
+    call(server, 'RespondToAuthChallenge', {
+      ChallengeName: 'PASSWORD_VERIFIER',
+      ClientId: CLIENT_ID,
+      Session: initiate.body.Session,
+      ChallengeResponses: { ...responses, ...extra },
+    })
 }
+
+/** The answer to PASSWORD_VERIFIER, naming a stored device if given. */
+async function passwordStep(account: Account, deviceKey?: string): Promise<RawAnswer> {
+  const answer = await startSrp(account)
+  return answer(deviceKey ? { DEVICE_KEY: deviceKey } : {})
+}
+
+/** The answer to SOFTWARE_TOKEN_MFA, with what else the client adds (its stored device). */
+const answerTotp = (
+  account: Account,
+  challenge: RawAnswer,
+  code: string,
+  extra: Record<string, string> = {},
+) =>
+  call(server, 'RespondToAuthChallenge', {
+    ChallengeName: 'SOFTWARE_TOKEN_MFA',
+    ClientId: CLIENT_ID,
+    Session: challenge.body.Session,
+    ChallengeResponses: { USERNAME: account.username, SOFTWARE_TOKEN_MFA_CODE: code, ...extra },
+  })
+
+/** GetTokensFromRefreshToken as Amplify sends it, with the device the client stored. */
+const refreshFrom = (tokens: Tokens, DeviceKey: string) =>
+  call(server, 'GetTokensFromRefreshToken', {
+    ClientId: CLIENT_ID,
+    RefreshToken: tokens.RefreshToken,
+    DeviceKey,
+  })
 
 /** Answers DEVICE_SRP_AUTH and then DEVICE_PASSWORD_VERIFIER for the device. */
 async function deviceSteps(account: Account, challenge: RawAnswer, device: Device) {
@@ -140,11 +170,7 @@ describe('remembered devices over the protocol', { timeout: 120_000 }, () => {
     })
     expect(claims(resultOf(refreshed).AccessToken).device_key).toBe(deviceKey)
     expect(resultOf(refreshed).NewDeviceMetadata).toBeUndefined()
-    const viaGetTokens = await call(server, 'GetTokensFromRefreshToken', {
-      ClientId: CLIENT_ID,
-      RefreshToken: tokens.RefreshToken,
-      DeviceKey: deviceKey,
-    })
+    const viaGetTokens = await refreshFrom(tokens, deviceKey)
     expect(claims(resultOf(viaGetTokens).AccessToken).device_key).toBe(deviceKey)
     // Left out, the key is taken from the refresh token; another device's is refused.
     const withoutKey = await call(server, 'GetTokensFromRefreshToken', {
@@ -160,11 +186,7 @@ describe('remembered devices over the protocol', { timeout: 120_000 }, () => {
         ClientId: CLIENT_ID,
         AuthParameters: { REFRESH_TOKEN: tokens.RefreshToken, DEVICE_KEY: other },
       }),
-      await call(server, 'GetTokensFromRefreshToken', {
-        ClientId: CLIENT_ID,
-        RefreshToken: tokens.RefreshToken,
-        DeviceKey: other,
-      }),
+      await refreshFrom(tokens, other),
     ]) {
       expect(answer).toMatchObject({ status: 400, body: { __type: 'NotAuthorizedException' } })
     }
@@ -362,15 +384,7 @@ describe('remembered devices over the protocol', { timeout: 120_000 }, () => {
 
     const first = await passwordStep(account)
     expect(first.body.ChallengeName).toBe('SOFTWARE_TOKEN_MFA')
-    const mfaDone = await call(server, 'RespondToAuthChallenge', {
-      ChallengeName: 'SOFTWARE_TOKEN_MFA',
-      ClientId: CLIENT_ID,
-      Session: first.body.Session,
-      ChallengeResponses: {
-        USERNAME: account.username,
-        SOFTWARE_TOKEN_MFA_CODE: await nextTotpCode(secret),
-      },
-    })
+    const mfaDone = await answerTotp(account, first, await nextTotpCode(secret))
     const tokens = resultOf(mfaDone)
     const { device, verifierConfig } = newDeviceSecret(
       tokens.NewDeviceMetadata as { DeviceKey: string; DeviceGroupKey: string },
@@ -435,26 +449,11 @@ describe('remembered devices over the protocol', { timeout: 120_000 }, () => {
     })
     const notRemembered = await passwordStep(account, device.deviceKey)
     expect(notRemembered.body.ChallengeName).toBe('SOFTWARE_TOKEN_MFA')
-    const wrongCode = await call(server, 'RespondToAuthChallenge', {
-      ChallengeName: 'SOFTWARE_TOKEN_MFA',
-      ClientId: CLIENT_ID,
-      Session: notRemembered.body.Session,
-      ChallengeResponses: {
-        USERNAME: account.username,
-        SOFTWARE_TOKEN_MFA_CODE: wrongTotpCode(secret),
-      },
-    })
+    const wrongCode = await answerTotp(account, notRemembered, wrongTotpCode(secret))
     expect(wrongCode.body.__type).toBe('CodeMismatchException')
     const verified = resultOf(
-      await call(server, 'RespondToAuthChallenge', {
-        ChallengeName: 'SOFTWARE_TOKEN_MFA',
-        ClientId: CLIENT_ID,
-        Session: notRemembered.body.Session,
-        ChallengeResponses: {
-          USERNAME: account.username,
-          SOFTWARE_TOKEN_MFA_CODE: await nextTotpCode(secret),
-          DEVICE_KEY: device.deviceKey,
-        },
+      await answerTotp(account, notRemembered, await nextTotpCode(secret), {
+        DEVICE_KEY: device.deviceKey,
       }),
     )
     expect(verified.NewDeviceMetadata).toBeUndefined()
@@ -466,31 +465,9 @@ describe('remembered devices over the protocol', { timeout: 120_000 }, () => {
       AccessToken: verified.AccessToken,
       DeviceKey: device.deviceKey,
     })
-    const client2 = srpClient()
-    const initiate = await call(server, 'InitiateAuth', {
-      AuthFlow: 'USER_SRP_AUTH',
-      ClientId: CLIENT_ID,
-      AuthParameters: { USERNAME: account.username, SRP_A: client2.A },
-    })
-    const responses = client2.respond(
-      initiate.body.ChallengeParameters as Record<string, string>,
-      account.password,
-    )
-    const verifierStep = {
-      ChallengeName: 'PASSWORD_VERIFIER',
-      ClientId: CLIENT_ID,
-      Session: initiate.body.Session,
-    }
-    expect(
-      await call(server, 'RespondToAuthChallenge', {
-        ...verifierStep,
-        ChallengeResponses: { ...responses, DEVICE_KEY: device.deviceKey },
-      }),
-    ).toMatchObject(notFound)
-    const retried = await call(server, 'RespondToAuthChallenge', {
-      ...verifierStep,
-      ChallengeResponses: { ...responses, DEVICE_KEY: null },
-    })
+    const answer = await startSrp(account)
+    expect(await answer({ DEVICE_KEY: device.deviceKey })).toMatchObject(notFound)
+    const retried = await answer({ DEVICE_KEY: null })
     expect(retried.body.ChallengeName).toBe('SOFTWARE_TOKEN_MFA')
   })
 
@@ -503,13 +480,10 @@ describe('remembered devices over the protocol', { timeout: 120_000 }, () => {
       AccessToken: phone.tokens.AccessToken,
       DeviceKey: laptop.device.deviceKey,
     })
-    expect(
-      await call(server, 'GetTokensFromRefreshToken', {
-        ClientId: CLIENT_ID,
-        RefreshToken: laptop.tokens.RefreshToken,
-        DeviceKey: laptop.device.deviceKey,
-      }),
-    ).toMatchObject({ status: 400, body: { __type: 'NotAuthorizedException' } })
+    expect(await refreshFrom(laptop.tokens, laptop.device.deviceKey)).toMatchObject({
+      status: 400,
+      body: { __type: 'NotAuthorizedException' },
+    })
     expect(await call(server, 'GetUser', { AccessToken: laptop.tokens.AccessToken })).toMatchObject(
       { status: 400, body: { __type: 'NotAuthorizedException' } },
     )
@@ -520,13 +494,10 @@ describe('remembered devices over the protocol', { timeout: 120_000 }, () => {
     expect(
       (await call(server, 'GlobalSignOut', { AccessToken: phone.tokens.AccessToken })).status,
     ).toBe(200)
-    expect(
-      await call(server, 'GetTokensFromRefreshToken', {
-        ClientId: CLIENT_ID,
-        RefreshToken: phone.tokens.RefreshToken,
-        DeviceKey: phone.device.deviceKey,
-      }),
-    ).toMatchObject({ status: 400, body: { __type: 'NotAuthorizedException' } })
+    expect(await refreshFrom(phone.tokens, phone.device.deviceKey)).toMatchObject({
+      status: 400,
+      body: { __type: 'NotAuthorizedException' },
+    })
     // The phone is still tracked, and once remembered it proves itself at sign-in.
     const { AccessToken } = resultOf(await passwordStep(account))
     await call(server, 'UpdateDeviceStatus', {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { totpCode, totpStep } from '../../totp.ts'
 import { sweepExpired } from '../maintenance.ts'
-import { CLIENT_ID, openPool, type Pool } from '../test-pool.ts'
+import { CLIENT_ID, openPool, PASSWORD, type Pool } from '../test-pool.ts'
 import { newDeviceSecret, srpClient } from '../test-support.ts'
 
 let pool: Pool | undefined
@@ -9,6 +9,39 @@ afterEach(async () => {
   await pool?.close()
   pool = undefined
 })
+
+/** Confirms the new device a sign-in was given, as a client does; returns what it keeps. */
+// biome-ignore lint/suspicious/noExplicitAny: answers are read loosely in tests
+async function confirmNewDevice(open: Pool, result: Record<string, any>) {
+  const { device, verifierConfig } = newDeviceSecret(result.NewDeviceMetadata)
+  const confirmed = await open.call('ConfirmDevice', {
+    AccessToken: result.AccessToken,
+    DeviceKey: device.deviceKey,
+    DeviceSecretVerifierConfig: verifierConfig,
+  })
+  return { device, confirmed }
+}
+
+/** USER_PASSWORD_AUTH from a stored device, then its DEVICE_SRP_AUTH with a fresh A. */
+async function deviceSrpFrom(open: Pool, username: string, deviceKey: string, timestamp: number) {
+  const challenge = await open.call('InitiateAuth', {
+    AuthFlow: 'USER_PASSWORD_AUTH',
+    ClientId: CLIENT_ID,
+    AuthParameters: { USERNAME: username, PASSWORD, DEVICE_KEY: deviceKey },
+  })
+  expect(challenge.body).toMatchObject({
+    ChallengeName: 'DEVICE_SRP_AUTH',
+    ChallengeParameters: {},
+  })
+  const client = srpClient('TechLabPool', { timestamp })
+  const srp = await open.respond('DEVICE_SRP_AUTH', challenge.body.Session, {
+    USERNAME: username,
+    DEVICE_KEY: deviceKey,
+    SRP_A: client.A,
+  })
+  expect(srp.body.ChallengeName).toBe('DEVICE_PASSWORD_VERIFIER')
+  return { client, srp }
+}
 
 describe('remembered devices (in process, with a test clock)', { timeout: 30_000 }, () => {
   it('remembers every confirmed device when the pool says "always", and proves it by its SRP', async () => {
@@ -22,36 +55,11 @@ describe('remembered devices (in process, with a test clock)', { timeout: 30_000
       USERNAME: username,
       SOFTWARE_TOKEN_MFA_CODE: totpCode(secret, totpStep(pool.clock.now)),
     })
-    const { AccessToken, NewDeviceMetadata } = signedIn.body.AuthenticationResult
-    const { device, verifierConfig } = newDeviceSecret(NewDeviceMetadata)
-    const confirmed = await pool.call('ConfirmDevice', {
-      AccessToken,
-      DeviceKey: device.deviceKey,
-      DeviceSecretVerifierConfig: verifierConfig,
-    })
+    const { device, confirmed } = await confirmNewDevice(pool, signedIn.body.AuthenticationResult)
     expect(confirmed.body).toEqual({ UserConfirmationNecessary: false })
 
     pool.clock.now += 60_000
-    const byPassword = await pool.call('InitiateAuth', {
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      ClientId: CLIENT_ID,
-      AuthParameters: {
-        USERNAME: username,
-        PASSWORD: 'Correct#Horse9',
-        DEVICE_KEY: device.deviceKey,
-      },
-    })
-    expect(byPassword.body).toMatchObject({
-      ChallengeName: 'DEVICE_SRP_AUTH',
-      ChallengeParameters: {},
-    })
-    const client = srpClient('TechLabPool', { timestamp: pool.clock.now })
-    const srp = await pool.respond('DEVICE_SRP_AUTH', byPassword.body.Session, {
-      USERNAME: username,
-      DEVICE_KEY: device.deviceKey,
-      SRP_A: client.A,
-    })
-    expect(srp.body.ChallengeName).toBe('DEVICE_PASSWORD_VERIFIER')
+    const { client, srp } = await deviceSrpFrom(pool, username, device.deviceKey, pool.clock.now)
     const done = await pool.respond(
       'DEVICE_PASSWORD_VERIFIER',
       srp.body.Session,
@@ -75,28 +83,13 @@ describe('remembered devices (in process, with a test clock)', { timeout: 30_000
     pool = await openPool('off', { rememberDevices: 'always' })
     const { username } = await pool.register()
     const signedIn = await pool.initiate(username)
-    const { AccessToken, NewDeviceMetadata } = signedIn.body.AuthenticationResult
-    const { device, verifierConfig } = newDeviceSecret(NewDeviceMetadata)
-    await pool.call('ConfirmDevice', {
-      AccessToken,
-      DeviceKey: device.deviceKey,
-      DeviceSecretVerifierConfig: verifierConfig,
-    })
-    const challenge = await pool.call('InitiateAuth', {
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      ClientId: CLIENT_ID,
-      AuthParameters: {
-        USERNAME: username,
-        PASSWORD: 'Correct#Horse9',
-        DEVICE_KEY: device.deviceKey,
-      },
-    })
-    const client = srpClient('TechLabPool', { timestamp: pool.clock.now - 10 * 60_000 })
-    const srp = await pool.respond('DEVICE_SRP_AUTH', challenge.body.Session, {
-      USERNAME: username,
-      DEVICE_KEY: device.deviceKey,
-      SRP_A: client.A,
-    })
+    const { device } = await confirmNewDevice(pool, signedIn.body.AuthenticationResult)
+    const { client, srp } = await deviceSrpFrom(
+      pool,
+      username,
+      device.deviceKey,
+      pool.clock.now - 10 * 60_000,
+    )
     const stale = await pool.respond(
       'DEVICE_PASSWORD_VERIFIER',
       srp.body.Session,
@@ -109,13 +102,10 @@ describe('remembered devices (in process, with a test clock)', { timeout: 30_000
   it('sweeps devices never confirmed after a day, and keeps confirmed ones', async () => {
     pool = await openPool('off')
     const { username } = await pool.register()
-    const confirmedSignIn = (await pool.initiate(username)).body.AuthenticationResult
-    const { device, verifierConfig } = newDeviceSecret(confirmedSignIn.NewDeviceMetadata)
-    await pool.call('ConfirmDevice', {
-      AccessToken: confirmedSignIn.AccessToken,
-      DeviceKey: device.deviceKey,
-      DeviceSecretVerifierConfig: verifierConfig,
-    })
+    const { device } = await confirmNewDevice(
+      pool,
+      (await pool.initiate(username)).body.AuthenticationResult,
+    )
     await pool.initiate(username)
     const keys = async () =>
       (await pool?.db.selectFrom('identity_devices').select('device_key').execute())?.map(
