@@ -120,4 +120,35 @@ describe('remembered devices (in process, with a test clock)', { timeout: 30_000
     await sweepExpired(pool.userPool)
     expect(await keys()).toEqual([device.deviceKey])
   })
+
+  it('checks the device of CUSTOM_AUTH before mailing a code, and lets a remembered one skip MFA', async () => {
+    pool = await openPool('optional', { rememberDevices: 'always' })
+    const { username, email } = await pool.register()
+    const signedIn = await pool.initiate(username)
+    const { device } = await confirmNewDevice(pool, signedIn.body.AuthenticationResult)
+    await pool.withTotp(username)
+    const customAuth = (DEVICE_KEY: string) =>
+      pool?.call('InitiateAuth', {
+        AuthFlow: 'CUSTOM_AUTH',
+        ClientId: CLIENT_ID,
+        AuthParameters: { USERNAME: username, DEVICE_KEY },
+      })
+
+    const mailed = pool.mail.length
+    const unknown = await customAuth('ap-northeast-1_00000000-0000-4000-8000-000000000000')
+    expect(unknown?.body).toEqual({
+      __type: 'ResourceNotFoundException',
+      message: 'Device does not exist.',
+    })
+    expect(pool.mail).toHaveLength(mailed)
+
+    const challenge = await customAuth(device.deviceKey)
+    expect(challenge?.body.ChallengeName).toBe('CUSTOM_CHALLENGE')
+    const answered = await pool.respond('CUSTOM_CHALLENGE', challenge?.body.Session, {
+      USERNAME: username,
+      ANSWER: pool.latestCode(email),
+      DEVICE_KEY: device.deviceKey,
+    })
+    expect(answered.body.ChallengeName).toBe('DEVICE_SRP_AUTH')
+  })
 })

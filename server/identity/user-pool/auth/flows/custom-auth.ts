@@ -2,6 +2,7 @@ import { invalidParameter } from '../../../cognito-error.ts'
 import { maskEmail } from '../../attributes.ts'
 import { sendCode } from '../../codes.ts'
 import type { UserPoolContext } from '../../context.ts'
+import { deviceNotFound, trackedDevice } from '../../devices/store.ts'
 import { assertNotLocked } from '../../lockout.ts'
 import { findUserBySignInName, normalizeUsername } from '../../users.ts'
 import { type ChallengeStep, required } from '../outcome.ts'
@@ -40,6 +41,12 @@ export async function customAuth(
       ? user
       : undefined
   const username = user?.username ?? normalizeUsername(USERNAME)
+  // A stored device is checked before a code is spent: Amplify retries this first step, not
+  // the answer, when its device is "Device does not exist.".
+  if (parameters?.DEVICE_KEY !== undefined) {
+    if (!eligible) throw deviceNotFound()
+    await trackedDevice(ctx, eligible.sub, parameters.DEVICE_KEY)
+  }
   let destination: string
   if (eligible) {
     destination = (await sendCode(ctx, eligible, 'custom_auth')).Destination
