@@ -266,9 +266,11 @@ export interface IdentityUserLinksTable {
 }
 
 export interface IdentityDevicesTable {
+  /** `{region}_{uuid}`, as Cognito makes them. */
   device_key: string
   sub: string
   device_group_key: string
+  /** The device's SRP salt and verifier (hex), set by ConfirmDevice; null until then. */
   password_salt: string | null
   password_verifier: string | null
   name: string | null
@@ -276,6 +278,8 @@ export interface IdentityDevicesTable {
   created_at: EpochMs
   last_modified_at: EpochMs
   last_authenticated_at: EpochMs | null
+  /** Added by migration 0005: the address of the device's last sign-in. */
+  last_ip_used: string | null
 }
 
 export interface IdentityPoolIdentitiesTable {

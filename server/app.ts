@@ -166,8 +166,8 @@ function webSessions(config: Config, verify: TokenVerifier) {
   return createAuthService(config.identity, {
     verify,
     // What the embedded identity services answer today; the settings page and Amplify's
-    // configuration follow these (MFA and remembered devices arrive later).
-    embedded: { identityPool: true, totpMfa: true, rememberedDevices: false },
+    // configuration follow these.
+    embedded: { identityPool: true, totpMfa: true, rememberedDevices: true },
     httpsPort: config.https?.port,
   })
 }

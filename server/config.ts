@@ -124,6 +124,9 @@ const environmentSchema = z.object({
   USER_POOL_MFA: z
     .enum(['off', 'optional', 'on'], { error: 'must be off, optional or on' })
     .default('optional'),
+  USER_POOL_REMEMBER_DEVICES: z
+    .enum(['always', 'user_opt_in'], { error: 'must be always or user_opt_in' })
+    .default('user_opt_in'),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -264,6 +267,11 @@ export type IdentitySettings = {
    * user without MFA sets up an authenticator app at sign-in, MFA_SETUP).
    */
   mfa: 'off' | 'optional' | 'on'
+  /**
+   * Cognito's "remember devices": `always` remembers every confirmed device; `user_opt_in`
+   * tracks it and remembers it only when the user asks (UpdateDeviceStatus `remembered`).
+   */
+  rememberDevices: 'always' | 'user_opt_in'
   /** The user pool's signing keys and HMAC secret; instances behind one issuer share it. */
   keysFile: string
   /** The key sealing temporary credentials' secrets; instances behind one pool share it. */
@@ -389,6 +397,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
         .map((entry) => entry.trim().toLowerCase())
         .filter(Boolean),
       mfa: values.USER_POOL_MFA,
+      rememberDevices: values.USER_POOL_REMEMBER_DEVICES,
       keysFile: path.resolve(
         values.USER_POOL_KEYS_FILE ?? path.join(dataDir, 'identity', 'signing-keys.json'),
       ),

@@ -122,6 +122,18 @@ export async function clientAction({
     throw redirect(`/auth/signin${query({ signedOut: 'all' })}`)
   }
 
+  // Forgetting this browser's device ends the sessions started on it, this one included.
+  if (intent === 'forgetThisDevice') {
+    try {
+      await auth.forgetDevice()
+    } catch (error) {
+      return { ...errorResult(error, 'other'), intent }
+    }
+    await auth.signOut()
+    await sessionCookieCleared(cookie)
+    throw redirect(`/auth/signin${query({ signedOut: 'device' })}`)
+  }
+
   if (intent === 'deleteAccount') {
     const confirmation = formString(form, 'confirmUsername').trim()
     if (confirmation !== formString(form, 'username')) {
@@ -191,7 +203,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
             </Upcoming>
           )}
         </Section>
-        <Section title="記憶した端末" id="devices">
+        <Section title="記憶したデバイス" id="devices">
           {features.rememberedDevices ? (
             <RememberedDevices />
           ) : (

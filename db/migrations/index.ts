@@ -3,6 +3,7 @@ import * as usersAndCourses from './2026-11-22-0001-users-and-courses.ts'
 import * as identityAndMail from './2026-11-22-0002-identity-and-mail.ts'
 import * as userPoolSignIn from './2026-11-22-0003-user-pool-sign-in.ts'
 import * as userPoolMfa from './2026-11-22-0004-user-pool-mfa.ts'
+import * as userPoolDevices from './2026-11-23-0005-user-pool-devices.ts'
 import * as federatedSignIn from './2026-11-23-0006-federated-sign-in.ts'
 import * as objectStore from './2026-11-23-0007-object-store.ts'
 import * as userAvatars from './2026-11-23-0008-user-avatars.ts'
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-0002-identity-and-mail': identityAndMail,
   '2026-11-22-0003-user-pool-sign-in': userPoolSignIn,
   '2026-11-22-0004-user-pool-mfa': userPoolMfa,
+  '2026-11-23-0005-user-pool-devices': userPoolDevices,
   '2026-11-23-0006-federated-sign-in': federatedSignIn,
   '2026-11-23-0007-object-store': objectStore,
   '2026-11-23-0008-user-avatars': userAvatars,

@@ -107,6 +107,13 @@ describe('auth error messages', () => {
     ['UserAlreadyAuthenticatedException', 'There is already a signed in user.', 'すでにログイン'],
     ['PasswordResetRequiredException', 'Password reset required for the user', '再設定'],
     ['InternalErrorException', 'An internal error occurred.', 'サーバー側'],
+    ['ResourceNotFoundException', 'Device does not exist.', 'すでに削除されています'],
+    ['ResourceNotFoundException', 'User pool client x does not exist.', 'サーバー側'],
+    [
+      'DeviceMetadataNotFoundException',
+      'Either deviceKey, deviceGroupKey or secretPassword were not found during the sign-in process.',
+      'もう一度ログイン',
+    ],
     ['CodeDeliveryFailureException', 'Unable to deliver', 'メールを送れませんでした'],
   ])('%s gets a message about the whole form', (name, message, words) => {
     const result = authErrorMessage(failure(name, message), 'signIn')

@@ -163,9 +163,18 @@ export function authErrorMessage(error: unknown, action: AuthAction = 'other'): 
     case 'EmptyChallengeResponse':
       return { field: 'code', message: 'コードを入力してください。' }
 
+    case 'DeviceMetadataNotFoundException':
+      return {
+        message:
+          'この端末の情報が見つかりません。いったんログアウトし、もう一度ログインしてからお試しください。',
+      }
+    case 'ResourceNotFoundException':
+      if (/device/i.test(message)) {
+        return { message: 'この端末はすでに削除されています。一覧を読み込み直してください。' }
+      }
+      return { message: `サーバー側で問題が起きています。${TRY_LATER}` }
     case 'SignInException':
     case 'InvalidUserPoolConfigurationException':
-    case 'ResourceNotFoundException':
     case 'InvalidLambdaResponseException':
     case 'UnexpectedLambdaException':
     case 'InternalErrorException':

@@ -275,6 +275,8 @@ function noticeFor(searchParams: URLSearchParams): string | undefined {
   if (searchParams.get('reset'))
     return '新しいパスワードを設定しました。新しいパスワードでログインしてください。'
   if (searchParams.get('signedOut') === 'all') return 'すべての端末からログアウトしました。'
+  if (searchParams.get('signedOut') === 'device')
+    return 'このデバイスを記憶から削除し、ログアウトしました。'
   if (searchParams.get('signedOut')) return 'ログアウトしました。'
   if (searchParams.get('deleted'))
     return 'アカウントを削除しました。これまでのご利用ありがとうございました。'

@@ -48,7 +48,7 @@ export async function exchangeAtTokenEndpoint(
     case 'refresh_token': {
       if (!form.refresh_token) throw invalidRequest('refresh_token is required.')
       try {
-        const result = await refreshSignInSession(ctx, form.refresh_token, form.client_id)
+        const result = await refreshSignInSession(ctx, form.refresh_token, form.client_id, undefined)
         return {
           id_token: result.IdToken,
           access_token: result.AccessToken,
@@ -88,9 +88,11 @@ async function authorizationCodeGrant(
   const user = await findUserBySub(ctx.db, grant.sub)
   if (!user) throw invalidGrant('User does not exist.')
   if (user.enabled !== 1) throw invalidGrant('User is disabled.')
-  const result = await startSignInSession(ctx, user, clientId, {
-    scope: client.scope,
-    ...(client.nonce && { nonce: client.nonce }),
+  const result = await startSignInSession(ctx, user, {
+    clientId,
+    ip: null,
+    deviceKey: null,
+    oauth: { scope: client.scope, ...(client.nonce && { nonce: client.nonce }) },
   })
   return {
     ...(client.scope.split(' ').includes('openid') && { id_token: result.IdToken }),

@@ -19,14 +19,22 @@ export const CLIENT_ID = config.clientId
 type Answer = { status: number; body: Record<string, any> }
 
 /** A user pool over Fastify's inject, with its own database, mailbox and clock. */
-export async function openPool(mfa: IdentitySettings['mfa']) {
+export async function openPool(
+  mfa: IdentitySettings['mfa'],
+  overrides: Partial<IdentitySettings> = {},
+) {
   const database: TemporaryDatabase = await openTemporaryDatabase()
   const mail: MailMessage[] = []
   const clock = { now: Date.UTC(2026, 10, 22, 3, 0, 0) }
   const app: FastifyInstance = Fastify({ logger: false })
   const identity = await createIdentity({
     db: database.db,
-    settings: { ...config, mfa, keysFile: path.join(database.dir, 'signing-keys.json') },
+    settings: {
+      ...config,
+      mfa,
+      keysFile: path.join(database.dir, 'signing-keys.json'),
+      ...overrides,
+    },
     mailer: { send: async (message) => void mail.push(message) },
     events: {
       usernameRefusal: async () => undefined,
@@ -119,6 +127,8 @@ export async function openPool(mfa: IdentitySettings['mfa']) {
   }
 
   return {
+    db: database.db,
+    userPool: identity.userPool,
     call,
     clock,
     mail,

@@ -119,6 +119,26 @@ export async function signIn(server: TestServer, name: string, password: string)
   return result
 }
 
+/** Turns on authenticator-app MFA for an account over the protocol; returns its secret. */
+export async function enableTotpMfa(
+  server: TestServer,
+  account: { username: string; password: string },
+): Promise<string> {
+  const { AccessToken } = await signIn(server, account.username, account.password)
+  const associated = await call(server, 'AssociateSoftwareToken', { AccessToken })
+  const secret = String(associated.body.SecretCode)
+  const verified = await call(server, 'VerifySoftwareToken', {
+    AccessToken,
+    UserCode: await nextTotpCode(secret),
+  })
+  if (verified.body.Status !== 'SUCCESS') throw new Error(JSON.stringify(verified.body))
+  await call(server, 'SetUserMFAPreference', {
+    AccessToken,
+    SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
+  })
+  return secret
+}
+
 const lastTotpStep = new Map<string, number>()
 
 /**

@@ -20,11 +20,13 @@ export type AuthenticationResult = {
   ExpiresIn: number
   TokenType: 'Bearer'
   RefreshToken?: string
+  NewDeviceMetadata?: { DeviceKey: string; DeviceGroupKey: string }
 }
 
 export type AuthOutcome =
   | ChallengeStep
-  | { kind: 'signed-in'; user: PoolUser }
+  /** `deviceKey`: the device the sign-in proved it came from, or null for a new device. */
+  | { kind: 'signed-in'; user: PoolUser; deviceKey: string | null }
   | { kind: 'tokens'; result: AuthenticationResult }
 
 /** What InitiateAuth and RespondToAuthChallenge answer. */

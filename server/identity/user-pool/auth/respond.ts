@@ -3,18 +3,21 @@ import type { UserPoolContext } from '../context.ts'
 import type { AuthOutcome, AuthResponse } from './outcome.ts'
 import { startSignInSession } from './sign-in-session.ts'
 
+/** Who is signing in from where: the app client and the caller's address. */
+export type SignInClient = { clientId: string; ip: string | null }
+
 /** Turns the outcome of a step into the answer: a challenge under a new Session, or tokens. */
 export async function respondWith(
   ctx: UserPoolContext,
   outcome: AuthOutcome,
-  clientId: string,
+  client: SignInClient,
 ): Promise<AuthResponse> {
   switch (outcome.kind) {
     case 'challenge': {
       const Session = await openAuthSession(ctx, {
         sub: outcome.sub,
         challenge: outcome.name,
-        state: { clientId, step: outcome.state },
+        state: { clientId: client.clientId, step: outcome.state },
       })
       return {
         ChallengeName: outcome.name,
@@ -25,7 +28,10 @@ export async function respondWith(
     case 'signed-in':
       return {
         ChallengeParameters: {},
-        AuthenticationResult: await startSignInSession(ctx, outcome.user, clientId),
+        AuthenticationResult: await startSignInSession(ctx, outcome.user, {
+          ...client,
+          deviceKey: outcome.deviceKey,
+        }),
       }
     case 'tokens':
       return { ChallengeParameters: {}, AuthenticationResult: outcome.result }

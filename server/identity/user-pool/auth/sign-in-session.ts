@@ -3,24 +3,43 @@ import { issueTokens, type TokenSession } from '../../tokens/issue.ts'
 import { createRefreshToken, findRefreshToken } from '../../tokens/refresh-tokens.ts'
 import { tokenSubject } from '../attributes.ts'
 import type { UserPoolContext } from '../context.ts'
+import { createDevice, recordDeviceSignIn } from '../devices/store.ts'
 import { identitiesOf } from '../linked-identities.ts'
 import { findUserBySub, groupsOf, type PoolUser } from '../users.ts'
 import type { AuthenticationResult } from './outcome.ts'
 
 /**
- * Starts a sign-in session: a new refresh token (and origin_jti) and the first tokens.
- * `oauth` marks a sign-in through the hosted endpoints (server/identity/oauth).
+ * Starts a sign-in session: a new refresh token (and origin_jti) and the first tokens, bound
+ * to the device the sign-in proved it came from, or else to a new device the client is told
+ * about (NewDeviceMetadata) and may confirm. A sign-in through the hosted endpoints
+ * (`oauth`, server/identity/oauth) tracks no device, as Cognito's hosted UI does not.
  */
 export async function startSignInSession(
   ctx: UserPoolContext,
   user: PoolUser,
-  clientId: string,
-  oauth?: TokenSession['oauth'],
+  session: {
+    clientId: string
+    ip: string | null
+    deviceKey: string | null
+    oauth?: TokenSession['oauth']
+  },
 ): Promise<AuthenticationResult> {
   const now = ctx.now()
+  const { clientId, ip, oauth } = session
+  let deviceKey = session.deviceKey
+  let newDevice: AuthenticationResult['NewDeviceMetadata']
+  if (oauth) {
+    deviceKey = null
+  } else if (deviceKey === null) {
+    newDevice = await createDevice(ctx, user.sub, ip)
+    deviceKey = newDevice.DeviceKey
+  } else {
+    await recordDeviceSignIn(ctx, deviceKey, ip)
+  }
   const { token, originJti } = await createRefreshToken(ctx.db, {
     sub: user.sub,
     clientId,
+    deviceKey,
     authTime: now,
     ttlMs: ctx.settings.tokenTtlSeconds.refresh * 1000,
     now,
@@ -30,20 +49,28 @@ export async function startSignInSession(
     clientId,
     originJti,
     authTime: now,
-    deviceKey: null,
+    deviceKey,
     ...(oauth && { oauth }),
   })
-  return { ...tokens, RefreshToken: token }
+  return { ...tokens, RefreshToken: token, ...(newDevice && { NewDeviceMetadata: newDevice }) }
 }
 
-/** New access and id tokens for the session a refresh token belongs to. */
+/**
+ * New access and id tokens for the session a refresh token belongs to. A refresh token
+ * belongs to one device: a DEVICE_KEY naming another is refused (one left out is accepted,
+ * as a client whose ConfirmDevice failed has none to send).
+ */
 export async function refreshSignInSession(
   ctx: UserPoolContext,
   refreshToken: string,
   clientId: string,
+  deviceKey: string | undefined,
 ): Promise<AuthenticationResult> {
   const row = await findRefreshToken(ctx.db, refreshToken)
   if (!row || row.client_id !== clientId) throw notAuthorized('Invalid Refresh Token')
+  if (deviceKey !== undefined && deviceKey !== row.device_key) {
+    throw notAuthorized('Invalid Refresh Token')
+  }
   const user = await findUserBySub(ctx.db, row.sub)
   if (!user) throw notAuthorized('User does not exist.')
   if (row.revoked_at !== null || row.created_at < user.tokens_valid_after) {

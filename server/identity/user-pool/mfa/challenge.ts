@@ -4,11 +4,14 @@ import type { UserPoolContext } from '../context.ts'
 import type { PoolUser } from '../users.ts'
 import { enabledMfa, type MfaType, preferredMfa } from './settings.ts'
 
-/** What the MFA challenges keep under their Session. */
-export type MfaState = { username: string }
+/**
+ * What the MFA challenges keep under their Session: whose sign-in it is, and the tracked (not
+ * remembered) device it comes from, to which the session will belong.
+ */
+export type MfaState = { username: string; deviceKey?: string | undefined }
 
 /** What MFA_SETUP keeps: how far the authenticator app's setup has come. */
-export type MfaSetupState = { username: string; phase: 'setup' | 'associated' | 'verified' }
+export type MfaSetupState = MfaState & { phase: 'setup' | 'associated' | 'verified' }
 
 /**
  * The MFA step after a proven first factor, if any: the user's one MFA, or the preferred one,
@@ -18,12 +21,13 @@ export type MfaSetupState = { username: string; phase: 'setup' | 'associated' | 
 export async function mfaStep(
   ctx: UserPoolContext,
   user: PoolUser,
+  deviceKey: string | undefined,
 ): Promise<ChallengeStep | undefined> {
   if (ctx.settings.mfa === 'off') return undefined
   const enabled = enabledMfa(user)
   if (enabled.length === 0) {
     if (ctx.settings.mfa !== 'on') return undefined
-    const state: MfaSetupState = { username: user.username, phase: 'setup' }
+    const state: MfaSetupState = { username: user.username, deviceKey, phase: 'setup' }
     return {
       kind: 'challenge',
       name: 'MFA_SETUP',
@@ -33,8 +37,8 @@ export async function mfaStep(
     }
   }
   const chosen = enabled.length === 1 ? enabled[0] : preferredMfa(user)
+  const state: MfaState = { username: user.username, deviceKey }
   if (!chosen) {
-    const state: MfaState = { username: user.username }
     return {
       kind: 'challenge',
       name: 'SELECT_MFA_TYPE',
@@ -43,7 +47,7 @@ export async function mfaStep(
       state,
     }
   }
-  return mfaChallenge(ctx, user, chosen)
+  return mfaChallenge(ctx, user, chosen, state)
 }
 
 /** The challenge for one MFA type; for SMS_MFA this sends the code. */
@@ -51,8 +55,8 @@ export async function mfaChallenge(
   ctx: UserPoolContext,
   user: PoolUser,
   type: MfaType,
+  state: MfaState,
 ): Promise<ChallengeStep> {
-  const state: MfaState = { username: user.username }
   if (type === 'SOFTWARE_TOKEN_MFA') {
     return {
       kind: 'challenge',

@@ -6,7 +6,15 @@ import { respondWith } from '../auth/respond.ts'
 import { refreshSignInSession } from '../auth/sign-in-session.ts'
 import { consumeAuthSession, invalidSession, reopenAuthSession } from '../auth-sessions.ts'
 import type { UserPoolContext } from '../context.ts'
-import { assertClient, clientId, ignored, parameterMap, session, token } from './schemas.ts'
+import {
+  assertClient,
+  clientId,
+  deviceKey,
+  ignored,
+  parameterMap,
+  session,
+  token,
+} from './schemas.ts'
 import { operation } from './types.ts'
 
 const initiateAuth = z.object({
@@ -28,23 +36,26 @@ const getTokensFromRefreshToken = z.object({
   ClientId: clientId,
   RefreshToken: token,
   ClientSecret: z.string().max(128).optional(),
-  DeviceKey: z.string().max(55).optional(),
+  DeviceKey: deviceKey.optional(),
   ...ignored,
 })
 
 /** Sign-in: InitiateAuth, RespondToAuthChallenge and the refresh of Amplify ≥ 6.15. */
 export function authenticationOperations(ctx: UserPoolContext) {
   return {
-    InitiateAuth: operation(initiateAuth, async (input) => {
+    InitiateAuth: operation(initiateAuth, async (input, request) => {
       assertClient(ctx, input.ClientId)
       const flow = Object.hasOwn(AUTH_FLOWS, input.AuthFlow)
         ? AUTH_FLOWS[input.AuthFlow]
         : undefined
       if (!flow) throw invalidParameter(`${input.AuthFlow} flow not enabled for this client`)
-      return respondWith(ctx, await flow(ctx, input.AuthParameters, input.ClientId), input.ClientId)
+      return respondWith(ctx, await flow(ctx, input.AuthParameters, input.ClientId), {
+        clientId: input.ClientId,
+        ip: request.ip,
+      })
     }),
 
-    RespondToAuthChallenge: operation(respondToAuthChallenge, async (input) => {
+    RespondToAuthChallenge: operation(respondToAuthChallenge, async (input, request) => {
       assertClient(ctx, input.ClientId)
       const handler = Object.hasOwn(CHALLENGES, input.ChallengeName)
         ? CHALLENGES[input.ChallengeName]
@@ -73,13 +84,18 @@ export function authenticationOperations(ctx: UserPoolContext) {
         }
         throw error
       }
-      return respondWith(ctx, outcome, input.ClientId)
+      return respondWith(ctx, outcome, { clientId: input.ClientId, ip: request.ip })
     }),
 
     GetTokensFromRefreshToken: operation(getTokensFromRefreshToken, async (input) => {
       assertClient(ctx, input.ClientId)
       return {
-        AuthenticationResult: await refreshSignInSession(ctx, input.RefreshToken, input.ClientId),
+        AuthenticationResult: await refreshSignInSession(
+          ctx,
+          input.RefreshToken,
+          input.ClientId,
+          input.DeviceKey,
+        ),
       }
     }),
   }

@@ -2,6 +2,7 @@ import type { UserPoolContext } from '../context.ts'
 import { adminOperations } from './admin.ts'
 import { attributeOperations } from './attributes.ts'
 import { authenticationOperations } from './authentication.ts'
+import { deviceOperations } from './devices.ts'
 import { mfaOperations } from './mfa.ts'
 import { passwordOperations } from './passwords.ts'
 import { signOutOperations } from './sign-out.ts'
@@ -17,6 +18,7 @@ export function userPoolOperations(ctx: UserPoolContext) {
     ...userOperations(ctx),
     ...attributeOperations(ctx),
     ...mfaOperations(ctx),
+    ...deviceOperations(ctx),
     ...passwordOperations(ctx),
     ...adminOperations(ctx),
   }

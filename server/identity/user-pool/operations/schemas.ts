@@ -23,13 +23,30 @@ export const token = z
 export const session = z.string().min(20).max(2048)
 export const attributeName = z.string().min(1).max(32)
 
+export const deviceKey = z
+  .string()
+  .min(1)
+  .max(55)
+  .regex(/^[\w-]+_[0-9a-f-]+$/, 'must be a device key')
+
 function stringMap(maxEntries: number) {
   return z
     .record(z.string().min(1).max(256), z.string().max(4096))
     .refine((map) => Object.keys(map).length <= maxEntries, `at most ${maxEntries} entries`)
 }
 
-export const parameterMap = stringMap(32)
+/**
+ * AuthParameters and ChallengeResponses. A null value means "not given": after a "Device does
+ * not exist." amazon-cognito-identity-js sends the same step again with DEVICE_KEY null.
+ */
+export const parameterMap = z
+  .record(z.string().min(1).max(256), z.string().max(4096).nullable())
+  .refine((map) => Object.keys(map).length <= 32, 'at most 32 entries')
+  .transform((map) =>
+    Object.fromEntries(
+      Object.entries(map).filter((entry): entry is [string, string] => entry[1] !== null),
+    ),
+  )
 export const clientMetadata = stringMap(50).optional()
 export const attributes = z
   .array(z.object({ Name: attributeName, Value: z.string().max(2048) }))

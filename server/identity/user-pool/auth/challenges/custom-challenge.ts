@@ -1,8 +1,7 @@
 import { CognitoError, notAuthorized } from '../../../cognito-error.ts'
 import { spendCode } from '../../codes.ts'
 import { recordFailedSignIn } from '../../lockout.ts'
-import { mfaStep } from '../../mfa/challenge.ts'
-import { signedIn, signingInUser } from '../after-password.ts'
+import { afterFirstFactor, signingInUser } from '../after-password.ts'
 import type { CustomChallengeState } from '../flows/custom-auth.ts'
 import { type AuthOutcome, required } from '../outcome.ts'
 import type { ChallengeHandler } from './types.ts'
@@ -31,7 +30,7 @@ export const customChallenge: ChallengeHandler = {
       await recordFailedSignIn(ctx, user)
       return wrongAnswer(state, user.sub)
     }
-    return (await mfaStep(ctx, user)) ?? signedIn(ctx, user)
+    return afterFirstFactor(ctx, user, step.responses?.DEVICE_KEY ?? state.deviceKey)
   },
 }
 

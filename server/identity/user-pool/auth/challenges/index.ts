@@ -1,4 +1,6 @@
 import { customChallenge } from './custom-challenge.ts'
+import { devicePasswordVerifier } from './device-password-verifier.ts'
+import { deviceSrpAuth } from './device-srp-auth.ts'
 import { mfaSetup } from './mfa-setup.ts'
 import { newPasswordRequired } from './new-password-required.ts'
 import { passwordVerifier } from './password-verifier.ts'
@@ -9,8 +11,7 @@ import type { ChallengeHandler } from './types.ts'
 
 /**
  * The challenges RespondToAuthChallenge answers, each a ChallengeHandler, with `afterPassword`
- * deciding when to ask them (CUSTOM_CHALLENGE follows the CUSTOM_AUTH flow). Still to come:
- * DEVICE_SRP_AUTH and DEVICE_PASSWORD_VERIFIER.
+ * deciding when to ask them (CUSTOM_CHALLENGE follows the CUSTOM_AUTH flow).
  */
 export const CHALLENGES: Record<string, ChallengeHandler> = {
   PASSWORD_VERIFIER: passwordVerifier,
@@ -20,9 +21,17 @@ export const CHALLENGES: Record<string, ChallengeHandler> = {
   SELECT_MFA_TYPE: selectMfaType,
   MFA_SETUP: mfaSetup,
   CUSTOM_CHALLENGE: customChallenge,
+  DEVICE_SRP_AUTH: deviceSrpAuth,
+  DEVICE_PASSWORD_VERIFIER: devicePasswordVerifier,
 }
 
-/** Errors after which the Session stays valid for another try (a mistyped code). */
-export const RETRYABLE_ERRORS: ReadonlySet<string> = new Set(['CodeMismatchException'])
+/**
+ * Errors after which the Session stays valid for another try: a mistyped code, or a stored
+ * device the pool does not know (the clients then answer the same step without it).
+ */
+export const RETRYABLE_ERRORS: ReadonlySet<string> = new Set([
+  'CodeMismatchException',
+  'ResourceNotFoundException',
+])
 
 export type { ChallengeHandler } from './types.ts'

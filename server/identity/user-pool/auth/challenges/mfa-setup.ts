@@ -18,6 +18,6 @@ export const mfaSetup: ChallengeHandler = {
         'Set up software token MFA (AssociateSoftwareToken, VerifySoftwareToken) first.',
       )
     }
-    return signedIn(ctx, user)
+    return signedIn(ctx, user, state.deviceKey ?? null)
   },
 }

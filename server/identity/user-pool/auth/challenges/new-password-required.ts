@@ -40,6 +40,6 @@ export const newPasswordRequired: ChallengeHandler = {
     )
     const updated = await findUserBySub(ctx.db, user.sub)
     if (!updated) throw notAuthorized()
-    return afterPassword(ctx, updated)
+    return afterPassword(ctx, updated, (step.state as { deviceKey?: string }).deviceKey)
   },
 }

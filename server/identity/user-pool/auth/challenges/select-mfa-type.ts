@@ -1,5 +1,5 @@
 import { invalidParameter } from '../../../cognito-error.ts'
-import { mfaChallenge } from '../../mfa/challenge.ts'
+import { type MfaState, mfaChallenge } from '../../mfa/challenge.ts'
 import { enabledMfa, MFA_TYPES, type MfaType } from '../../mfa/settings.ts'
 import { signingInUser } from '../after-password.ts'
 import { required } from '../outcome.ts'
@@ -20,6 +20,6 @@ export const selectMfaType: ChallengeHandler = {
     if (!isMfaType(ANSWER) || !enabledMfa(user).includes(ANSWER)) {
       throw invalidParameter(`${ANSWER} is not enabled for the user.`)
     }
-    return mfaChallenge(ctx, user, ANSWER)
+    return mfaChallenge(ctx, user, ANSWER, step.state as MfaState)
   },
 }

@@ -1,6 +1,7 @@
 import { CognitoError } from '../../../cognito-error.ts'
 import { spendCode } from '../../codes.ts'
 import { recordFailedSignIn } from '../../lockout.ts'
+import type { MfaState } from '../../mfa/challenge.ts'
 import { signedIn, signingInUser } from '../after-password.ts'
 import { required } from '../outcome.ts'
 import type { ChallengeHandler } from './types.ts'
@@ -24,6 +25,6 @@ export const smsMfa: ChallengeHandler = {
       }
       throw error
     }
-    return signedIn(ctx, user)
+    return signedIn(ctx, user, (step.state as MfaState).deviceKey ?? null)
   },
 }

@@ -1,5 +1,6 @@
 import { codeMismatch } from '../../codes.ts'
 import { recordFailedSignIn } from '../../lockout.ts'
+import type { MfaState } from '../../mfa/challenge.ts'
 import { spendTotpCode } from '../../mfa/settings.ts'
 import { signedIn, signingInUser } from '../after-password.ts'
 import { required } from '../outcome.ts'
@@ -26,6 +27,6 @@ export const softwareTokenMfa: ChallengeHandler = {
       await recordFailedSignIn(ctx, user)
       throw codeMismatch()
     }
-    return signedIn(ctx, user)
+    return signedIn(ctx, user, (step.state as MfaState).deviceKey ?? null)
   },
 }

@@ -2,6 +2,7 @@ import { invalidParameter } from '../../../cognito-error.ts'
 import { maskEmail } from '../../attributes.ts'
 import { sendCode } from '../../codes.ts'
 import type { UserPoolContext } from '../../context.ts'
+import { deviceNotFound, trackedDevice } from '../../devices/store.ts'
 import { assertNotLocked } from '../../lockout.ts'
 import { findUserBySignInName, normalizeUsername } from '../../users.ts'
 import { type ChallengeStep, required } from '../outcome.ts'
@@ -9,6 +10,8 @@ import { type ChallengeStep, required } from '../outcome.ts'
 /** What CUSTOM_CHALLENGE keeps: whose code it is and how many wrong answers it has seen. */
 export type CustomChallengeState = {
   username: string
+  /** The DEVICE_KEY of InitiateAuth; the answer may name it again. */
+  deviceKey?: string | undefined
   attempts: number
   parameters: Record<string, string>
 }
@@ -38,6 +41,12 @@ export async function customAuth(
       ? user
       : undefined
   const username = user?.username ?? normalizeUsername(USERNAME)
+  // A stored device is checked before a code is spent: Amplify retries this first step, not
+  // the answer, when its device is "Device does not exist.".
+  if (parameters?.DEVICE_KEY !== undefined) {
+    if (!eligible) throw deviceNotFound()
+    await trackedDevice(ctx, eligible.sub, parameters.DEVICE_KEY)
+  }
   let destination: string
   if (eligible) {
     destination = (await sendCode(ctx, eligible, 'custom_auth')).Destination
@@ -45,7 +54,12 @@ export async function customAuth(
     destination = maskEmail(USERNAME.includes('@') ? USERNAME : 'u@e')
   }
   const challengeParameters = { USERNAME: username, email: destination }
-  const state: CustomChallengeState = { username, attempts: 0, parameters: challengeParameters }
+  const state: CustomChallengeState = {
+    username,
+    deviceKey: parameters?.DEVICE_KEY,
+    attempts: 0,
+    parameters: challengeParameters,
+  }
   return {
     kind: 'challenge',
     name: 'CUSTOM_CHALLENGE',

@@ -32,5 +32,5 @@ export async function userPasswordAuth(
     await recordFailedSignIn(ctx, user)
     throw notAuthorized()
   }
-  return afterPassword(ctx, user)
+  return afterPassword(ctx, user, parameters?.DEVICE_KEY)
 }
