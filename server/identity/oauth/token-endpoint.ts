@@ -48,7 +48,12 @@ export async function exchangeAtTokenEndpoint(
     case 'refresh_token': {
       if (!form.refresh_token) throw invalidRequest('refresh_token is required.')
       try {
-        const result = await refreshSignInSession(ctx, form.refresh_token, form.client_id, undefined)
+        const result = await refreshSignInSession(
+          ctx,
+          form.refresh_token,
+          form.client_id,
+          undefined,
+        )
         return {
           id_token: result.IdToken,
           access_token: result.AccessToken,
