@@ -54,9 +54,15 @@ async function latestCode(to: string): Promise<string> {
   throw new Error(`no code was mailed to ${to}`)
 }
 
+/**
+ * Amplify's session cookies. Its device cookies (key, group key and secret of a remembered
+ * device) are not a session: they outlive sign-out on purpose.
+ */
 async function sessionCookies() {
-  return (await context.cookies()).filter((cookie) =>
-    cookie.name.startsWith('CognitoIdentityServiceProvider.'),
+  return (await context.cookies()).filter(
+    (cookie) =>
+      cookie.name.startsWith('CognitoIdentityServiceProvider.') &&
+      !/\.(deviceKey|deviceGroupKey|randomPasswordKey)$/.test(cookie.name),
   )
 }
 
