@@ -250,6 +250,7 @@ describe('storage', () => {
     const { storage } = loadConfig({ DATA_DIR: '/srv/techlab' })
     expect(storage).toEqual({
       bucket: 'techlab',
+      browserEndpoint: 'embedded',
       region: 'ap-northeast-1',
       root: undefined,
       prefixes: { public: 'public/', protected: 'protected/', private: 'private/' },
@@ -257,6 +258,13 @@ describe('storage', () => {
       presignMaxSeconds: 7 * 24 * 3600,
       backend: { kind: 'fs', directory: path.resolve('/srv/techlab/storage'), fsync: true },
     })
+  })
+
+  it('sends browsers to Amazon S3 with STORAGE_ENDPOINTS=aws, and refuses other values', () => {
+    expect(loadConfig({ STORAGE_ENDPOINTS: 'aws' }).storage.browserEndpoint).toBe('aws')
+    expect(() => loadConfig({ STORAGE_ENDPOINTS: 'minio' })).toThrow(
+      'STORAGE_ENDPOINTS must be embedded or aws',
+    )
   })
 
   it('reads the root credential, prefixes and the s3 backend', () => {
