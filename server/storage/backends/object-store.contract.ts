@@ -754,6 +754,27 @@ export function describeObjectStoreContract(
         await expectNoLeftovers()
       })
 
+      it('an abort racing part uploads ends them cleanly: stored then removed, or NoSuchUpload', async () => {
+        for (let round = 0; round < 10; round++) {
+          const upload = await store.createMultipartUpload(bucket, 'raced', owned)
+          const parts = [1, 2, 3, 4].map((number) =>
+            store.uploadPart(bucket, 'raced', upload.uploadId, number, bodyOf(randomBytes(4096))),
+          )
+          const aborted = store.abortMultipartUpload(bucket, 'raced', upload.uploadId)
+          for (const settled of await Promise.allSettled([...parts, aborted])) {
+            if (settled.status === 'rejected') {
+              expect(settled.reason).toMatchObject({ code: 'NoSuchUpload' })
+            }
+          }
+          await expectS3Error(
+            store.listParts(bucket, 'raced', upload.uploadId, { maxParts: 10 }),
+            'NoSuchUpload',
+            404,
+          )
+        }
+        await expectNoLeftovers()
+      })
+
       it('accepts part numbers 1 to 10000 only (InvalidArgument)', async () => {
         const upload = await store.createMultipartUpload(bucket, 'numbered', owned)
         for (const partNumber of [0, -1, MAX_PART_NUMBER + 1, 1.5]) {

@@ -58,9 +58,24 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
     return row
   }
 
+  /**
+   * Locks the upload's row for the rest of the transaction, answering whether it exists. A part
+   * being committed and the upload being removed take this lock first, so on PostgreSQL one
+   * waits for the other instead of the removal meeting a part committed meanwhile.
+   */
+  async function lockUpload(t: Kysely<DB>, uploadId: string): Promise<boolean> {
+    const locked = await t
+      .updateTable('storage_uploads')
+      .set((eb) => ({ initiated: eb.ref('initiated') }))
+      .where('upload_id', '=', uploadId)
+      .executeTakeFirst()
+    return locked.numUpdatedRows > 0n
+  }
+
   /** Deletes the upload's rows in one transaction, then its part files. */
   async function removeUpload(uploadId: string, trx?: Kysely<DB>): Promise<string[]> {
     const remove = async (t: Kysely<DB>) => {
+      await lockUpload(t, uploadId)
       const parts = await t
         .deleteFrom('storage_parts')
         .where('upload_id', '=', uploadId)
@@ -119,12 +134,7 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
       await withKeyLock(`part\u0000${uploadId}\u0000${partNumber}`, () =>
         switchContentFile(files, file.fileId, () =>
           db.transaction().execute(async (trx) => {
-            const upload = await trx
-              .selectFrom('storage_uploads')
-              .select('upload_id')
-              .where('upload_id', '=', uploadId)
-              .executeTakeFirst()
-            if (!upload) throw noSuchUpload(uploadId)
+            if (!(await lockUpload(trx, uploadId))) throw noSuchUpload(uploadId)
             const previous = await trx
               .selectFrom('storage_parts')
               .select('file_id')
