@@ -3,6 +3,6 @@ import type { EditableKind } from '../editable-item.server.ts'
 /** Studies under the shared ownership and revision checks (features/editable-item.server.ts). */
 export const STUDY: EditableKind<'studies'> = {
   table: 'studies',
-  notFound: '学習ノートが見つかりません',
-  forbidden: 'この学習ノートを編集できるのは作成者だけです',
+  notFound: 'スタディが見つかりません',
+  forbidden: 'このスタディを編集できるのは作成者だけです',
 }

@@ -2,7 +2,9 @@ import type { Kysely } from 'kysely'
 import type { DB, PublicationStatus } from '../../db/schema.ts'
 import { type Actor, mayEdit } from '../actor.ts'
 import { ContentError } from '../content-error.ts'
+import { editableItem } from '../editable-item.server.ts'
 import { tagsOfItems } from '../tags/item-tags.server.ts'
+import { STUDY } from './editable-study.server.ts'
 
 /** A study as one viewer sees it (notes as Markdown); safe to send to the browser. */
 export type StudyView = {
@@ -42,7 +44,7 @@ export async function readStudyForViewer(
     .executeTakeFirst()
   const canEdit = study !== undefined && mayEdit(viewer, study.owner_id)
   if (!study || (study.status !== 'published' && !canEdit)) {
-    throw ContentError.notFound('学習ノートが見つかりません')
+    throw ContentError.notFound('スタディが見つかりません')
   }
   const tags = await tagsOfItems(db, 'study_tags', [study.id])
   return {
@@ -57,5 +59,30 @@ export async function readStudyForViewer(
     revision: study.revision,
     author: { username: study.username, displayName: study.display_name },
     canEdit,
+  }
+}
+
+/** Everything the study editor edits, with the revision its saves are based on. */
+export type StudyDraft = Pick<
+  StudyView,
+  'id' | 'title' | 'summary' | 'notes' | 'tags' | 'status' | 'revision'
+>
+
+/** The study as its editor opens it; only for its owner or an admin (see editableItem). */
+export async function readStudyForEditor(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  studyId: string,
+): Promise<StudyDraft> {
+  const study = await editableItem(db, STUDY, actor, studyId)
+  const tags = await tagsOfItems(db, 'study_tags', [study.id])
+  return {
+    id: study.id,
+    title: study.title,
+    summary: study.summary,
+    notes: study.body,
+    tags: tags.get(study.id) ?? [],
+    status: study.status,
+    revision: study.revision,
   }
 }
