@@ -43,3 +43,17 @@ export const pageSizeParameter = z.coerce
   .default(DEFAULT_PAGE_SIZE)
 
 export type Page<T> = { items: T[]; nextCursor: string | null }
+
+/** A page from `limit + 1` rows fetched in list order: the extra row only says more follow. */
+export function pageFrom<T>(
+  rows: readonly T[],
+  limit: number,
+  cursorOf: (item: T) => Cursor,
+): Page<T> {
+  const items = rows.slice(0, limit)
+  const last = items.at(-1)
+  return {
+    items,
+    nextCursor: rows.length > limit && last ? encodeCursor(cursorOf(last)) : null,
+  }
+}

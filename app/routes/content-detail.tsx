@@ -2,7 +2,7 @@ import { findProfile } from '../../features/users/profiles.server.ts'
 import type { Route } from './+types/content-detail'
 
 /**
- * Detail pages of labs, lab stories and studies. Until the content feature stores such
+ * Detail pages of labs and lab stories. Until the content feature stores such
  * items, no id can name one, so every address is answered with the 404 error page.
  */
 export async function loader({ context, params }: Route.LoaderArgs) {

@@ -43,15 +43,7 @@ export const UPCOMING_PAGES: Record<string, UpcomingPage> = {
     emptyBody: 'メッセージを読むにはログインが必要です。',
     actions: [{ to: '/dms', label: 'メッセージ一覧へ' }],
   },
-  drafts: {
-    title: '下書き',
-    description: '公開前のコース・ラボ・ストーリー・スタディの一覧です。',
-    heading: '下書き',
-    emptyTitle: '下書きはまだありません',
-    emptyBody:
-      'ログインしてコースやストーリーを書き始めると、公開前の下書きがここに並びます。書いた内容は自動で保存されます。',
-    actions: [SIGN_UP],
-  },
+
   example: {
     title: 'お試しレッスン',
     description: 'アカウントなしで読めるお試しレッスンです。',
@@ -101,21 +93,11 @@ export const UPCOMING_PAGES: Record<string, UpcomingPage> = {
       '無料プランでは、無料のコースと演習、ラボやストーリーの投稿ができます。有料プランではすべてのコースとプレミアム演習が使えるようになります。',
     actions: [SIGN_UP, BROWSE],
   },
-  studies: {
-    title: 'スタディ',
-    description: 'テーマごとの学習ノートと演習のまとまりの一覧です。',
-    heading: 'スタディ',
-    emptyTitle: '公開中のスタディはまだありません',
-    emptyBody:
-      'スタディは、テーマごとの学習ノートと演習問題のまとまりです。公開されると、ここに並びます。',
-    actions: [BROWSE],
-  },
+
   'lab-create': editorPage('ラボの作成', 'ラボ'),
   'lab-edit': editorPage('ラボの編集', 'ラボ'),
   'lab-story-create': editorPage('ストーリーの作成', 'ストーリー'),
   'lab-story-edit': editorPage('ストーリーの編集', 'ストーリー'),
-  'study-create': editorPage('スタディの作成', 'スタディ'),
-  'study-edit': editorPage('スタディの編集', 'スタディ'),
   'exercises-of-study': {
     title: 'スタディの演習',
     description: 'このスタディに含まれる演習問題です。',

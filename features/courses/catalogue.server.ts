@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import type { DB } from '../../db/schema.ts'
-import { cursorParameter, encodeCursor, type Page, pageSizeParameter } from '../pagination.ts'
+import { cursorParameter, type Page, pageFrom, pageSizeParameter } from '../pagination.ts'
 import type { CourseCard } from './course-card.ts'
 
 export const catalogueQuery = z.object({
@@ -30,13 +30,7 @@ export async function listPublishedCourses(
     .limit(limit + 1)
     .execute()
 
-  const items = rows.slice(0, limit).map(toCourseCard)
-  const last = items.at(-1)
-  const hasMore = rows.length > limit
-  return {
-    items,
-    nextCursor: hasMore && last ? encodeCursor({ at: last.publishedAt, id: last.id }) : null,
-  }
+  return pageFrom(rows.map(toCourseCard), limit, (card) => ({ at: card.publishedAt, id: card.id }))
 }
 
 /** A published course, addressed the way its URL addresses it: by author and id. */

@@ -3,10 +3,10 @@ import { newContentId } from '../../db/ids.ts'
 import type { DB } from '../../db/schema.ts'
 import type { Actor } from '../actor.ts'
 import { ContentError, parseInput } from '../content-error.ts'
-import { recordHistoryEvent } from '../history/history-events.server.ts'
+import { deleteItem, markDraft, markPublished } from '../editable-item.server.ts'
 import { replaceItemTags } from '../tags/item-tags.server.ts'
 import { basedOnRevision, courseFields, courseUpdate } from './course-input.ts'
-import { editableCourse, editCourse } from './editable-course.server.ts'
+import { COURSE, editCourse } from './editable-course.server.ts'
 
 /** Creates a course as a draft owned by the actor. */
 export async function createCourse(
@@ -89,19 +89,7 @@ export async function publishCourse(
         { path: ['sections'], message: '公開するにはレッスンを 1 つ以上追加してください' },
       ])
     }
-    await trx
-      .updateTable('courses')
-      .set({ status: 'published', published_at: now })
-      .where('id', '=', courseId)
-      .execute()
-    await recordHistoryEvent(trx, {
-      userId: course.owner_id,
-      kind: 'published',
-      subjectKind: 'course',
-      subjectId: courseId,
-      at: now,
-    })
-    return { publishedAt: now }
+    return markPublished(trx, 'courses', course, 'course', now)
   })
 }
 
@@ -114,14 +102,9 @@ export async function unpublishCourse(
   now = Date.now(),
 ): Promise<{ revision: number }> {
   const { revision } = parseInput(basedOnRevision, input)
-  return editCourse(db, actor, courseId, revision, now, async (trx) => {
-    await trx
-      .updateTable('courses')
-      .set({ status: 'draft', published_at: null })
-      .where('id', '=', courseId)
-      .execute()
-    return {}
-  })
+  return editCourse(db, actor, courseId, revision, now, (trx) =>
+    markDraft(trx, 'courses', courseId),
+  )
 }
 
 /** Deletes a course with its sections, lessons, progress and tag links (foreign keys cascade). */
@@ -130,8 +113,5 @@ export async function deleteCourse(
   actor: Actor | undefined,
   courseId: string,
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await editableCourse(trx, actor, courseId)
-    await trx.deleteFrom('courses').where('id', '=', courseId).execute()
-  })
+  await deleteItem(db, COURSE, actor, courseId)
 }

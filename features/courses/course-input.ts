@@ -8,13 +8,21 @@ import { tagListSchema } from '../tags/normalize.ts'
 export const MAX_TITLE_LENGTH = 100
 export const MAX_SUMMARY_LENGTH = 500
 
-function title(what: string) {
+/** A required one-line title, named `what` in its messages. */
+export function title(what: string) {
   return z
     .string({ error: `${what}は文字列で入力してください` })
     .trim()
     .min(1, `${what}を入力してください`)
     .max(MAX_TITLE_LENGTH, `${what}は ${MAX_TITLE_LENGTH} 文字以内で入力してください`)
 }
+
+/** A short plain-text summary shown on cards and lists. */
+export const summary = z
+  .string({ error: '概要は文字列で入力してください' })
+  .trim()
+  .max(MAX_SUMMARY_LENGTH, `概要は ${MAX_SUMMARY_LENGTH} 文字以内で入力してください`)
+  .default('')
 
 export const level = z.enum(['beginner', 'intermediate', 'advanced'], {
   error: 'レベルは入門・中級・上級から選んでください',
@@ -37,11 +45,7 @@ const objectKey = z
 
 export const courseFields = z.object({
   title: title('タイトル'),
-  summary: z
-    .string({ error: '概要は文字列で入力してください' })
-    .trim()
-    .max(MAX_SUMMARY_LENGTH, `概要は ${MAX_SUMMARY_LENGTH} 文字以内で入力してください`)
-    .default(''),
+  summary,
   level: level.default('beginner'),
   access: access.default('free'),
   tags: tagListSchema.default([]),

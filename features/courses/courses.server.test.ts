@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DB } from '../../db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '../../db/test-support.ts'
 import type { Actor } from '../actor.ts'
-import { ContentError } from '../content-error.ts'
+import { insertTestUsers, refused, snapshotTables } from '../content-test-support.ts'
 import {
   createCourse,
   deleteCourse,
@@ -32,20 +32,9 @@ const other: Actor = { userId: 'user-other', isAdmin: false }
 const admin: Actor = { userId: 'user-admin', isAdmin: true }
 const learner: Actor = { userId: 'user-learner', isAdmin: false }
 
-/** Rejects with a ContentError of this code (and, for validation, these fields). */
-async function refused(promise: Promise<unknown>, code: ContentError['code']) {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  )
-  expect(error).toBeInstanceOf(ContentError)
-  expect((error as ContentError).code).toBe(code)
-  return error as ContentError
-}
-
 /** Everything the course features write, to prove a refused write changed nothing. */
-async function snapshot(db: Kysely<DB>) {
-  const tables = [
+function snapshot(db: Kysely<DB>) {
+  return snapshotTables(db, [
     'courses',
     'course_sections',
     'lessons',
@@ -53,15 +42,7 @@ async function snapshot(db: Kysely<DB>) {
     'tags',
     'course_tags',
     'history_events',
-  ] as const
-  const rows: Record<string, unknown[]> = {}
-  for (const table of tables) {
-    rows[table] = (await db.selectFrom(table).selectAll().execute()).map((row) =>
-      JSON.stringify(row),
-    )
-    rows[table]?.sort()
-  }
-  return rows
+  ])
 }
 
 describe.each(testEngines)('courses on %s', (engine) => {
@@ -71,18 +52,7 @@ describe.each(testEngines)('courses on %s', (engine) => {
   beforeAll(async () => {
     database = await openTestDatabase(engine)
     db = database.db
-    await db
-      .insertInto('users')
-      .values(
-        ['author', 'other', 'admin', 'learner'].map((name) => ({
-          id: `user-${name}`,
-          username: name,
-          display_name: `${name} さん`,
-          created_at: NOW,
-          updated_at: NOW,
-        })),
-      )
-      .execute()
+    await insertTestUsers(db, ['author', 'other', 'admin', 'learner'], NOW)
   })
   afterAll(async () => {
     await database.remove()

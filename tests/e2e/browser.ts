@@ -75,3 +75,25 @@ export function collectPageErrors(page: Page): string[] {
   })
   return errors
 }
+
+/**
+ * A page in a fresh phone-sized context at `baseURL`, signed in when given a Cookie header
+ * (for example from amplifyCookieHeader); the caller closes the context.
+ */
+export async function newPhonePage(
+  browser: Browser,
+  baseURL: string,
+  cookieHeader?: string,
+): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } })
+  if (cookieHeader) {
+    const { hostname } = new URL(baseURL)
+    await context.addCookies(
+      cookieHeader.split('; ').map((pair) => {
+        const at = pair.indexOf('=')
+        return { name: pair.slice(0, at), value: pair.slice(at + 1), domain: hostname, path: '/' }
+      }),
+    )
+  }
+  return context.newPage()
+}

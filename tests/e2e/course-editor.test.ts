@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
 import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '../support/test-server.ts'
-import { collectPageErrors, launchBrowser, waitForHydration } from './browser.ts'
+import { collectPageErrors, launchBrowser, newPhonePage, waitForHydration } from './browser.ts'
 
 /**
  * The course editor in Chromium: create a course with a section and a lesson, reload (it was
@@ -24,21 +24,9 @@ afterAll(async () => {
 })
 
 async function newPage(cookieHeader?: string): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL: server.url,
-    viewport: { width: 390, height: 844 },
-  })
-  contexts.push(context)
-  if (cookieHeader) {
-    const { hostname } = new URL(server.url)
-    await context.addCookies(
-      cookieHeader.split('; ').map((pair) => {
-        const at = pair.indexOf('=')
-        return { name: pair.slice(0, at), value: pair.slice(at + 1), domain: hostname, path: '/' }
-      }),
-    )
-  }
-  return context.newPage()
+  const page = await newPhonePage(browser, server.url, cookieHeader)
+  contexts.push(page.context())
+  return page
 }
 
 const saved = (scope: Page | ReturnType<Page['locator']>) =>

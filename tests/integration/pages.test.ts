@@ -66,7 +66,6 @@ describe('server-rendered pages', () => {
     '/courses',
     '/dms',
     '/dms/room1',
-    '/drafts',
     '/example',
     '/exercises',
     '/histories',
@@ -92,10 +91,8 @@ describe('server-rendered pages', () => {
     '/techlab/studies',
     '/techlab/labs_stories/create',
     '/techlab/labs/create',
-    '/techlab/studies/create',
     '/techlab/labs_stories/abc/edit',
     '/techlab/labs/abc/edit',
-    '/techlab/studies/abc/edit',
     '/techlab/studies/abc/exercises',
     '/techlab/studies/abc/exercises/create',
     '/techlab/studies/abc/exercises/edit',
@@ -109,16 +106,20 @@ describe('server-rendered pages', () => {
     expect(html).not.toMatch(/lorem|placeholder|TODO/i)
   })
 
-  it.each(['/techlab/courses/create', '/techlab/courses/edit', '/techlab/courses/abc/edit'])(
-    'sends a guest at the course editor %s to sign in first',
-    async (path) => {
-      const { response } = await page(path, { redirect: 'manual' })
-      expect(response.status).toBe(302)
-      expect(response.headers.get('location')).toBe(
-        `/auth/signin?redirectTo=${encodeURIComponent(path)}`,
-      )
-    },
-  )
+  it.each([
+    '/techlab/courses/create',
+    '/techlab/courses/edit',
+    '/techlab/courses/abc/edit',
+    '/techlab/studies/create',
+    '/techlab/studies/abc/edit',
+    '/drafts',
+  ])('sends a guest at the private page %s to sign in first', async (path) => {
+    const { response } = await page(path, { redirect: 'manual' })
+    expect(response.status).toBe(302)
+    expect(response.headers.get('location')).toBe(
+      `/auth/signin?redirectTo=${encodeURIComponent(path)}`,
+    )
+  })
 
   it('serves a seeded course page and 404s for an id that does not exist', async () => {
     const list = await (await fetch(`${server.url}/api/courses?limit=1`)).json()

@@ -4,6 +4,7 @@ import type { CourseDraft } from '../../../features/courses/course-editor.server
 import { ApiRequestError } from '../../lib/api-client.ts'
 import { type Autosave, useAutosave } from '../../lib/use-autosave.ts'
 import { useLeaveGuard } from '../../lib/use-leave-guard.ts'
+import { ConflictBanner } from '../conflict-banner.tsx'
 import type { CourseApi } from './course-api.ts'
 import { CourseStructure } from './course-structure.tsx'
 import { messageOf } from './lesson-editor.tsx'
@@ -14,7 +15,7 @@ type CourseFields = Pick<CourseDraft, 'title' | 'summary' | 'level' | 'access'> 
   tagsText: string
 }
 
-const inputClass =
+export const inputClass =
   'rounded-md border border-slate-300 bg-white px-3 py-2 text-base dark:border-slate-600 dark:bg-slate-950'
 
 function fieldsOf(draft: CourseDraft | null): CourseFields {
@@ -27,15 +28,17 @@ function fieldsOf(draft: CourseDraft | null): CourseFields {
   }
 }
 
+/** Tags as typed in an editor's one-line field: separated by Latin or Japanese commas. */
+export function tagsFromText(text: string): string[] {
+  return text
+    .split(/[,、，]/u)
+    .map((tag) => tag.trim())
+    .filter(Boolean)
+}
+
 function payloadOf(fields: CourseFields) {
   const { tagsText, ...rest } = fields
-  return {
-    ...rest,
-    tags: tagsText
-      .split(/[,、，]/u)
-      .map((tag) => tag.trim())
-      .filter(Boolean),
-  }
+  return { ...rest, tags: tagsFromText(tagsText) }
 }
 
 /**
@@ -152,24 +155,7 @@ export function CourseEditor(props: {
 
   return (
     <div className="flex flex-col gap-8">
-      {conflict && (
-        <div
-          role="alert"
-          className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-900 dark:border-red-700 dark:bg-red-950 dark:text-red-100"
-        >
-          <p className="font-semibold">このコースはほかのタブまたは端末で更新されています。</p>
-          <p className="mt-1 text-sm">
-            上書きを防ぐため、この画面からの保存を止めました。再読み込みして最新の内容から編集を続けてください。
-          </p>
-          <button
-            type="button"
-            onClick={() => window.location.reload()}
-            className="mt-3 rounded-md bg-red-700 px-3 py-1.5 text-sm font-semibold text-white"
-          >
-            再読み込みする
-          </button>
-        </div>
-      )}
+      {conflict && <ConflictBanner what="このコース" />}
       <section aria-labelledby="course-fields-heading" className="flex flex-col gap-4">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h2 id="course-fields-heading" className="text-lg font-bold">
@@ -313,7 +299,7 @@ export function CourseEditor(props: {
   )
 }
 
-function Field(props: {
+export function Field(props: {
   label: string
   error?: string
   children: (control: { id: string; 'aria-describedby'?: string }) => ReactNode

@@ -4,6 +4,7 @@ import { LEVEL_LABELS } from '../../../features/courses/course-card.ts'
 import { readCourseForViewer } from '../../../features/courses/course-view.server.ts'
 import { AccessBadge } from '../../components/course-card.tsx'
 import { CourseOutline } from '../../components/courses/course-outline.tsx'
+import { TagLinks } from '../../components/tag-links.tsx'
 import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
 import { formatDate } from '../../lib/format.ts'
 import { pageMeta } from '../../lib/meta.ts'
@@ -75,11 +76,7 @@ export default function CoursePage({ loaderData: { course, signedIn } }: Route.C
           <span className="rounded-full bg-slate-100 px-2 py-0.5 dark:bg-slate-800">
             {LEVEL_LABELS[course.level]}
           </span>
-          {course.tags.map((tag) => (
-            <span key={tag} className="text-slate-600 dark:text-slate-400">
-              #{tag}
-            </span>
-          ))}
+          <TagLinks tags={course.tags} />
         </div>
         <h1 className="mt-3 text-3xl font-bold leading-tight">{course.title}</h1>
         <p className="mt-4 whitespace-pre-line text-slate-700 dark:text-slate-300">

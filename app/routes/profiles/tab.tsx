@@ -28,11 +28,6 @@ const TABS: Record<string, { title: string; empty: string; body: string }> = {
     empty: '公開中のストーリーはまだありません',
     body: 'ラボを作る中で学んだことを書いた記事が、ここに並びます。',
   },
-  'profile-studies': {
-    title: 'スタディ',
-    empty: '公開中のスタディはまだありません',
-    body: 'スタディは、テーマごとの学習ノートと演習問題のまとまりです。',
-  },
 }
 
 function tabOf(id: string) {

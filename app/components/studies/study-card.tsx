@@ -1,0 +1,35 @@
+import { Link } from 'react-router'
+import type { StudyCard as Study } from '../../../features/studies/study-lists.server.ts'
+import { formatDate } from '../../lib/format.ts'
+import { TagLinks } from '../tag-links.tsx'
+
+export function StudyCard({ study }: { study: Study }) {
+  return (
+    <article className="flex h-full flex-col rounded-xl border border-slate-200 p-5 transition hover:border-brand-500 hover:shadow-sm dark:border-slate-800">
+      <h3 className="text-lg font-semibold leading-snug">
+        <Link
+          to={`/${study.author.username}/studies/${study.id}`}
+          className="hover:underline"
+          prefetch="intent"
+        >
+          {study.title}
+        </Link>
+      </h3>
+      <p className="mt-2 line-clamp-3 flex-1 text-sm text-slate-600 dark:text-slate-400">
+        {study.summary}
+      </p>
+      <p className="mt-3 flex flex-wrap gap-2 text-xs">
+        <TagLinks tags={study.tags} />
+      </p>
+      <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
+        <Link to={`/${study.author.username}`} className="hover:underline">
+          {study.author.displayName}
+        </Link>
+        <span aria-hidden="true"> ・ </span>
+        <time dateTime={new Date(study.publishedAt).toISOString()}>
+          {formatDate(study.publishedAt)}
+        </time>
+      </p>
+    </article>
+  )
+}

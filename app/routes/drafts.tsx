@@ -1,0 +1,130 @@
+import { Form, Link, redirect, useNavigation } from 'react-router'
+import { actorOf } from '../../features/actor.ts'
+import { ContentError } from '../../features/content-error.ts'
+import { CONTENT_KINDS } from '../../features/content-kinds.ts'
+import { actOnDraft } from '../../features/drafts/draft-actions.server.ts'
+import { listMyDrafts } from '../../features/drafts/my-drafts.server.ts'
+import { EmptyState } from '../components/empty-state.tsx'
+import { query } from '../lib/auth/flow.ts'
+import { formatDate } from '../lib/format.ts'
+import { pageMeta } from '../lib/meta.ts'
+import type { Route } from './+types/drafts'
+
+export function headers() {
+  return { 'Cache-Control': 'private, no-store' }
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    title: '下書き',
+    description: 'まだ公開していないコース・スタディ・ラボ・ストーリーの一覧です。',
+  })
+
+async function signedInActor(context: Route.LoaderArgs['context'], request: Request) {
+  const user = await context.auth.currentUser(request)
+  if (!user) throw redirect(`/auth/signin${query({ redirectTo: '/drafts' })}`)
+  return actorOf(user)
+}
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  return { drafts: await listMyDrafts(context.db, await signedInActor(context, request)) }
+}
+
+/** Publish or delete a course or study draft; a refusal is shown above the list. */
+export async function action({ context, request }: Route.ActionArgs) {
+  const actor = await signedInActor(context, request)
+  try {
+    await actOnDraft(context.db, actor, Object.fromEntries(await request.formData()))
+    return { problem: null }
+  } catch (error) {
+    if (!(error instanceof ContentError)) throw error
+    const fields = error.fields ? Object.values(error.fields).flat() : []
+    return { problem: fields.length > 0 ? fields.join(' ') : error.message }
+  }
+}
+
+const buttonClass =
+  'rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 dark:border-slate-600 dark:hover:bg-slate-800'
+
+export default function Drafts({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state !== 'idle'
+  return (
+    <div className="mx-auto max-w-4xl">
+      <h1 className="text-2xl font-bold">下書き</h1>
+      <p className="mt-2 text-slate-600 dark:text-slate-400">
+        公開前のコンテンツです。あなたにだけ表示されます。
+      </p>
+      {actionData?.problem && (
+        <p role="alert" className="mt-4 text-red-700 dark:text-red-400">
+          {actionData.problem}
+        </p>
+      )}
+      {loaderData.drafts.length === 0 ? (
+        <div className="mt-6">
+          <EmptyState
+            title="下書きはありません"
+            actions={[
+              { to: '/courses', label: 'コースを見る' },
+              { to: '/studies', label: 'スタディを見る' },
+            ]}
+          >
+            作成したコンテンツは、公開するまでここに並びます。
+          </EmptyState>
+        </div>
+      ) : (
+        <ul className="mt-6 divide-y divide-slate-200 dark:divide-slate-800">
+          {loaderData.drafts.map((draft) => (
+            <li
+              key={`${draft.kind}-${draft.id}`}
+              data-draft-kind={draft.kind}
+              className="flex flex-wrap items-center gap-3 py-4"
+            >
+              <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs dark:bg-slate-800">
+                {CONTENT_KINDS[draft.kind].label}
+              </span>
+              <div className="min-w-0 flex-1">
+                <p className="font-semibold">{draft.title}</p>
+                <p className="text-xs text-slate-500 dark:text-slate-400">
+                  {formatDate(draft.updatedAt)} 更新
+                </p>
+              </div>
+              <Link to={draft.editPath} className={buttonClass}>
+                編集を続ける
+              </Link>
+              {(draft.kind === 'course' || draft.kind === 'study') && (
+                <Form method="post" className="flex gap-2">
+                  <input type="hidden" name="kind" value={draft.kind} />
+                  <input type="hidden" name="id" value={draft.id} />
+                  <input type="hidden" name="revision" value={draft.revision} />
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="publish"
+                    disabled={busy}
+                    className={buttonClass}
+                  >
+                    公開する
+                  </button>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="delete"
+                    disabled={busy}
+                    onClick={(event) => {
+                      if (!window.confirm(`「${draft.title}」を削除しますか？元に戻せません。`)) {
+                        event.preventDefault()
+                      }
+                    }}
+                    className={`${buttonClass} text-red-700 dark:text-red-400`}
+                  >
+                    削除する
+                  </button>
+                </Form>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,45 @@
+import { data } from 'react-router'
+import {
+  listPublishedStudies,
+  studyListQuery,
+} from '../../../features/studies/study-lists.server.ts'
+import { STUDY_PAGE_SIZE, StudyList } from '../../components/studies/study-list.tsx'
+import { publicPageHeaders } from '../../lib/cache-control.ts'
+import { pageMeta } from '../../lib/meta.ts'
+import type { Route } from './+types/studies'
+
+export const headers = publicPageHeaders
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const profile = matches.find((match) => match?.id === 'routes/profiles/layout')?.data as
+    | { profile: { displayName: string } }
+    | undefined
+  const name = profile?.profile.displayName ?? ''
+  return pageMeta(matches, {
+    title: `${name} さんのスタディ`,
+    description: `${name} さんのスタディの一覧です。`,
+  })
+}
+
+/** `/{user}/studies`: the user's published studies (the profile layout answers unknown users). */
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const query = studyListQuery.parse({ limit: STUDY_PAGE_SIZE })
+  return data({
+    username: params.user,
+    firstPage: await listPublishedStudies(context.db, query, params.user),
+  })
+}
+
+export default function ProfileStudies({ loaderData }: Route.ComponentProps) {
+  return (
+    <section aria-labelledby="profile-tab-heading">
+      <h2 id="profile-tab-heading" className="text-lg font-bold">
+        スタディ
+      </h2>
+      <StudyList
+        firstPage={loaderData.firstPage}
+        apiPath={`/users/${encodeURIComponent(loaderData.username)}/studies`}
+      />
+    </section>
+  )
+}

@@ -1,0 +1,56 @@
+import { useMemo } from 'react'
+import { redirect } from 'react-router'
+import { actorOf } from '../../../features/actor.ts'
+import { readStudyForEditor } from '../../../features/studies/study-view.server.ts'
+import { studyApi } from '../../components/studies/study-api.ts'
+import { StudyEditor } from '../../components/studies/study-editor.tsx'
+import { query } from '../../lib/auth/flow.ts'
+import { contentForPage } from '../../lib/content-response.server.ts'
+import { pageMeta } from '../../lib/meta.ts'
+import { useSettings } from '../../lib/root-data.ts'
+import type { Route } from './+types/editor'
+
+export function headers() {
+  return { 'Cache-Control': 'private, no-store' }
+}
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageMeta(matches, {
+    title: loaderData?.study ? `「${loaderData.study.title}」の編集` : 'スタディの作成',
+    description: 'スタディのノートを Markdown で書き、下書き保存や公開をします。',
+  })
+
+/** `/{user}/studies/{id}/edit` edits; `/{user}/studies/create` creates. */
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const path = new URL(request.url).pathname
+  const user = await context.auth.currentUser(request)
+  if (!user) throw redirect(`/auth/signin${query({ redirectTo: path })}`)
+  const studyId = 'id' in params ? params.id : undefined
+  if (!studyId) {
+    // New studies are always the signed-in user's own.
+    if (params.user !== user.username) throw redirect(`/${user.username}/studies/create`)
+    return { username: user.username, study: null }
+  }
+  const study = await contentForPage(readStudyForEditor(context.db, actorOf(user), studyId), path)
+  return { username: params.user, study }
+}
+
+export default function StudyEditorPage({ loaderData }: Route.ComponentProps) {
+  const { apiGatewayUrl } = useSettings()
+  const api = useMemo(() => studyApi(apiGatewayUrl), [apiGatewayUrl])
+  return (
+    <div className="mx-auto max-w-4xl">
+      <h1 className="text-2xl font-bold">
+        {loaderData.study ? 'スタディの編集' : 'スタディの作成'}
+      </h1>
+      <div className="mt-6">
+        <StudyEditor
+          key={loaderData.study?.id ?? 'new'}
+          initial={loaderData.study}
+          username={loaderData.username}
+          api={api}
+        />
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,34 @@
+import { data } from 'react-router'
+import {
+  listPublishedStudies,
+  studyListQuery,
+} from '../../../features/studies/study-lists.server.ts'
+import { STUDY_PAGE_SIZE, StudyList } from '../../components/studies/study-list.tsx'
+import { publicPageHeaders } from '../../lib/cache-control.ts'
+import { pageMeta } from '../../lib/meta.ts'
+import type { Route } from './+types/list'
+
+export const headers = publicPageHeaders
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    title: 'スタディ',
+    description: 'テーマごとの学習ノートと演習のまとまりの一覧です。',
+  })
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const query = studyListQuery.parse({ limit: STUDY_PAGE_SIZE })
+  return data({ firstPage: await listPublishedStudies(context.db, query) })
+}
+
+export default function Studies({ loaderData }: Route.ComponentProps) {
+  return (
+    <div>
+      <h1 className="text-2xl font-bold">スタディ</h1>
+      <p className="mt-2 text-slate-600 dark:text-slate-400">
+        テーマごとにまとめた学習ノートです。新しく公開された順に並んでいます。
+      </p>
+      <StudyList firstPage={loaderData.firstPage} apiPath="/studies" />
+    </div>
+  )
+}

@@ -1,0 +1,95 @@
+import { data, Link } from 'react-router'
+import { actorOf } from '../../../features/actor.ts'
+import { renderMarkdown } from '../../../features/markdown/render.ts'
+import { readStudyForViewer } from '../../../features/studies/study-view.server.ts'
+import { MarkdownView } from '../../components/markdown-view.tsx'
+import { TagLinks } from '../../components/tag-links.tsx'
+import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
+import { formatDate } from '../../lib/format.ts'
+import { pageMeta } from '../../lib/meta.ts'
+import type { Route } from './+types/study'
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageMeta(matches, {
+    title: loaderData?.study.title,
+    description: loaderData?.study.summary ?? '',
+  })
+
+/** A study with its notes; drafts only for their owner (anyone else gets 404). */
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const user = await context.auth.currentUser(request)
+  const { notes, ...study } = await contentForPage(
+    readStudyForViewer(context.db, { username: params.user, studyId: params.id }, actorOf(user)),
+    new URL(request.url).pathname,
+  )
+  // Rendered (and sanitised) once on the server; the browser only shows the HTML.
+  return data(
+    { study, notesHtml: renderMarkdown(notes) },
+    { headers: viewerCacheControl(user !== undefined) },
+  )
+}
+
+export default function StudyPage({ loaderData: { study, notesHtml } }: Route.ComponentProps) {
+  const studyPath = `/${study.author.username}/studies/${study.id}`
+  return (
+    <article className="mx-auto max-w-3xl">
+      <nav aria-label="パンくずリスト" className="text-sm text-slate-500 dark:text-slate-400">
+        <Link to="/studies" className="hover:underline">
+          スタディ
+        </Link>
+        <span aria-hidden="true"> / </span>
+        <span>{study.title}</span>
+      </nav>
+      <header className="mt-4">
+        <div className="flex flex-wrap items-center gap-2 text-xs">
+          {study.status === 'draft' && (
+            <span className="rounded-full bg-slate-800 px-2 py-0.5 font-semibold text-white dark:bg-slate-200 dark:text-slate-900">
+              下書き
+            </span>
+          )}
+          <TagLinks tags={study.tags} />
+        </div>
+        <h1 className="mt-3 text-3xl font-bold leading-tight">{study.title}</h1>
+        {study.summary && (
+          <p className="mt-4 whitespace-pre-line text-slate-700 dark:text-slate-300">
+            {study.summary}
+          </p>
+        )}
+        <p className="mt-4 text-sm text-slate-500 dark:text-slate-400">
+          <Link to={`/${study.author.username}`} className="hover:underline">
+            {study.author.displayName}
+          </Link>
+          {study.publishedAt !== null && (
+            <>
+              <span aria-hidden="true"> ・ </span>
+              <time dateTime={new Date(study.publishedAt).toISOString()}>
+                {formatDate(study.publishedAt)} 公開
+              </time>
+            </>
+          )}
+        </p>
+        <div className="mt-6 flex flex-wrap gap-3">
+          <Link
+            to={`${studyPath}/exercises`}
+            className="rounded-md bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700"
+          >
+            このスタディの演習
+          </Link>
+          {study.canEdit && (
+            <Link
+              to={`${studyPath}/edit`}
+              className="rounded-md border border-slate-300 px-4 py-2.5 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+            >
+              編集する
+            </Link>
+          )}
+        </div>
+      </header>
+      <section aria-label="ノート" className="mt-10">
+        <MarkdownView html={notesHtml} />
+      </section>
+    </article>
+  )
+}

@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely'
+import type { DB, PublicationStatus } from '../../db/schema.ts'
+import { type Actor, mayEdit } from '../actor.ts'
+import { ContentError } from '../content-error.ts'
+import { editableItem } from '../editable-item.server.ts'
+import { tagsOfItems } from '../tags/item-tags.server.ts'
+import { STUDY } from './editable-study.server.ts'
+
+/** A study as one viewer sees it (notes as Markdown); safe to send to the browser. */
+export type StudyView = {
+  id: string
+  title: string
+  summary: string
+  notes: string
+  tags: string[]
+  status: PublicationStatus
+  publishedAt: number | null
+  updatedAt: number
+  revision: number
+  author: { username: string; displayName: string }
+  /** The viewer may edit, publish, unpublish or delete it. */
+  canEdit: boolean
+}
+
+export type StudyAddress = { username: string; studyId: string }
+
+/**
+ * A study as `viewer` (undefined for a guest) may see it. Drafts exist only for their owner
+ * and admins: anyone else gets "not found", never "forbidden", so a draft does not leak. The
+ * editor opens the same view (it refuses it unless `canEdit`).
+ */
+export async function readStudyForViewer(
+  db: Kysely<DB>,
+  address: StudyAddress,
+  viewer: Actor | undefined,
+): Promise<StudyView> {
+  const study = await db
+    .selectFrom('studies')
+    .innerJoin('users', 'users.id', 'studies.owner_id')
+    .selectAll('studies')
+    .select(['users.username', 'users.display_name'])
+    .where('studies.id', '=', address.studyId)
+    .where('users.username', '=', address.username.toLowerCase())
+    .executeTakeFirst()
+  const canEdit = study !== undefined && mayEdit(viewer, study.owner_id)
+  if (!study || (study.status !== 'published' && !canEdit)) {
+    throw ContentError.notFound('スタディが見つかりません')
+  }
+  const tags = await tagsOfItems(db, 'study_tags', [study.id])
+  return {
+    id: study.id,
+    title: study.title,
+    summary: study.summary,
+    notes: study.body,
+    tags: tags.get(study.id) ?? [],
+    status: study.status,
+    publishedAt: study.status === 'published' ? study.published_at : null,
+    updatedAt: study.updated_at,
+    revision: study.revision,
+    author: { username: study.username, displayName: study.display_name },
+    canEdit,
+  }
+}
+
+/** Everything the study editor edits, with the revision its saves are based on. */
+export type StudyDraft = Pick<
+  StudyView,
+  'id' | 'title' | 'summary' | 'notes' | 'tags' | 'status' | 'revision'
+>
+
+/** The study as its editor opens it; only for its owner or an admin (see editableItem). */
+export async function readStudyForEditor(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  studyId: string,
+): Promise<StudyDraft> {
+  const study = await editableItem(db, STUDY, actor, studyId)
+  const tags = await tagsOfItems(db, 'study_tags', [study.id])
+  return {
+    id: study.id,
+    title: study.title,
+    summary: study.summary,
+    notes: study.body,
+    tags: tags.get(study.id) ?? [],
+    status: study.status,
+    revision: study.revision,
+  }
+}

@@ -1,0 +1,87 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
+import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
+import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { collectPageErrors, launchBrowser, newPhonePage, waitForHydration } from './browser.ts'
+
+/**
+ * The study editor in Chromium: create a study, it autosaves (a reload shows it), it waits in
+ * /drafts, is published from there, and a guest finds it on its tag page.
+ */
+let server: TestServer
+let browser: Browser
+const contexts: BrowserContext[] = []
+
+beforeAll(async () => {
+  server = await startTestServer()
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await Promise.all(contexts.map((context) => context.close()))
+  await browser?.close()
+  await server?.close()
+})
+
+async function newPage(cookieHeader?: string): Promise<Page> {
+  const page = await newPhonePage(browser, server.url, cookieHeader)
+  contexts.push(page.context())
+  return page
+}
+
+describe('the study editor', () => {
+  test('creates a study, autosaves, shows it in /drafts, publishes; a guest finds it by tag', async () => {
+    const tokens = await signedInUser(server, 'yui_studies')
+    const page = await newPage(amplifyCookieHeader(CLIENT_ID, 'yui_studies', tokens))
+    const errors = collectPageErrors(page)
+
+    await page.goto('/yui_studies/studies/create')
+    await waitForHydration(page)
+    await page.getByLabel('タイトル', { exact: true }).fill('配列メソッドのまとめ')
+    // The first autosave creates the draft and moves the editor to its address.
+    await page.waitForURL(/\/yui_studies\/studies\/[0-9a-z]{16}\/edit$/)
+    const editUrl = page.url()
+    await waitForHydration(page)
+    await page.getByLabel('タグ（カンマ区切り、10 個まで）').fill('ＪａｖａＳｃｒｉｐｔ, 配列')
+    const notes = '# map と filter\n\n```js\n[1, 2, 3].map((n) => n * 2)\n```'
+    await page.getByRole('textbox', { name: 'ノート（Markdown）' }).fill(notes)
+    await expect
+      .poll(() => page.locator('[id$="-panel-preview"] h1').textContent())
+      .toBe('map と filter')
+    await expect
+      .poll(() => page.locator('[data-save-state]').first().getAttribute('data-save-state'))
+      .toBe('saved')
+
+    // Saved without a save button: a reload shows everything.
+    await page.goto(editUrl)
+    await waitForHydration(page)
+    expect(await page.getByLabel('タグ（カンマ区切り、10 個まで）').inputValue()).toBe(
+      'javascript, 配列',
+    )
+    expect(await page.locator('textarea[name="notes"]').inputValue()).toBe(notes)
+
+    const studyPath = new URL(editUrl).pathname.replace(/\/edit$/, '')
+    const guest = await newPage()
+    expect((await guest.goto(studyPath))?.status()).toBe(404)
+
+    await page.goto('/drafts')
+    await waitForHydration(page)
+    const entry = page.locator('li[data-draft-kind="study"]', { hasText: '配列メソッドのまとめ' })
+    expect(await entry.getByRole('link', { name: '編集を続ける' }).getAttribute('href')).toBe(
+      new URL(editUrl).pathname,
+    )
+    await entry.getByRole('button', { name: '公開する' }).click()
+    await expect.poll(() => entry.count()).toBe(0)
+
+    expect(
+      (await guest.goto(`/tags/${encodeURIComponent('ＪＡＶＡＳＣＲＩＰＴ')}`))?.status(),
+    ).toBe(200)
+    await waitForHydration(guest)
+    await guest.getByRole('link', { name: '配列メソッドのまとめ' }).click()
+    await guest.waitForURL(new RegExp(`${studyPath}$`))
+    await expect.poll(() => guest.locator('.markdown-body h1').textContent()).toBe('map と filter')
+    expect(await guest.locator('.markdown-body pre').textContent()).toContain('[1, 2, 3].map')
+    expect(await guest.getByRole('link', { name: 'このスタディの演習' }).isVisible()).toBe(true)
+    expect(errors).toEqual([])
+  })
+})
