@@ -7,6 +7,7 @@ const FILE_ID = /^[0-9a-f]{32}$/
 const TEMPORARY = /^[0-9a-f]{32}\.tmp$/
 const WRITE_BATCH_BYTES = 1024 * 1024
 const READ_CHUNK_BYTES = 1024 * 1024
+const MIN_READ_CHUNK_BYTES = 16 * 1024
 
 /**
  * Content on local disk: one file per object or part, named by its random id under `content/`.
@@ -69,18 +70,25 @@ export async function openContentFiles(
         if (error.code === 'ENOENT') return undefined
         throw error
       })
+      if (!file) return undefined
+      const { size } = await file.stat().catch(async (error: unknown) => {
+        await file.close()
+        throw error
+      })
       // The open descriptor is the snapshot: a replacement unlinks the path, not these bytes.
-      return (
-        file && {
-          read: (range) =>
-            file.createReadStream({
-              autoClose: true,
-              // Reads of 1 MiB: the 64 KiB default costs a promise round trip per 64 KiB.
-              highWaterMark: READ_CHUNK_BYTES,
-              ...(range && { start: range.start, end: range.end }),
-            }),
-        }
-      )
+      return {
+        read: (range) =>
+          file.createReadStream({
+            autoClose: true,
+            // Reads of up to 1 MiB (the 64 KiB default costs a promise round trip per 64 KiB),
+            // but no larger than what is asked: each read allocates its buffer.
+            highWaterMark: Math.max(
+              MIN_READ_CHUNK_BYTES,
+              Math.min(READ_CHUNK_BYTES, range ? range.end - range.start + 1 : size),
+            ),
+            ...(range && { start: range.start, end: range.end }),
+          }),
+      }
     },
     async remove(fileId) {
       await rm(contentPath(fileId), { force: true })
