@@ -44,6 +44,7 @@ export default [
   layout('layouts/general.tsx', [
     route('courses', 'routes/courses/catalogue.tsx'),
     route('privacy', 'routes/legal/privacy.tsx'),
+    route('search', 'routes/search.tsx'),
     route('settings', 'routes/settings.tsx'),
     route('terms', 'routes/legal/terms.tsx'),
     upcoming('contact', 'contact'),

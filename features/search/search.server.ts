@@ -3,21 +3,9 @@ import type { DB } from '../../db/schema.ts'
 import { postgresSearchEngine } from './postgres-engine.server.ts'
 import type { MatchKind, SearchEngine, SearchMatch } from './search-engine.ts'
 import { SEARCH_KINDS, type SearchKind, type SearchQuery, searchTerms } from './search-query.ts'
+import type { SearchResult } from './search-result.ts'
 import { highlight, snippet } from './snippet.ts'
 import { sqliteSearchEngine } from './sqlite-engine.server.ts'
-
-/** One published piece of content that matched; the HTML fields are escaped text with <mark>s. */
-export type SearchResult = {
-  kind: SearchKind
-  id: string
-  url: string
-  titleHtml: string
-  snippetHtml: string
-  /** When the best hit of a course was in one of its lessons: that lesson. */
-  lesson: { id: string; titleHtml: string; url: string } | null
-  author: { username: string; displayName: string }
-  publishedAt: number
-}
 
 const PATHS: Record<SearchKind, string> = {
   course: 'courses',
