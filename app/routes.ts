@@ -11,6 +11,7 @@ const upcoming = (path: string, id: string) => route(path, 'routes/upcoming.tsx'
 export default [
   layout('layouts/default.tsx', [
     index('routes/home.tsx'),
+    route('example', 'routes/example.tsx'),
     route(':user', 'routes/profiles/layout.tsx', [
       index('routes/profiles/overview.tsx'),
       route('followers', 'routes/profiles/tab.tsx', { id: 'profile-followers' }),
@@ -51,7 +52,6 @@ export default [
     upcoming('dms', 'dms'),
     upcoming('dms/:id', 'dm-room'),
     upcoming('drafts', 'drafts'),
-    upcoming('example', 'example'),
     upcoming('exercises', 'exercises'),
     upcoming('histories', 'histories'),
     upcoming('labs', 'labs'),

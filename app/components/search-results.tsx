@@ -15,22 +15,28 @@ export function SearchBox(props: {
   defaultValue?: string
   label: string
   className?: string
-  inputClassName?: string
 }) {
   return (
     <Form method="get" action={props.action} role="search" className={props.className}>
-      <label className="sr-only" htmlFor={`search-${props.action}`}>
-        {props.label}
-      </label>
-      <input
-        id={`search-${props.action}`}
-        type="search"
-        name="q"
-        defaultValue={props.defaultValue}
-        maxLength={100}
-        placeholder={props.label}
-        className={`w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-600 dark:bg-slate-900 ${props.inputClassName ?? ''}`}
-      />
+      <div className="flex gap-1">
+        <label className="sr-only" htmlFor={`search-${props.action}`}>
+          {props.label}
+        </label>
+        <input
+          id={`search-${props.action}`}
+          type="search"
+          name="q"
+          defaultValue={props.defaultValue}
+          maxLength={100}
+          className={`min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-600 dark:bg-slate-900`}
+        />
+        <button
+          type="submit"
+          className="shrink-0 rounded-md border border-slate-300 px-3 py-2 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+        >
+          検索
+        </button>
+      </div>
     </Form>
   )
 }

@@ -60,7 +60,7 @@ export function SiteHeader({ siteTitle, user }: { siteTitle?: string; user: Curr
         <SearchBox
           action="/search"
           label="サイト内を検索"
-          className="ml-auto hidden w-44 md:block xl:w-56"
+          className="ml-auto hidden w-56 md:block xl:w-72"
         />
         <div className="flex items-center gap-2 md:ml-0 ml-auto">
           {user ? (

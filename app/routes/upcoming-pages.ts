@@ -52,14 +52,6 @@ export const UPCOMING_PAGES: Record<string, UpcomingPage> = {
       'ログインしてコースやストーリーを書き始めると、公開前の下書きがここに並びます。書いた内容は自動で保存されます。',
     actions: [SIGN_UP],
   },
-  example: {
-    title: 'お試しレッスン',
-    description: 'アカウントなしで読めるお試しレッスンです。',
-    heading: 'お試しレッスン',
-    emptyTitle: 'お試しレッスンは準備中です',
-    emptyBody: 'そのあいだ、無料のコースをアカウントなしでご覧いただけます。',
-    actions: [BROWSE],
-  },
   exercises: {
     title: '演習',
     description: 'スタディに含まれる演習問題の一覧です。',
