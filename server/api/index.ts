@@ -5,6 +5,7 @@ import { type Actor, actorOf } from '../../features/actor.ts'
 import { ApiError } from './api-error.ts'
 import { registerCourseEditingRoutes } from './course-editing.ts'
 import { registerCourseRoutes } from './courses.ts'
+import { openApiDocument } from './openapi.ts'
 import { registerSearchRoutes } from './search.ts'
 
 /** The product API under /api: thin adapters from HTTP to feature functions. */
@@ -42,6 +43,8 @@ export async function apiPlugin(
   registerCourseRoutes(api, options.db, actor)
   registerCourseEditingRoutes(api, options.db, actor)
   registerSearchRoutes(api, options.db)
+  const document = openApiDocument()
+  api.get('/openapi.json', async () => document)
   // Claims the rest of /api, so that no unknown API path falls through to the page router.
   api.all('/*', async () => {
     throw ApiError.notFound('この API は存在しません')
