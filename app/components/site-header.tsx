@@ -62,7 +62,7 @@ export function SiteHeader({ siteTitle, user }: { siteTitle?: string; user: Curr
           label="サイト内を検索"
           className="ml-auto hidden w-56 md:block xl:w-72"
         />
-        <div className="flex items-center gap-2 md:ml-0 ml-auto">
+        <div className="ml-auto flex items-center gap-2 md:ml-0">
           {user ? (
             <UserMenu user={user} />
           ) : (
