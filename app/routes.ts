@@ -11,6 +11,7 @@ const upcoming = (path: string, id: string) => route(path, 'routes/upcoming.tsx'
 export default [
   layout('layouts/default.tsx', [
     index('routes/home.tsx'),
+    route('example', 'routes/example.tsx'),
     route(':user', 'routes/profiles/layout.tsx', [
       index('routes/profiles/overview.tsx'),
       route('followers', 'routes/profiles/tab.tsx', { id: 'profile-followers' }),
@@ -45,13 +46,13 @@ export default [
   layout('layouts/general.tsx', [
     route('courses', 'routes/courses/catalogue.tsx'),
     route('privacy', 'routes/legal/privacy.tsx'),
+    route('search', 'routes/search.tsx'),
     route('settings', 'routes/settings.tsx'),
     route('terms', 'routes/legal/terms.tsx'),
     upcoming('contact', 'contact'),
     upcoming('dms', 'dms'),
     upcoming('dms/:id', 'dm-room'),
     route('drafts', 'routes/drafts.tsx'),
-    upcoming('example', 'example'),
     upcoming('exercises', 'exercises'),
     upcoming('histories', 'histories'),
     upcoming('labs', 'labs'),

@@ -402,9 +402,14 @@ function SiteHeader({ siteTitle }: { siteTitle?: string }) {
           ),
         ),
       ),
+      h(SearchForm, {
+        action: '/search',
+        label: 'サイト内を検索',
+        className: 'ml-auto hidden w-56 md:block xl:w-72',
+      }),
       h(
         'div',
-        { className: 'ml-auto flex items-center gap-2' },
+        { className: 'ml-auto flex items-center gap-2 md:ml-0' },
         h(
           Link,
           {
@@ -666,6 +671,50 @@ function CourseCard({ course }: { course: Course }) {
   )
 }
 
+// --- Search box (components/search-results.tsx) ---------------------------------------------
+
+function SearchForm(props: {
+  action: string
+  label: string
+  className: string
+  defaultValue?: string
+}) {
+  const id = `search-${props.action}`
+  return h(
+    'form',
+    {
+      role: 'search',
+      className: props.className,
+      'data-discover': 'true',
+      action: props.action,
+      method: 'get',
+    },
+    h(
+      'div',
+      { className: 'flex gap-1' },
+      h('label', { className: 'sr-only', htmlFor: id }, props.label),
+      h('input', {
+        id,
+        type: 'search',
+        name: 'q',
+        defaultValue: props.defaultValue,
+        maxLength: 100,
+        className:
+          'min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-600 dark:bg-slate-900',
+      }),
+      h(
+        'button',
+        {
+          type: 'submit',
+          className:
+            'shrink-0 rounded-md border border-slate-300 px-3 py-2 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800',
+        },
+        '検索',
+      ),
+    ),
+  )
+}
+
 // --- Home (routes/home.tsx) -----------------------------------------------------------------
 
 const STEPS = [
@@ -778,6 +827,23 @@ function Home({ featured }: { featured: Course[] }) {
             featured.map((course) => h('li', { key: course.id }, h(CourseCard, { course }))),
           ),
     ),
+    // The demo content has no stories or studies: both lists show their empty state.
+    h(
+      'div',
+      { className: 'grid gap-10 lg:grid-cols-2' },
+      h(EmptyWriting, {
+        id: 'stories',
+        heading: '新着ラボストーリー',
+        more: { to: '/labs_stories', label: 'ストーリーをもっと見る' },
+        empty: '公開中のラボストーリーはまだありません。',
+      }),
+      h(EmptyWriting, {
+        id: 'studies',
+        heading: '新着スタディ',
+        more: { to: '/studies', label: 'スタディをもっと見る' },
+        empty: '公開中のスタディはまだありません。',
+      }),
+    ),
     h(
       'section',
       {
@@ -822,6 +888,32 @@ function Home({ featured }: { featured: Course[] }) {
         'プランを比べる',
       ),
     ),
+  )
+}
+
+function EmptyWriting(props: {
+  id: string
+  heading: string
+  more: { to: string; label: string }
+  empty: string
+}) {
+  return h(
+    'section',
+    { 'aria-labelledby': `${props.id}-heading` },
+    h(
+      'div',
+      { className: 'flex items-baseline justify-between gap-4' },
+      h('h2', { id: `${props.id}-heading`, className: 'text-2xl font-bold' }, props.heading),
+      h(
+        Link,
+        {
+          to: props.more.to,
+          className: 'text-sm font-semibold text-brand-600 hover:underline dark:text-brand-100',
+        },
+        props.more.label,
+      ),
+    ),
+    h('p', { className: 'mt-6 text-slate-600 dark:text-slate-400' }, props.empty),
   )
 }
 
@@ -892,6 +984,12 @@ function Catalogue({ firstPage }: { firstPage: Page<Course> }) {
       { className: 'mt-2 text-slate-600 dark:text-slate-400' },
       '気になるコースから始めましょう。「無料」のコースは無料プランですべて学べます。',
     ),
+    h(SearchForm, {
+      action: '/courses',
+      label: 'コースを検索',
+      className: 'mt-4 max-w-xl',
+      defaultValue: '',
+    }),
     h(CourseList, { firstPage, className: 'mt-6 grid gap-4 sm:grid-cols-2' }),
   )
 }

@@ -13,34 +13,41 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import autocannon from 'autocannon'
 import type { CourseCard } from '../features/courses/course-card.ts'
 import type { Page } from '../features/pagination.ts'
 import { loadConfig } from '../server/config.ts'
 import { readShell } from './baseline.ts'
 import { appEnvironment } from './environment.ts'
+import {
+  fetchOk,
+  format,
+  formatBytes,
+  type Measurement,
+  measure,
+  printTable,
+  problems,
+  settings,
+  type Target,
+} from './measure.ts'
 import { BenchError, type Server, startServer } from './servers.ts'
 
 const TARGET_RATIO = 0.25
 
-const settings = {
-  durationS: positiveNumber('BENCH_DURATION_S', 5),
-  warmupS: positiveNumber('BENCH_WARMUP_S', 1),
-  connections: Math.round(positiveNumber('BENCH_CONNECTIONS', 10)),
-  cpuProfDir: process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined,
-}
+const TABLE_HEADER = [
+  'row',
+  'req/s',
+  'p99 ms',
+  'cpu ms/req',
+  'size',
+  'baseline req/s',
+  'baseline p99 ms',
+  'baseline cpu ms/req',
+  'baseline size',
+  'ratio',
+  'cpu ratio',
+  `target ${TARGET_RATIO}`,
+]
 
-type Fetched = { headers: Headers; text: string; bytes: number }
-type Measurement = {
-  rps: number
-  p99: number
-  /** Server CPU time per response, in ms: steadier than req/s when other work steals cores. */
-  cpuMs: number
-  non2xx: number
-  errors: number
-  timeouts: number
-}
-type Target = { server: Server; url: string }
 type Row = { name: string; app: Target; baseline: Target; page: boolean }
 
 async function main(): Promise<number> {
@@ -130,6 +137,7 @@ async function main(): Promise<number> {
     }
 
     printTable(
+      TABLE_HEADER,
       results.map(({ row, measured, base }) => {
         const ratio = measured.rps / base.rps
         return [
@@ -198,88 +206,6 @@ async function checkComparability(rows: Row[], cached: Server, uncached: Server)
 function beforeScripts(html: string): string {
   const end = html.indexOf('<script')
   return end === -1 ? html : html.slice(0, end)
-}
-
-async function measure({ server, url }: Target): Promise<Measurement> {
-  await autocannon({ url, connections: settings.connections, duration: settings.warmupS })
-  const cpuBefore = await server.cpuMicros()
-  const result = await autocannon({
-    url,
-    connections: settings.connections,
-    duration: settings.durationS,
-  })
-  const cpuMicros = (await server.cpuMicros()) - cpuBefore
-  return {
-    rps: result.requests.average,
-    p99: result.latency.p99,
-    cpuMs: cpuMicros / 1000 / Math.max(1, result.requests.total),
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-  }
-}
-
-function problems(name: string, measured: Measurement): string[] {
-  const found: string[] = []
-  if (measured.non2xx > 0) found.push(`${name}: ${measured.non2xx} non-2xx responses`)
-  if (measured.errors > 0) found.push(`${name}: ${measured.errors} errors`)
-  if (measured.timeouts > 0) found.push(`${name}: ${measured.timeouts} timeouts`)
-  if (measured.rps === 0) found.push(`${name}: no responses`)
-  return found
-}
-
-async function fetchOk(url: string): Promise<Fetched> {
-  const response = await fetch(url)
-  const body = new Uint8Array(await response.arrayBuffer())
-  if (!response.ok) throw new BenchError(`GET ${url} answered ${response.status}`)
-  return {
-    headers: response.headers,
-    text: new TextDecoder().decode(body),
-    bytes: body.byteLength,
-  }
-}
-
-function printTable(body: string[][]): void {
-  const header = [
-    'row',
-    'req/s',
-    'p99 ms',
-    'cpu ms/req',
-    'size',
-    'baseline req/s',
-    'baseline p99 ms',
-    'baseline cpu ms/req',
-    'baseline size',
-    'ratio',
-    'cpu ratio',
-    `target ${TARGET_RATIO}`,
-  ]
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...body.map((cells) => (cells[column] ?? '').length)),
-  )
-  const line = (cells: string[]) =>
-    `| ${cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join(' | ')} |`
-  console.log(`\n${line(header)}`)
-  console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`)
-  for (const cells of body) console.log(line(cells))
-}
-
-function format(rps: number): string {
-  return rps >= 100 ? Math.round(rps).toString() : rps.toFixed(1)
-}
-
-function formatBytes(bytes: number): string {
-  return `${(bytes / 1024).toFixed(1)} KiB`
-}
-
-function positiveNumber(name: string, fallback: number): number {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const value = Number(raw)
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new BenchError(`${name} must be a positive number (got ${JSON.stringify(raw)})`)
-  }
-  return value
 }
 
 main().then(

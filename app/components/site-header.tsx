@@ -3,6 +3,7 @@ import { Link, NavLink } from 'react-router'
 import type { CurrentUser } from '../lib/root-data.ts'
 import { Avatar } from './avatar.tsx'
 import { MAIN_SECTIONS, MY_SECTIONS } from './navigation.ts'
+import { SearchBox } from './search-results.tsx'
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium hover:bg-slate-100 dark:hover:bg-slate-800 ${
@@ -56,7 +57,12 @@ export function SiteHeader({ siteTitle, user }: { siteTitle?: string; user: Curr
             ))}
           </ul>
         </nav>
-        <div className="ml-auto flex items-center gap-2">
+        <SearchBox
+          action="/search"
+          label="サイト内を検索"
+          className="ml-auto hidden w-56 md:block xl:w-72"
+        />
+        <div className="ml-auto flex items-center gap-2 md:ml-0">
           {user ? (
             <UserMenu user={user} />
           ) : (

@@ -43,15 +43,6 @@ export const UPCOMING_PAGES: Record<string, UpcomingPage> = {
     emptyBody: 'メッセージを読むにはログインが必要です。',
     actions: [{ to: '/dms', label: 'メッセージ一覧へ' }],
   },
-
-  example: {
-    title: 'お試しレッスン',
-    description: 'アカウントなしで読めるお試しレッスンです。',
-    heading: 'お試しレッスン',
-    emptyTitle: 'お試しレッスンは準備中です',
-    emptyBody: 'そのあいだ、無料のコースをアカウントなしでご覧いただけます。',
-    actions: [BROWSE],
-  },
   exercises: {
     title: '演習',
     description: 'スタディに含まれる演習問題の一覧です。',

@@ -8,6 +8,7 @@ import * as federatedSignIn from './2026-11-23-0006-federated-sign-in.ts'
 import * as objectStore from './2026-11-23-0007-object-store.ts'
 import * as userAvatars from './2026-11-23-0008-user-avatars.ts'
 import * as learningContent from './2026-11-23-0009-learning-content.ts'
+import * as contentSearch from './2026-11-23-0010-content-search.ts'
 
 /**
  * Every migration, in order. Listed statically rather than read from the folder so the same
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0007-object-store': objectStore,
   '2026-11-23-0008-user-avatars': userAvatars,
   '2026-11-23-0009-learning-content': learningContent,
+  '2026-11-23-0010-content-search': contentSearch,
 }

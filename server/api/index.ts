@@ -6,6 +6,8 @@ import { ApiError } from './api-error.ts'
 import { registerCourseEditingRoutes } from './course-editing.ts'
 import { registerCourseRoutes } from './courses.ts'
 import { registerDraftRoutes } from './drafts.ts'
+import { openApiDocument } from './openapi.ts'
+import { registerSearchRoutes } from './search.ts'
 import { registerStudyRoutes } from './studies.ts'
 
 /** The product API under /api: thin adapters from HTTP to feature functions. */
@@ -44,6 +46,9 @@ export async function apiPlugin(
   registerCourseEditingRoutes(api, options.db, actor)
   registerStudyRoutes(api, options.db, actor)
   registerDraftRoutes(api, options.db, actor)
+  registerSearchRoutes(api, options.db)
+  const document = openApiDocument()
+  api.get('/openapi.json', async () => document)
   // Claims the rest of /api, so that no unknown API path falls through to the page router.
   api.all('/*', async () => {
     throw ApiError.notFound('この API は存在しません')

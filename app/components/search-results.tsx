@@ -1,0 +1,96 @@
+import { Form, Link } from 'react-router'
+import type { SearchResult } from '../../features/search/search-result.ts'
+import { formatDate } from '../lib/format.ts'
+
+const KIND_LABELS: Record<SearchResult['kind'], string> = {
+  course: 'コース',
+  study: 'スタディ',
+  lab: 'ラボ',
+  lab_story: 'ラボストーリー',
+}
+
+/** A search box that submits `q` to `action` with a plain GET, so it works before hydration. */
+export function SearchBox(props: {
+  action: string
+  defaultValue?: string
+  label: string
+  className?: string
+}) {
+  return (
+    <Form method="get" action={props.action} role="search" className={props.className}>
+      <div className="flex gap-1">
+        <label className="sr-only" htmlFor={`search-${props.action}`}>
+          {props.label}
+        </label>
+        <input
+          id={`search-${props.action}`}
+          type="search"
+          name="q"
+          defaultValue={props.defaultValue}
+          maxLength={100}
+          className={`min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-600 dark:bg-slate-900`}
+        />
+        <button
+          type="submit"
+          className="shrink-0 rounded-md border border-slate-300 px-3 py-2 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+        >
+          検索
+        </button>
+      </div>
+    </Form>
+  )
+}
+
+/**
+ * Search hits; `titleHtml` and `snippetHtml` are escaped by features/search/snippet.ts and
+ * carry no markup but <mark>, so they are set as HTML.
+ */
+export function SearchResultList({ results }: { results: SearchResult[] }) {
+  return (
+    <ol className="mt-6 flex flex-col gap-4" aria-label="検索結果">
+      {results.map((result) => (
+        <li
+          key={`${result.kind}:${result.id}`}
+          className="rounded-xl border border-slate-200 p-5 dark:border-slate-800"
+        >
+          <p className="text-xs font-semibold text-brand-600 dark:text-brand-100">
+            {KIND_LABELS[result.kind]}
+          </p>
+          <h2 className="mt-1 text-lg font-semibold">
+            <Link
+              to={result.url}
+              className="hover:underline"
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: escaped text with <mark> only
+              dangerouslySetInnerHTML={{ __html: result.titleHtml }}
+            />
+          </h2>
+          {result.lesson && (
+            <p className="mt-1 text-sm">
+              {'レッスン: '}
+              <Link
+                to={result.lesson.url}
+                className="text-brand-600 hover:underline dark:text-brand-100"
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: escaped text with <mark> only
+                dangerouslySetInnerHTML={{ __html: result.lesson.titleHtml }}
+              />
+            </p>
+          )}
+          <p
+            className="mt-2 text-sm text-slate-600 dark:text-slate-400 [&_mark]:bg-amber-200 [&_mark]:text-inherit dark:[&_mark]:bg-amber-700"
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: escaped text with <mark> only
+            dangerouslySetInnerHTML={{ __html: result.snippetHtml }}
+          />
+          <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
+            <Link to={`/${result.author.username}`} className="hover:underline">
+              {result.author.displayName}
+            </Link>
+            <span aria-hidden="true"> ・ </span>
+            <time dateTime={new Date(result.publishedAt).toISOString()}>
+              {formatDate(result.publishedAt)}
+            </time>
+          </p>
+        </li>
+      ))}
+    </ol>
+  )
+}

@@ -1,0 +1,57 @@
+import { Link } from 'react-router'
+import { SAMPLE_LESSON } from '../../features/example/sample-lesson.ts'
+import { renderMarkdown } from '../../features/markdown/render.ts'
+import { MarkdownView } from '../components/markdown-view.tsx'
+import { publicPageHeaders } from '../lib/cache-control.ts'
+import { pageMeta } from '../lib/meta.ts'
+import type { Route } from './+types/example'
+
+export const headers = publicPageHeaders
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    title: `お試しレッスン: ${SAMPLE_LESSON.title}`,
+    description: 'アカウントなしで読めるお試しレッスンです。JavaScript の変数を学びましょう。',
+  })
+
+export function loader() {
+  return { html: renderMarkdown(SAMPLE_LESSON.body) }
+}
+
+export default function Example({ loaderData }: Route.ComponentProps) {
+  return (
+    <article className="mx-auto max-w-3xl">
+      <p className="text-sm font-semibold text-brand-600 dark:text-brand-100">
+        お試しレッスン ・ {SAMPLE_LESSON.course}
+      </p>
+      <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{SAMPLE_LESSON.section}</p>
+      <h1 className="mt-1 text-3xl font-bold leading-tight">{SAMPLE_LESSON.title}</h1>
+      <MarkdownView html={loaderData.html} className="mt-8" />
+      <aside
+        aria-labelledby="example-signup-heading"
+        className="mt-12 rounded-2xl bg-brand-50 p-6 sm:p-8 dark:bg-slate-900"
+      >
+        <h2 id="example-signup-heading" className="text-xl font-bold">
+          続きは無料プランで
+        </h2>
+        <p className="mt-2 text-slate-700 dark:text-slate-300">
+          アカウントを作ると、学習の進み具合が記録され、続きのレッスンや演習に進めます。登録は無料です。
+        </p>
+        <div className="mt-5 flex flex-wrap gap-3">
+          <Link
+            to="/auth/signup"
+            className="rounded-md bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700"
+          >
+            無料で始める
+          </Link>
+          <Link
+            to="/courses"
+            className="rounded-md border border-slate-300 px-5 py-3 font-semibold hover:bg-white dark:border-slate-600 dark:hover:bg-slate-800"
+          >
+            コース一覧を見る
+          </Link>
+        </div>
+      </aside>
+    </article>
+  )
+}

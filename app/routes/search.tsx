@@ -1,0 +1,65 @@
+import { data } from 'react-router'
+import { searchPublishedContent } from '../../features/search/search.server.ts'
+import { searchQuery } from '../../features/search/search-query.ts'
+import { EmptyState } from '../components/empty-state.tsx'
+import { SearchBox, SearchResultList } from '../components/search-results.tsx'
+import { publicPageHeaders } from '../lib/cache-control.ts'
+import { pageMeta } from '../lib/meta.ts'
+import type { Route } from './+types/search'
+
+export const headers = publicPageHeaders
+
+export const meta: Route.MetaFunction = ({ matches, data: loaderData }) =>
+  pageMeta(matches, {
+    title: loaderData?.q ? `「${loaderData.q}」の検索結果` : '検索',
+    description: 'コース・スタディ・ラボ・ラボストーリーを検索できます。',
+  })
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const q = new URL(request.url).searchParams.get('q') ?? ''
+  if (!q.trim()) return data({ q, results: [], error: null })
+  const query = searchQuery.safeParse({ q })
+  if (!query.success) {
+    return data({ q, results: [], error: query.error.issues[0]?.message ?? null }, { status: 400 })
+  }
+  return data({ q, results: await searchPublishedContent(context.db, query.data), error: null })
+}
+
+export default function Search({ loaderData }: Route.ComponentProps) {
+  const { q, results, error } = loaderData
+  return (
+    <div>
+      <h1 className="text-2xl font-bold">{q.trim() ? `「${q}」の検索結果` : '検索'}</h1>
+      <SearchBox
+        key={q}
+        action="/search"
+        defaultValue={q}
+        label="コース・スタディ・ラボを検索"
+        className="mt-4 max-w-xl"
+      />
+      {error ? (
+        <p role="alert" className="mt-6 text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      ) : !q.trim() ? (
+        <p className="mt-6 text-slate-600 dark:text-slate-400">
+          調べたい言葉を入力してください。1文字からでも検索できます。
+        </p>
+      ) : results.length === 0 ? (
+        <div className="mt-6">
+          <EmptyState
+            title="見つかりませんでした"
+            actions={[{ to: '/courses', label: 'コース一覧を見る' }]}
+          >
+            別の言葉や、短い言葉で検索してみてください。
+          </EmptyState>
+        </div>
+      ) : (
+        <>
+          <p className="mt-6 text-sm text-slate-600 dark:text-slate-400">{`${results.length} 件`}</p>
+          <SearchResultList results={results} />
+        </>
+      )}
+    </div>
+  )
+}

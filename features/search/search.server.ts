@@ -1,0 +1,97 @@
+import { type Kysely, SqliteAdapter } from 'kysely'
+import type { DB } from '../../db/schema.ts'
+import { postgresSearchEngine } from './postgres-engine.server.ts'
+import type { MatchKind, SearchEngine, SearchMatch } from './search-engine.ts'
+import { SEARCH_KINDS, type SearchKind, type SearchQuery, searchTerms } from './search-query.ts'
+import type { SearchResult } from './search-result.ts'
+import { highlight, snippet } from './snippet.ts'
+import { sqliteSearchEngine } from './sqlite-engine.server.ts'
+
+const PATHS: Record<SearchKind, string> = {
+  course: 'courses',
+  study: 'studies',
+  lab: 'labs',
+  lab_story: 'labs_stories',
+}
+
+/** Each engine answers a few more matches than asked for, as a course's lessons fold into it. */
+const MATCHES_PER_RESULT = 3
+
+/** The engine of the database behind `db`. */
+export function searchEngineFor(db: Kysely<DB>): SearchEngine {
+  return db.getExecutor().adapter instanceof SqliteAdapter
+    ? sqliteSearchEngine
+    : postgresSearchEngine
+}
+
+/** Published content containing every word of the query, best first. */
+export async function searchPublishedContent(
+  db: Kysely<DB>,
+  { q, kind, limit }: SearchQuery,
+): Promise<SearchResult[]> {
+  const terms = searchTerms(q)
+  const kinds: MatchKind[] = kind
+    ? kind === 'course'
+      ? ['course', 'lesson']
+      : [kind]
+    : ['course', 'lesson', ...SEARCH_KINDS.filter((other) => other !== 'course')]
+  const matches = await searchEngineFor(db).match(db, {
+    terms,
+    kinds,
+    limit: limit * MATCHES_PER_RESULT,
+  })
+
+  // Matches come best first, so the first one seen of each subject is its best.
+  const best = new Map<string, SearchMatch>()
+  for (const match of matches) {
+    const key =
+      match.kind === 'lesson' ? `course:${match.courseId}` : `${match.kind}:${match.subjectId}`
+    if (!best.has(key)) best.set(key, match)
+  }
+  const chosen = [...best.values()].slice(0, limit)
+  if (chosen.length === 0) return []
+
+  const courseIds = chosen.flatMap((match) =>
+    match.kind === 'lesson' && match.courseId ? [match.courseId] : [],
+  )
+  const [owners, courseTitles] = await Promise.all([
+    db
+      .selectFrom('users')
+      .select(['id', 'username', 'display_name'])
+      .where('id', 'in', [...new Set(chosen.map((match) => match.ownerId))])
+      .execute(),
+    courseIds.length > 0
+      ? db.selectFrom('courses').select(['id', 'title']).where('id', 'in', courseIds).execute()
+      : [],
+  ])
+  const ownerById = new Map(owners.map((owner) => [owner.id, owner]))
+  const courseTitleById = new Map(courseTitles.map((course) => [course.id, course.title]))
+
+  return chosen.flatMap((match): SearchResult[] => {
+    const owner = ownerById.get(match.ownerId)
+    if (!owner) return []
+    const kind: SearchKind = match.kind === 'lesson' ? 'course' : match.kind
+    const id = match.kind === 'lesson' ? (match.courseId ?? '') : match.subjectId
+    const url = `/${owner.username}/${PATHS[kind]}/${id}`
+    const lesson =
+      match.kind === 'lesson'
+        ? {
+            id: match.subjectId,
+            titleHtml: highlight(match.title, terms),
+            url: `${url}/lessons/${match.subjectId}`,
+          }
+        : null
+    return [
+      {
+        kind,
+        id,
+        url,
+        titleHtml: highlight(lesson ? (courseTitleById.get(id) ?? '') : match.title, terms),
+        snippetHtml: snippet(match.body, terms),
+        lesson,
+        author: { username: owner.username, displayName: owner.display_name },
+        publishedAt: match.publishedAt,
+      },
+    ]
+  })
+}

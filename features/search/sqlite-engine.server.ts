@@ -1,0 +1,68 @@
+import { sql } from 'kysely'
+import type { SearchEngine, SearchMatch } from './search-engine.ts'
+import { containsPattern, isIndexable } from './search-query.ts'
+
+type EntryRow = Omit<SearchMatch, 'subjectId' | 'courseId' | 'ownerId' | 'publishedAt'> & {
+  subject_id: string
+  course_id: string | null
+  owner_id: string
+  published_at: number | null
+}
+
+/**
+ * SQLite: FTS5 with the trigram tokenizer over `search_entries` (kept in step by triggers, see
+ * migration 0010). Terms of three characters or more go to MATCH, each as a quoted string so
+ * no character of the query is FTS syntax; shorter terms, which the trigram index cannot
+ * answer, are LIKE conditions over the same rows. Ranked by bm25 with titles weighted.
+ */
+export const sqliteSearchEngine: SearchEngine = {
+  async match(db, { terms, kinds, limit }) {
+    const indexed = terms.filter(isIndexable)
+    const scanned = terms.filter((term) => !isIndexable(term))
+    const kindList = sql.join(kinds.map((kind) => sql.lit(kind)))
+    const likeConditions = scanned.map(
+      (term) =>
+        sql`(e.title like ${containsPattern(term)} escape '\\' or e.body like ${containsPattern(term)} escape '\\')`,
+    )
+    const columns = sql`e.kind, e.subject_id, e.course_id, e.title, e.body, e.owner_id, e.published_at`
+    const query =
+      indexed.length > 0
+        ? sql<EntryRow>`
+            select ${columns}, -bm25(search_fts, 5.0, 1.0) as score
+            from search_fts join search_entries as e on e.id = search_fts.rowid
+            where search_fts match ${indexed.map(ftsString).join(' ')}
+              and e.kind in (${kindList})
+              ${sql.join(
+                likeConditions.map((condition) => sql`and ${condition}`),
+                sql` `,
+              )}
+            order by score desc, e.published_at desc
+            limit ${limit}`
+        : sql<EntryRow>`
+            select ${columns},
+              (${sql.join(
+                scanned.map((term) => sql`(e.title like ${containsPattern(term)} escape '\\')`),
+                sql` + `,
+              )}) as score
+            from search_entries as e
+            where e.kind in (${kindList}) and ${sql.join(likeConditions, sql` and `)}
+            order by score desc, e.published_at desc
+            limit ${limit}`
+    const { rows } = await query.execute(db)
+    return rows.map((row) => ({
+      kind: row.kind,
+      subjectId: row.subject_id,
+      courseId: row.course_id,
+      title: row.title,
+      body: row.body,
+      ownerId: row.owner_id,
+      publishedAt: row.published_at ?? 0,
+      score: Number(row.score),
+    }))
+  },
+}
+
+/** An FTS5 string literal: the term verbatim, double quotes doubled. */
+function ftsString(term: string): string {
+  return `"${term.replaceAll('"', '""')}"`
+}

@@ -1,0 +1,72 @@
+import Fastify, { type RouteOptions } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openTemporaryDatabase, type TemporaryDatabase } from '../../db/test-support.ts'
+import { apiPlugin } from './index.ts'
+
+describe('/api/openapi.json', () => {
+  const registered: { method: string; url: string }[] = []
+  const app = Fastify()
+  let database: TemporaryDatabase
+
+  beforeAll(async () => {
+    database = await openTemporaryDatabase()
+    app.addHook('onRoute', (route: RouteOptions) => {
+      for (const method of [route.method].flat()) registered.push({ method, url: route.url })
+    })
+    await app.register(apiPlugin, {
+      prefix: '/api',
+      db: database.db,
+      currentUser: async () => undefined,
+    })
+    await app.ready()
+  })
+  afterAll(async () => {
+    await app.close()
+    await database.remove()
+  })
+
+  async function fetchDocument() {
+    const response = await app.inject({ method: 'GET', url: '/api/openapi.json' })
+    expect(response.statusCode).toBe(200)
+    return response.json() as {
+      openapi: string
+      paths: Record<string, Record<string, { parameters: { name: string; in: string }[] }>>
+    }
+  }
+
+  it('describes every registered /api route', async () => {
+    const document = await fetchDocument()
+    expect(document.openapi).toBe('3.1.0')
+    // HEAD mirrors GET, and the catch-all only answers unknown paths with 404.
+    const routes = registered.filter(({ method, url }) => method !== 'HEAD' && url !== '/api/*')
+    expect(routes.length).toBeGreaterThan(15)
+    for (const { method, url } of routes) {
+      const path = url.replace(/:(\w+)/g, '{$1}')
+      expect(document.paths[path]?.[method.toLowerCase()], `${method} ${url}`).toBeDefined()
+    }
+    const described = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    )
+    expect(described.sort()).toEqual(
+      routes.map(({ method, url }) => `${method} ${url.replace(/:(\w+)/g, '{$1}')}`).sort(),
+    )
+  })
+
+  it('takes parameters and bodies from the zod schemas', async () => {
+    const document = await fetchDocument()
+    const search = document.paths['/api/search']?.get
+    expect(search?.parameters.map(({ name, in: where }) => `${where}:${name}`)).toEqual([
+      'query:q',
+      'query:kind',
+      'query:limit',
+    ])
+    const update = document.paths['/api/courses/{courseId}/lessons/{lessonId}']?.put as unknown as {
+      requestBody: {
+        content: { 'application/json': { schema: { properties: object; required: string[] } } }
+      }
+    }
+    const body = update.requestBody.content['application/json'].schema
+    expect(Object.keys(body.properties).sort()).toEqual(['access', 'body', 'revision', 'title'])
+    expect(body.required).toEqual(expect.arrayContaining(['title', 'access', 'revision']))
+  })
+})
