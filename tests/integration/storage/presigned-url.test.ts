@@ -13,6 +13,8 @@ beforeAll(async () => {
   user = await signedInUser(server)
 })
 afterAll(async () => {
+  // The client's keep-alive sockets must not hold the server's close open.
+  user?.s3.destroy()
   await server?.close()
 })
 
@@ -39,8 +41,7 @@ describe('presignedGetUrl (the browser helper)', () => {
     )
     await expect(presignedGetUrl(user.s3, BUCKET, key, 0)).rejects.toThrow(RangeError)
     const longest = await presignedGetUrl(user.s3, BUCKET, key, PRESIGNED_URL_MAX_S)
-    const response = await fetch(longest)
-    expect(response.status).toBe(200)
-    await response.arrayBuffer()
+    // The endpoint's own handling of 7-day URLs is tested in presigned.test.ts.
+    expect(new URL(longest).searchParams.get('X-Amz-Expires')).toBe(String(PRESIGNED_URL_MAX_S))
   })
 })
