@@ -1,5 +1,6 @@
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { useBlocker } from 'react-router'
+import { isMoveAfterCreate } from './editor-address.ts'
 
 const LEAVE_QUESTION = '保存されていない変更があります。このページを離れますか？'
 
@@ -10,12 +11,18 @@ const LEAVE_QUESTION = '保存されていない変更があります。この�
 export function useLeaveGuard(options: { unsaved(): boolean; flush(): Promise<void> }): void {
   const { unsaved, flush } = options
   const blocker = useBlocker(({ currentLocation, nextLocation }) => {
+    // The editor moving to its new draft's address stays mounted: nothing is left behind.
+    if (isMoveAfterCreate(nextLocation)) return false
     return currentLocation.pathname !== nextLocation.pathname && unsaved()
   })
 
+  // The editor re-renders while a blocked navigation waits for the flush; one answer per block.
+  const answering = useRef(false)
   useEffect(() => {
-    if (blocker.state !== 'blocked') return
+    if (blocker.state !== 'blocked' || answering.current) return
+    answering.current = true
     void flush().then(() => {
+      answering.current = false
       if (!unsaved() || window.confirm(LEAVE_QUESTION)) blocker.proceed()
       else blocker.reset()
     })

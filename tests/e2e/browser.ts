@@ -1,5 +1,5 @@
 import { accessSync, constants } from 'node:fs'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
 
 /**
  * Debian's Chromium, driven by playwright-core. Playwright's own browser downloads are not
@@ -58,6 +58,44 @@ export async function waitForHydration(page: Page, timeout = 15_000): Promise<vo
     undefined,
     { timeout },
   )
+}
+
+/**
+ * The CodeMirror editor of a Markdown field (app/components/markdown-editor.tsx), once it has
+ * replaced the server-rendered textarea. Acting on the field earlier is a trap: Playwright
+ * resolves the textarea, which then hides but stays in the page, and an action keeps waiting
+ * for that element to become visible instead of finding the editor.
+ */
+export async function markdownEditor(page: Page, label: string): Promise<Locator> {
+  const editor = page.locator('.cm-content').and(page.getByRole('textbox', { name: label }))
+  await editor.waitFor()
+  return editor
+}
+
+/**
+ * Holds the page's next `POST {path}` (an editor's first save, which creates the draft) until
+ * `release` is called, so a test can type while the draft is being created. The request itself
+ * reaches the real server unchanged.
+ */
+export async function holdCreateRequest(
+  page: Page,
+  path: string,
+): Promise<{ sent: Promise<unknown>; release(): void }> {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  const isCreate = (url: string, method: string) =>
+    method === 'POST' && new URL(url).pathname === path
+  await page.route(
+    (url) => url.pathname === path,
+    async (route) => {
+      if (isCreate(route.request().url(), route.request().method())) await released
+      await route.continue()
+    },
+  )
+  const sent = page.waitForRequest((request) => isCreate(request.url(), request.method()))
+  return { sent, release }
 }
 
 /**

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
 import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '../support/test-server.ts'
-import { collectPageErrors, launchBrowser, newPhonePage, waitForHydration } from './browser.ts'
+import {
+  collectPageErrors,
+  holdCreateRequest,
+  launchBrowser,
+  markdownEditor,
+  newPhonePage,
+  waitForHydration,
+} from './browser.ts'
 
 /**
  * The course editor in Chromium: create a course with a section and a lesson, reload (it was
@@ -40,13 +47,16 @@ describe('the course editor', () => {
 
     await page.goto('/mika_editor/courses/create')
     await waitForHydration(page)
+    const create = await holdCreateRequest(page, '/api/courses')
     await page.getByLabel('タイトル', { exact: true }).fill('ブラウザで作る JavaScript 入門')
-    // The first autosave creates the draft and moves the editor to its address.
-    await page.waitForURL(/\/mika_editor\/courses\/[0-9a-z]{16}\/edit$/)
-    const editUrl = page.url()
-    await waitForHydration(page)
+    // Typed while the first autosave is creating the draft: kept when the editor then moves to
+    // the draft's address.
+    await create.sent
     await page.getByLabel('概要', { exact: true }).fill('変数と関数を手を動かして学びます。')
     await page.getByLabel('タグ（カンマ区切り、10 個まで）').fill('ＪａｖａＳｃｒｉｐｔ, 入門')
+    create.release()
+    await page.waitForURL(/\/mika_editor\/courses\/[0-9a-z]{16}\/edit$/)
+    const editUrl = page.url()
     await expect.poll(() => saved(page).isVisible()).toBe(true)
 
     await page.getByLabel('セクションを追加').fill('はじめに')
@@ -55,10 +65,8 @@ describe('the course editor', () => {
     await page.getByRole('button', { name: '追加' }).first().click()
     await page.getByRole('button', { name: 'レッスン「変数を使ってみよう」を編集' }).click()
     const body = '# 変数\n\n`let` で変数を作ります。\n\n```js\nlet name = "たろう"\n```'
-    await page.getByLabel('本文（Markdown）').fill(body)
-    await expect
-      .poll(() => page.locator('section[aria-label="プレビュー"] h1').textContent())
-      .toBe('変数')
+    await (await markdownEditor(page, '本文（Markdown）')).fill(body)
+    await expect.poll(() => page.locator('[id$="-panel-preview"] h1').textContent()).toBe('変数')
     await expect
       .poll(() =>
         page.locator('li:has(textarea) [data-save-state]').getAttribute('data-save-state'),
@@ -78,7 +86,7 @@ describe('the course editor', () => {
       'javascript, 入門',
     )
     await page.getByRole('button', { name: 'レッスン「変数を使ってみよう」を編集' }).click()
-    expect(await page.getByLabel('本文（Markdown）').inputValue()).toBe(body)
+    expect(await page.locator('textarea[name="body"]').inputValue()).toBe(body)
 
     const coursePath = new URL(editUrl).pathname.replace(/\/edit$/, '')
     const guest = await newPage()

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
 import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '../support/test-server.ts'
-import { collectPageErrors, launchBrowser, newPhonePage, waitForHydration } from './browser.ts'
+import {
+  collectPageErrors,
+  holdCreateRequest,
+  launchBrowser,
+  markdownEditor,
+  newPhonePage,
+  waitForHydration,
+} from './browser.ts'
 
 /**
  * The study editor in Chromium: create a study, it autosaves (a reload shows it), it waits in
@@ -37,14 +44,17 @@ describe('the study editor', () => {
 
     await page.goto('/yui_studies/studies/create')
     await waitForHydration(page)
+    const create = await holdCreateRequest(page, '/api/studies')
     await page.getByLabel('タイトル', { exact: true }).fill('配列メソッドのまとめ')
-    // The first autosave creates the draft and moves the editor to its address.
+    // Typed while the first autosave is creating the draft: kept when the editor then moves to
+    // the draft's address.
+    await create.sent
+    await page.getByLabel('タグ（カンマ区切り、10 個まで）').fill('ＪａｖａＳｃｒｉｐｔ, 配列')
+    create.release()
     await page.waitForURL(/\/yui_studies\/studies\/[0-9a-z]{16}\/edit$/)
     const editUrl = page.url()
-    await waitForHydration(page)
-    await page.getByLabel('タグ（カンマ区切り、10 個まで）').fill('ＪａｖａＳｃｒｉｐｔ, 配列')
     const notes = '# map と filter\n\n```js\n[1, 2, 3].map((n) => n * 2)\n```'
-    await page.getByRole('textbox', { name: 'ノート（Markdown）' }).fill(notes)
+    await (await markdownEditor(page, 'ノート（Markdown）')).fill(notes)
     await expect
       .poll(() => page.locator('[id$="-panel-preview"] h1').textContent())
       .toBe('map と filter')

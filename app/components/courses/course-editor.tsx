@@ -2,6 +2,7 @@ import { type ReactNode, useCallback, useId, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import type { CourseDraft } from '../../../features/courses/course-editor.server.ts'
 import { ApiRequestError } from '../../lib/api-client.ts'
+import { moveToCreatedDraft } from '../../lib/editor-address.ts'
 import { type Autosave, useAutosave } from '../../lib/use-autosave.ts'
 import { useLeaveGuard } from '../../lib/use-leave-guard.ts'
 import { ConflictBanner } from '../conflict-banner.tsx'
@@ -60,6 +61,9 @@ export function CourseEditor(props: {
   const [problem, setProblem] = useState<string | undefined>()
   const [conflict, setConflict] = useState(false)
   const revision = useRef(props.initial?.revision ?? 0)
+  // Set the moment the first save has created the draft: a save queued behind that one must
+  // update it, not create another, even before React has re-rendered with the draft.
+  const draftId = useRef(props.initial?.id)
   const chain = useRef<Promise<unknown>>(Promise.resolve())
   const lessonAutosaves = useRef(new Map<string, Autosave<unknown>>())
 
@@ -79,15 +83,17 @@ export function CourseEditor(props: {
   const autosave = useAutosave<CourseFields>((value) =>
     serial(async () => {
       try {
-        if (!draft) {
+        if (!draftId.current) {
           const created = await api.create(payloadOf(value))
+          draftId.current = created.id
           revision.current = created.revision
+          setDraft(await api.draft(created.id))
           // The draft exists now: continue editing it at its own address.
-          navigate(`/${username}/courses/${created.id}/edit`, { replace: true })
+          moveToCreatedDraft(navigate, `/${username}/courses/${created.id}/edit`)
         } else {
-          const saved = await api.write('PUT', `/courses/${draft.id}`, {
+          const saved = await api.write('PUT', `/courses/${draftId.current}`, {
             ...payloadOf(value),
-            coverKey: draft.coverKey,
+            coverKey: draft?.coverKey ?? null,
             revision: revision.current,
           })
           revision.current = saved.revision

@@ -1,8 +1,8 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { EditorLesson } from '../../../features/courses/course-editor.server.ts'
-import { renderMarkdown } from '../../../features/markdown/render.ts'
 import { ApiRequestError } from '../../lib/api-client.ts'
 import { type Autosave, useAutosave } from '../../lib/use-autosave.ts'
+import { MarkdownEditor } from '../markdown-editor.tsx'
 import type { CourseApi } from './course-api.ts'
 import { SaveStatus } from './save-status.tsx'
 
@@ -19,7 +19,6 @@ export function LessonEditor(props: {
   onAutosave(lessonId: string, autosave: Autosave<LessonFields> | undefined): void
 }) {
   const { courseId, lesson, api, onAutosave } = props
-  const id = useId()
   const [fields, setFields] = useState<LessonFields>({
     title: lesson.title,
     body: lesson.body,
@@ -76,28 +75,12 @@ export function LessonEditor(props: {
           </select>
         </label>
       </div>
-      <div className="grid gap-3 lg:grid-cols-2">
-        {/* The CodeMirror editor (app/components/markdown-editor.tsx) replaces this textarea when it lands. */}
-        <label className="flex flex-col gap-1 text-sm" htmlFor={`${id}-body`}>
-          <span className="font-semibold">本文（Markdown）</span>
-          <textarea
-            id={`${id}-body`}
-            value={fields.body}
-            rows={14}
-            onChange={(event) => update({ body: event.target.value })}
-            className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm dark:border-slate-600 dark:bg-slate-950"
-          />
-        </label>
-        <section aria-label="プレビュー" className="min-w-0 text-sm">
-          <p className="font-semibold">プレビュー</p>
-          <div
-            className="markdown-body mt-1 max-h-96 overflow-auto rounded-md border border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-950"
-            // The one sanitising renderer (features/markdown/render.ts), as the lesson page uses.
-            // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised HTML
-            dangerouslySetInnerHTML={{ __html: renderMarkdown(fields.body) }}
-          />
-        </section>
-      </div>
+      <MarkdownEditor
+        label="本文（Markdown）"
+        name="body"
+        value={fields.body}
+        onChange={(body) => update({ body })}
+      />
       <SaveStatus state={autosave.state} problem={problem} />
     </div>
   )

@@ -2,6 +2,7 @@ import { useCallback, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import type { StudyDraft } from '../../../features/studies/study-view.server.ts'
 import { ApiRequestError } from '../../lib/api-client.ts'
+import { moveToCreatedDraft } from '../../lib/editor-address.ts'
 import { useAutosave } from '../../lib/use-autosave.ts'
 import { useLeaveGuard } from '../../lib/use-leave-guard.ts'
 import { ConflictBanner } from '../conflict-banner.tsx'
@@ -47,6 +48,9 @@ export function StudyEditor(props: {
   const [problem, setProblem] = useState<string | undefined>()
   const [conflict, setConflict] = useState(false)
   const revision = useRef(props.initial?.revision ?? 0)
+  // Set the moment the first save has created the draft: a save queued behind that one must
+  // update it, not create another, even before React has re-rendered with the draft.
+  const draftId = useRef(props.initial?.id)
 
   const report = useCallback((error: unknown) => {
     if (error instanceof ApiRequestError && error.code === 'STALE_REVISION') setConflict(true)
@@ -56,13 +60,15 @@ export function StudyEditor(props: {
 
   const autosave = useAutosave<StudyFields>(async (value) => {
     try {
-      if (!draft) {
+      if (!draftId.current) {
         const created = await api.create(payloadOf(value))
+        draftId.current = created.id
         revision.current = created.revision
+        setDraft(await api.draft(created.id))
         // The draft exists now: continue editing it at its own address.
-        navigate(`/${username}/studies/${created.id}/edit`, { replace: true })
+        moveToCreatedDraft(navigate, `/${username}/studies/${created.id}/edit`)
       } else {
-        const saved = await api.update(draft.id, {
+        const saved = await api.update(draftId.current, {
           ...payloadOf(value),
           revision: revision.current,
         })

@@ -1,11 +1,12 @@
 import { useMemo } from 'react'
-import { redirect } from 'react-router'
+import { redirect, useLocation } from 'react-router'
 import { actorOf } from '../../../features/actor.ts'
 import { readCourseForEditor } from '../../../features/courses/course-editor.server.ts'
 import { courseApi } from '../../components/courses/course-api.ts'
 import { CourseEditor } from '../../components/courses/course-editor.tsx'
 import { query } from '../../lib/auth/flow.ts'
 import { contentForPage } from '../../lib/content-response.server.ts'
+import { editorKey } from '../../lib/editor-address.ts'
 import { pageMeta } from '../../lib/meta.ts'
 import { useSettings } from '../../lib/root-data.ts'
 import type { Route } from './+types/editor'
@@ -40,13 +41,14 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 
 export default function CourseEditorPage({ loaderData }: Route.ComponentProps) {
   const { apiGatewayUrl } = useSettings()
+  const location = useLocation()
   const api = useMemo(() => courseApi(apiGatewayUrl), [apiGatewayUrl])
   return (
     <div className="mx-auto max-w-4xl">
       <h1 className="text-2xl font-bold">{loaderData.course ? 'コースの編集' : 'コースの作成'}</h1>
       <div className="mt-6">
         <CourseEditor
-          key={loaderData.course?.id ?? 'new'}
+          key={editorKey(location, loaderData.course?.id)}
           initial={loaderData.course}
           username={loaderData.username}
           api={api}

@@ -1,11 +1,12 @@
 import { useMemo } from 'react'
-import { redirect } from 'react-router'
+import { redirect, useLocation } from 'react-router'
 import { actorOf } from '../../../features/actor.ts'
 import { readStudyForEditor } from '../../../features/studies/study-view.server.ts'
 import { studyApi } from '../../components/studies/study-api.ts'
 import { StudyEditor } from '../../components/studies/study-editor.tsx'
 import { query } from '../../lib/auth/flow.ts'
 import { contentForPage } from '../../lib/content-response.server.ts'
+import { editorKey } from '../../lib/editor-address.ts'
 import { pageMeta } from '../../lib/meta.ts'
 import { useSettings } from '../../lib/root-data.ts'
 import type { Route } from './+types/editor'
@@ -37,6 +38,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 
 export default function StudyEditorPage({ loaderData }: Route.ComponentProps) {
   const { apiGatewayUrl } = useSettings()
+  const location = useLocation()
   const api = useMemo(() => studyApi(apiGatewayUrl), [apiGatewayUrl])
   return (
     <div className="mx-auto max-w-4xl">
@@ -45,7 +47,7 @@ export default function StudyEditorPage({ loaderData }: Route.ComponentProps) {
       </h1>
       <div className="mt-6">
         <StudyEditor
-          key={loaderData.study?.id ?? 'new'}
+          key={editorKey(location, loaderData.study?.id)}
           initial={loaderData.study}
           username={loaderData.username}
           api={api}
