@@ -12,6 +12,10 @@ export default defineConfig({
           name: 'unit',
           include: ['{app,server,db,features}/**/*.test.{ts,tsx}'],
           environment: 'node',
+          // A guard against hangs, not a speed check: key derivation, SRP and Shiki take
+          // seconds when the shared 2-core machine is busy, and 5 s failed them under load.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {
