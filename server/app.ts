@@ -105,13 +105,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.decorate('identity', identity)
   await app.register(identityPlugin, { identity })
   const sessions = webSessions(config, identity.verifyToken)
+  const store = await openObjectStore(config.storage, database.db)
+  app.addHook('onClose', () => store.close())
+  const storage = siteStorage(store, config.storage, identity)
   await app.register(apiPlugin, {
     prefix: '/api',
     db: database.db,
+    images: storage.images,
     currentUser: (request) => sessions.currentUser(request),
   })
-  const store = await openObjectStore(config.storage, database.db)
-  app.addHook('onClose', () => store.close())
   scheduleUploadExpiry(app, store, config.storage)
   await app.register(storagePlugin, {
     prefix: STORAGE_MOUNT,
@@ -148,7 +150,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       db: database.db,
       settings: config.public,
       auth: sessions,
-      storage: siteStorage(store, config.storage, identity),
+      storage,
       log: app.log,
     },
     pageCache: createPageCache({

@@ -23,7 +23,7 @@ export function siteStorage(
       bucket,
       prefixes,
     },
-    avatars: {
+    images: {
       async describePublic(key) {
         if (!key.startsWith(prefixes.public)) return undefined
         const object = await store.headObject(bucket, key)

@@ -1,6 +1,7 @@
 import { Link } from 'react-router'
 import { type CourseCard as Course, LEVEL_LABELS } from '../../features/courses/course-card.ts'
 import { formatDate } from '../lib/format.ts'
+import { CoverImage } from './courses/course-cover.tsx'
 
 export function AccessBadge({ access }: { access: Course['access'] }) {
   return access === 'premium' ? (
@@ -17,6 +18,7 @@ export function AccessBadge({ access }: { access: Course['access'] }) {
 export function CourseCard({ course }: { course: Course }) {
   return (
     <article className="flex h-full flex-col rounded-xl border border-slate-200 p-5 transition hover:border-brand-500 hover:shadow-sm dark:border-slate-800">
+      <CoverImage coverKey={course.coverKey} className="mb-4" />
       <div className="flex items-center gap-2 text-xs">
         <AccessBadge access={course.access} />
         <span className="rounded-full bg-slate-100 px-2 py-0.5 text-slate-700 dark:bg-slate-800 dark:text-slate-300">

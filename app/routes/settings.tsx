@@ -63,14 +63,14 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (intent === 'setAvatar') {
     const error = await setAvatar(
       context.db,
-      context.storage.avatars,
+      context.storage.images,
       user.sub,
       formString(form, 'key'),
     )
     return error ? { intent, error } : { intent, notice: 'プロフィール画像を変更しました。' }
   }
   if (intent === 'removeAvatar') {
-    await removeAvatar(context.db, context.storage.avatars, user.sub)
+    await removeAvatar(context.db, context.storage.images, user.sub)
     return { intent, notice: 'プロフィール画像を削除しました。' }
   }
   throw new Response('Unknown intent', { status: 400 })

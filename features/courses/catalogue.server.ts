@@ -71,6 +71,7 @@ function publishedCourseCards(db: Kysely<DB>) {
       'courses.level',
       'courses.access',
       'courses.published_at',
+      'courses.cover_key',
       'users.username',
       'users.display_name',
     ])
@@ -89,6 +90,7 @@ function toCourseCard(row: CourseCardRow): CourseCard {
     level: row.level,
     access: row.access,
     publishedAt: row.published_at ?? 0,
+    coverKey: row.cover_key,
     author: { username: row.username, displayName: row.display_name },
   }
 }

@@ -8,6 +8,8 @@ export type CourseCard = {
   level: CourseLevel
   access: CourseAccess
   publishedAt: number
+  /** The cover image, a public object of the site's bucket; null for none. */
+  coverKey: string | null
   author: { username: string; displayName: string }
 }
 

@@ -28,7 +28,6 @@ export async function createCourse(
         summary: fields.summary,
         level: fields.level,
         access: fields.access,
-        cover_key: fields.coverKey,
         status: 'draft',
         published_at: null,
         created_at: now,
@@ -57,7 +56,6 @@ export async function updateCourse(
         summary: fields.summary,
         level: fields.level,
         access: fields.access,
-        cover_key: fields.coverKey,
       })
       .where('id', '=', courseId)
       .execute()

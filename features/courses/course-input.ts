@@ -49,11 +49,13 @@ export const courseFields = z.object({
   level: level.default('beginner'),
   access: access.default('free'),
   tags: tagListSchema.default([]),
-  coverKey: objectKey.nullable().default(null),
 })
 export type CourseFields = z.infer<typeof courseFields>
 
 export const courseUpdate = courseFields.extend({ revision })
+
+/** A new cover (an uploaded image's key), or null to go back to none. */
+export const courseCover = z.object({ key: objectKey.nullable(), revision })
 export type CourseUpdate = z.infer<typeof courseUpdate>
 
 /** Actions on the course as a whole (publish, unpublish) or its structure name its revision. */

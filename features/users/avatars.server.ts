@@ -1,21 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
-import { AVATAR_MAX_BYTES, AVATAR_TYPES } from './avatar-rules.ts'
-
-/** An object the browser uploaded, as object storage describes it to the product. */
-export type UploadedObject = {
-  /** The `sub` of the account whose credentials wrote it; undefined for guests or the root key. */
-  uploaderSub: string | undefined
-  size: number
-  contentType: string | undefined
-}
-
-/** What avatars need from object storage (the server wires it to the site's bucket). */
-export type AvatarStorage = {
-  /** A public object of the site's bucket, or undefined when there is none at the key. */
-  describePublic(key: string): Promise<UploadedObject | undefined>
-  delete(key: string): Promise<void>
-}
+import { type ImageStorage, refusalOfUploadedImage } from '../images/uploaded-image.server.ts'
 
 /**
  * Makes an uploaded image the user's avatar, after checking that it is a public object this
@@ -24,18 +9,12 @@ export type AvatarStorage = {
  */
 export async function setAvatar(
   db: Kysely<DB>,
-  storage: AvatarStorage,
+  storage: ImageStorage,
   userSub: string,
   key: string,
 ): Promise<string | undefined> {
-  const object = await storage.describePublic(key)
-  if (!object || object.uploaderSub !== userSub) {
-    return 'アップロードした画像が見つかりません。もう一度アップロードしてください。'
-  }
-  if (!AVATAR_TYPES.some((type) => type === object.contentType)) {
-    return 'プロフィール画像には PNG・JPEG・WebP・GIF の画像を選んでください。'
-  }
-  if (object.size > AVATAR_MAX_BYTES) return '画像が大きすぎます。20 MB 以下にしてください。'
+  const refusal = await refusalOfUploadedImage(storage, userSub, key, 'プロフィール画像')
+  if (refusal) return refusal
   const previous = await replaceAvatarKey(db, userSub, key)
   if (previous === undefined) return 'プロフィールが見つかりません。'
   if (previous && previous !== key) await storage.delete(previous)
@@ -45,7 +24,7 @@ export async function setAvatar(
 /** Goes back to the initial-letter avatar; the image is removed. */
 export async function removeAvatar(
   db: Kysely<DB>,
-  storage: AvatarStorage,
+  storage: ImageStorage,
   userSub: string,
 ): Promise<void> {
   const previous = await replaceAvatarKey(db, userSub, null)

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import type { DB } from '../../db/schema.ts'
 import type { Actor } from '../../features/actor.ts'
+import { setCourseCover } from '../../features/courses/course-cover.server.ts'
 import {
   createCourse,
   deleteCourse,
@@ -21,6 +22,7 @@ import {
   renameSection,
 } from '../../features/courses/course-structure.server.ts'
 import { updateLesson } from '../../features/courses/lesson-editing.server.ts'
+import type { ImageStorage } from '../../features/images/uploaded-image.server.ts'
 import { pathId, pathParams } from './request-params.ts'
 
 const courseParams = z.object({ courseId: pathId })
@@ -34,6 +36,7 @@ const lessonParams = courseParams.extend({ lessonId: pathId })
 export function registerCourseEditingRoutes(
   api: FastifyInstance,
   db: Kysely<DB>,
+  images: ImageStorage,
   actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
 ): void {
   api.post('/courses', async (request, reply) => {
@@ -47,6 +50,10 @@ export function registerCourseEditingRoutes(
   api.put('/courses/:courseId', async (request) => {
     const { courseId } = pathParams(courseParams, request)
     return updateCourse(db, await actorOf(request), courseId, request.body)
+  })
+  api.put('/courses/:courseId/cover', async (request) => {
+    const { courseId } = pathParams(courseParams, request)
+    return setCourseCover(db, images, await actorOf(request), courseId, request.body)
   })
   api.post('/courses/:courseId/publish', async (request) => {
     const { courseId } = pathParams(courseParams, request)

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import { type Actor, actorOf } from '../../features/actor.ts'
+import type { ImageStorage } from '../../features/images/uploaded-image.server.ts'
 import { ApiError } from './api-error.ts'
 import { registerCourseEditingRoutes } from './course-editing.ts'
 import { registerCourseRoutes } from './courses.ts'
@@ -15,6 +16,8 @@ export async function apiPlugin(
   api: FastifyInstance,
   options: {
     db: Kysely<DB>
+    /** Checks of uploaded images (covers), answered by the site's object storage. */
+    images: ImageStorage
     /** Who is signed in: the same session (Amplify's cookies) the pages read. */
     currentUser(request: Request): Promise<{ sub: string; groups: string[] } | undefined>
   },
@@ -43,7 +46,7 @@ export async function apiPlugin(
     return reply.code(500).send(internal.toJSON())
   })
   registerCourseRoutes(api, options.db, actor)
-  registerCourseEditingRoutes(api, options.db, actor)
+  registerCourseEditingRoutes(api, options.db, options.images, actor)
   registerStudyRoutes(api, options.db, actor)
   registerDraftRoutes(api, options.db, actor)
   registerSearchRoutes(api, options.db)

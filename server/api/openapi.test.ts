@@ -16,6 +16,8 @@ describe('/api/openapi.json', () => {
     await app.register(apiPlugin, {
       prefix: '/api',
       db: database.db,
+      // Only the routes' list is read here; no request reaches storage.
+      images: { describePublic: async () => undefined, delete: async () => undefined },
       currentUser: async () => undefined,
     })
     await app.ready()

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { catalogueQuery } from '../../features/courses/catalogue.server.ts'
 import {
   basedOnRevision,
+  courseCover,
   courseFields,
   courseUpdate,
   lessonUpdate,
@@ -67,6 +68,13 @@ const OPERATIONS: readonly Operation[] = [
     path: '/courses/:courseId',
     summary: 'コースを更新',
     body: courseUpdate,
+    signIn: true,
+  },
+  {
+    method: 'put',
+    path: '/courses/:courseId/cover',
+    summary: 'カバー画像を設定（アップロードした公開画像のキー）または外す（null）',
+    body: courseCover,
     signIn: true,
   },
   {

@@ -7,6 +7,7 @@ import { type Autosave, useAutosave } from '../../lib/use-autosave.ts'
 import { useLeaveGuard } from '../../lib/use-leave-guard.ts'
 import { ConflictBanner } from '../conflict-banner.tsx'
 import type { CourseApi } from './course-api.ts'
+import { CourseCoverField } from './course-cover.tsx'
 import { CourseStructure } from './course-structure.tsx'
 import { messageOf } from './lesson-editor.tsx'
 import { SaveStatus } from './save-status.tsx'
@@ -255,6 +256,11 @@ export function CourseEditor(props: {
       </section>
       {draft && (
         <>
+          <CourseCoverField
+            coverKey={draft.coverKey}
+            error={errorOf('key')}
+            onChange={(key) => change('PUT', '/cover', { key })}
+          />
           <CourseStructure
             draft={draft}
             api={api}

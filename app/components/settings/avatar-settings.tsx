@@ -1,16 +1,13 @@
 import { useFetcher } from 'react-router'
-import { AVATAR_MAX_BYTES, AVATAR_TYPES } from '../../../features/users/avatar-rules.ts'
+import {
+  IMAGE_MAX_BYTES,
+  IMAGE_TYPES,
+  imageObjectName,
+} from '../../../features/images/image-rules.ts'
 import type { ClientStorageSettings } from '../../lib/storage/storage-settings.ts'
 import { Avatar } from '../avatar.tsx'
 import { FileUpload } from '../file-upload.tsx'
 import { FormMessage } from '../forms.tsx'
-
-const EXTENSIONS: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-}
 
 /**
  * The profile picture: upload an image to the public level of object storage, then ask the
@@ -36,9 +33,9 @@ export function AvatarSettings(props: {
           settings={props.storage}
           level="public"
           label="新しいプロフィール画像"
-          accept={AVATAR_TYPES}
-          maxBytes={AVATAR_MAX_BYTES}
-          nameFor={(file) => `avatars/${crypto.randomUUID()}.${EXTENSIONS[file.type] ?? 'img'}`}
+          accept={IMAGE_TYPES}
+          maxBytes={IMAGE_MAX_BYTES}
+          nameFor={(file) => imageObjectName('avatars', file)}
           onUploaded={({ key }) => submit({ intent: 'setAvatar', key })}
         />
         {props.avatarUrl ? (

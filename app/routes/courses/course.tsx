@@ -3,6 +3,7 @@ import { actorOf } from '../../../features/actor.ts'
 import { LEVEL_LABELS } from '../../../features/courses/course-card.ts'
 import { readCourseForViewer } from '../../../features/courses/course-view.server.ts'
 import { AccessBadge } from '../../components/course-card.tsx'
+import { CoverImage } from '../../components/courses/course-cover.tsx'
 import { CourseOutline } from '../../components/courses/course-outline.tsx'
 import { TagLinks } from '../../components/tag-links.tsx'
 import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
@@ -66,6 +67,7 @@ export default function CoursePage({ loaderData: { course, signedIn } }: Route.C
         <span>{course.title}</span>
       </nav>
       <header className="mt-4">
+        <CoverImage coverKey={course.coverKey} className="mb-6" />
         <div className="flex flex-wrap items-center gap-2 text-xs">
           {course.status === 'draft' && (
             <span className="rounded-full bg-slate-800 px-2 py-0.5 font-semibold text-white dark:bg-slate-200 dark:text-slate-900">
