@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { registerUser } from '../integration/identity/support.ts'
 import { startTestServer, type TestServer } from '../support/test-server.ts'
 import { collectPageErrors, launchBrowser, waitForHydration } from './browser.ts'
+import { PNG_1X1 } from './fixtures/images.ts'
 
 /**
  * Uploads in Chromium through the unmodified AWS SDK (lib-storage) with the identity pool's
@@ -21,10 +22,6 @@ const password = 'Hajimete1!'
 const MiB = 1024 * 1024
 
 /** A real 1×1 PNG followed by padding to 12 MiB: browsers ignore what follows IEND. */
-const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-)
 const picture = Buffer.concat([PNG_1X1, Buffer.alloc(12 * MiB - PNG_1X1.length)])
 
 beforeAll(async () => {

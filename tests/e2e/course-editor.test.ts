@@ -11,6 +11,7 @@ import {
   newPhonePage,
   waitForHydration,
 } from './browser.ts'
+import { PNG_1X1 } from './fixtures/images.ts'
 
 /**
  * The course editor in Chromium: create a course with a section and a lesson, reload (it was
@@ -73,6 +74,15 @@ describe('the course editor', () => {
       )
       .toBe('saved')
 
+    await page.getByLabel('カバー画像をアップロード').setInputFiles({
+      name: 'cover.png',
+      mimeType: 'image/png',
+      buffer: PNG_1X1,
+    })
+    const cover = page.locator('section[aria-labelledby="course-cover-heading"] img')
+    await cover.waitFor()
+    await expect.poll(() => cover.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(1)
+
     // Everything above was saved without a save button: a reload shows it.
     await page.goto(editUrl)
     await waitForHydration(page)
@@ -98,6 +108,9 @@ describe('the course editor', () => {
     expect((await guest.goto(coursePath))?.status()).toBe(200)
     await waitForHydration(guest)
     expect(await guest.locator('h1').textContent()).toBe('ブラウザで作る JavaScript 入門')
+    expect(await guest.locator('header img').getAttribute('src')).toBe(
+      await cover.getAttribute('src'),
+    )
     await guest.getByRole('link', { name: '学習を始める' }).click()
     await guest.waitForURL(/\/lessons\/[0-9a-z]{16}$/)
     // Client navigation: the URL changes before the lesson has rendered.
