@@ -113,6 +113,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     db: database.db,
     images: storage.images,
     currentUser: (request) => sessions.currentUser(request),
+    bearerUser: (authorization) => sessions.bearerUser(authorization),
   })
   scheduleUploadExpiry(app, store, config.storage)
   await app.register(storagePlugin, {

@@ -11,6 +11,8 @@ import { openApiDocument } from './openapi.ts'
 import { registerSearchRoutes } from './search.ts'
 import { registerStudyRoutes } from './studies.ts'
 
+type SessionUser = { sub: string; groups: string[] }
+
 /** The product API under /api: thin adapters from HTTP to feature functions. */
 export async function apiPlugin(
   api: FastifyInstance,
@@ -19,15 +21,22 @@ export async function apiPlugin(
     /** Checks of uploaded images (covers), answered by the site's object storage. */
     images: ImageStorage
     /** Who is signed in: the same session (Amplify's cookies) the pages read. */
-    currentUser(request: Request): Promise<{ sub: string; groups: string[] } | undefined>
+    currentUser(request: Request): Promise<SessionUser | undefined>
+    /** Or, for clients outside the browser, the user of an `Authorization: Bearer` access token. */
+    bearerUser(authorization: string | undefined): Promise<SessionUser | undefined>
   },
 ): Promise<void> {
-  // The session reader reads only the Cookie header, so that is all it is handed.
+  // A request that names a bearer token is that token's, valid or not: it never falls back to
+  // cookies. The session reader reads only the Cookie header, so that is all it is handed.
   const actor = async (request: FastifyRequest): Promise<Actor | undefined> =>
     actorOf(
-      await options.currentUser(
-        new Request('http://api.invalid/', { headers: { cookie: request.headers.cookie ?? '' } }),
-      ),
+      request.headers.authorization !== undefined
+        ? await options.bearerUser(request.headers.authorization)
+        : await options.currentUser(
+            new Request('http://api.invalid/', {
+              headers: { cookie: request.headers.cookie ?? '' },
+            }),
+          ),
     )
   api.setErrorHandler((error: FastifyError, request, reply) => {
     const known = ApiError.from(error)

@@ -19,6 +19,7 @@ describe('/api/openapi.json', () => {
       // Only the routes' list is read here; no request reaches storage.
       images: { describePublic: async () => undefined, delete: async () => undefined },
       currentUser: async () => undefined,
+      bearerUser: async () => undefined,
     })
     await app.ready()
   })

@@ -261,7 +261,7 @@ function operationObject(operation: Operation) {
   const status = String(operation.status ?? 200)
   return {
     summary: operation.summary,
-    ...(operation.signIn && { security: [{ session: [] }] }),
+    ...(operation.signIn && { security: [{ session: [] }, { bearer: [] }] }),
     parameters: [...pathParameters, ...queryParameters],
     ...(operation.body && {
       requestBody: {
@@ -300,6 +300,12 @@ export function openApiDocument() {
           in: 'cookie',
           name: 'CognitoIdentityServiceProvider.*',
           description: 'Amplify がブラウザに保存するセッションの Cookie',
+        },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'ユーザープールのアクセストークン（ブラウザ以外のクライアント向け）',
         },
       },
     },

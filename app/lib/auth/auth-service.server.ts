@@ -1,7 +1,12 @@
 import type { IdentitySettings } from '../../../server/config.ts'
 import type { AuthService } from '../../load-context.ts'
 import type { ClientIdentitySettings } from './identity-config.ts'
-import { createSessionReader, jwksTokenVerifier, type TokenVerifier } from './session.server.ts'
+import {
+  createSessionReader,
+  jwksTokenVerifier,
+  type SessionReader,
+  type TokenVerifier,
+} from './session.server.ts'
 
 /**
  * What the embedded identity services can do today. Screens hide what cannot work yet
@@ -24,7 +29,7 @@ export type EmbeddedCapabilities = {
 export function createAuthService(
   identity: IdentitySettings,
   options: { verify?: TokenVerifier; embedded: EmbeddedCapabilities; httpsPort?: number },
-): AuthService {
+): AuthService & Pick<SessionReader, 'bearerUser'> {
   const aws = identity.endpoints === 'aws'
   const capabilities: EmbeddedCapabilities = aws
     ? { identityPool: true, totpMfa: true, rememberedDevices: true }
@@ -53,5 +58,9 @@ export function createAuthService(
     features: { totpMfa: capabilities.totpMfa, rememberedDevices: capabilities.rememberedDevices },
   }
   const reader = createSessionReader({ clientId: identity.clientId, verify })
-  return { client, currentUser: (request) => reader.currentUser(request) }
+  return {
+    client,
+    currentUser: (request) => reader.currentUser(request),
+    bearerUser: (authorization) => reader.bearerUser(authorization),
+  }
 }

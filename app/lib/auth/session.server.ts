@@ -24,6 +24,12 @@ export type TokenVerifier = (token: string, tokenUse: 'access' | 'id') => Promis
 
 export type SessionReader = {
   currentUser(request: Request): Promise<SignedInUser | undefined>
+  /**
+   * The user of an access token sent as `Authorization: Bearer` (API clients outside the
+   * browser). Only the API asks: pages read cookies, so that a cached guest page can never be
+   * one rendered for a bearer of a token.
+   */
+  bearerUser(authorization: string | undefined): Promise<SignedInUser | undefined>
 }
 
 export function createSessionReader(options: {
@@ -37,9 +43,16 @@ export function createSessionReader(options: {
   async function read(request: Request): Promise<SignedInUser | undefined> {
     const cookies = readSessionCookies(request.headers.get('cookie'), clientId)
     if (!cookies?.accessToken) return undefined
+    return userOf(cookies.accessToken, cookies.idToken)
+  }
+
+  async function userOf(
+    accessToken: string,
+    idToken: string | undefined,
+  ): Promise<SignedInUser | undefined> {
     let access: JwtPayload
     try {
-      access = await verify(cookies.accessToken, 'access')
+      access = await verify(accessToken, 'access')
     } catch {
       return undefined
     }
@@ -55,9 +68,9 @@ export function createSessionReader(options: {
       return undefined
     }
     let email: string | undefined
-    if (cookies.idToken) {
+    if (idToken) {
       try {
-        const id = await verify(cookies.idToken, 'id')
+        const id = await verify(idToken, 'id')
         if (id.sub === sub) email = stringClaim(id, 'email')
       } catch {
         // A stale or foreign id token only costs the email address; the access token decides.
@@ -82,6 +95,10 @@ export function createSessionReader(options: {
         answers.set(request, answer)
       }
       return answer
+    },
+    async bearerUser(authorization) {
+      const token = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(authorization ?? '')?.[1]
+      return token ? userOf(token, undefined) : undefined
     },
   }
 }
