@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/schema.ts'
+import type { ContentImages } from '../features/uploads/owned-images.server.ts'
 import type { AvatarStorage } from '../features/users/avatars.server.ts'
 import type { PublicSettings } from '../server/config.ts'
 import type { ClientIdentitySettings } from './lib/auth/identity-config.ts'
@@ -15,8 +16,8 @@ export type AppContext = {
   settings: PublicSettings
   /** Sessions: who is signed in (from Amplify's cookies), and what the browser needs to sign in. */
   auth: AuthService
-  /** Object storage as pages see it: the browser's settings, and the avatars' checks. */
-  storage: { client: ClientStorageSettings; avatars: AvatarStorage }
+  /** Object storage as pages see it: the browser's settings, the avatars' and images' checks. */
+  storage: { client: ClientStorageSettings; avatars: AvatarStorage; contentImages: ContentImages }
   /** The process's logger (pino): structured, with secrets redacted. */
   log: {
     error(details: object, message: string): void

@@ -1,7 +1,8 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { ContentKind, DB } from '../db/schema.ts'
 import { type Actor, mayEdit } from './actor.ts'
-import { ContentError } from './content-error.ts'
+import { ContentError, parseInput } from './content-error.ts'
+import { basedOnRevision } from './courses/course-input.ts'
 import { recordHistoryEvent } from './history/history-events.server.ts'
 
 /** The tables of content that has an owner, a draft/published status and a revision. */
@@ -101,6 +102,41 @@ export async function markDraft(trx: Kysely<DB>, table: PublishableTable, id: st
     .where('id', '=', id)
     .execute()
   return {}
+}
+
+/**
+ * Publishes an item whose publishing needs no other check (studies, labs, lab stories): it
+ * appears in the lists and its owner's history records it. Publishing it again changes nothing.
+ */
+export async function publishItem<T extends 'studies' | 'labs' | 'lab_stories'>(
+  db: Kysely<DB>,
+  kind: EditableKind<T>,
+  subjectKind: ContentKind,
+  actor: Actor | undefined,
+  id: string,
+  input: unknown,
+  now = Date.now(),
+): Promise<{ revision: number; publishedAt: number }> {
+  const { revision } = parseInput(basedOnRevision, input)
+  return editItem(db, kind, actor, id, revision, now, async (trx, found) => {
+    const item = found as Selectable<DB['studies']>
+    return item.status === 'published'
+      ? { publishedAt: item.published_at ?? now }
+      : markPublished(trx, kind.table, item, subjectKind, now)
+  })
+}
+
+/** Takes an item back to draft: it leaves the lists and only its owner (and admins) see it. */
+export async function unpublishItem<T extends PublishableTable>(
+  db: Kysely<DB>,
+  kind: EditableKind<T>,
+  actor: Actor | undefined,
+  id: string,
+  input: unknown,
+  now = Date.now(),
+): Promise<{ revision: number }> {
+  const { revision } = parseInput(basedOnRevision, input)
+  return editItem(db, kind, actor, id, revision, now, (trx) => markDraft(trx, kind.table, id))
 }
 
 /** Deletes an item the actor may edit; its children and tag links cascade. */

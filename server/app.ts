@@ -23,7 +23,7 @@ import { createPageCache } from './page-cache.ts'
 import { registerReactRouter } from './react-router.ts'
 import { serializeRequest } from './request-log.ts'
 import { RESERVED_PREFIXES, reservePrefix } from './reserved.ts'
-import { siteStorage } from './site-storage.ts'
+import { contentImages, siteStorage } from './site-storage.ts'
 import {
   isStoragePath,
   openObjectStore,
@@ -105,13 +105,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.decorate('identity', identity)
   await app.register(identityPlugin, { identity })
   const sessions = webSessions(config, identity.verifyToken)
+  const store = await openObjectStore(config.storage, database.db)
+  app.addHook('onClose', () => store.close())
   await app.register(apiPlugin, {
     prefix: '/api',
     db: database.db,
     currentUser: (request) => sessions.currentUser(request),
+    images: contentImages(store, config.storage, identity),
   })
-  const store = await openObjectStore(config.storage, database.db)
-  app.addHook('onClose', () => store.close())
   scheduleUploadExpiry(app, store, config.storage)
   await app.register(storagePlugin, {
     prefix: STORAGE_MOUNT,

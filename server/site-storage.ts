@@ -1,4 +1,5 @@
 import type { AppContext } from '../app/load-context.ts'
+import type { ContentImages } from '../features/uploads/owned-images.server.ts'
 import type { StorageSettings } from './config.ts'
 import type { Identity } from './identity/index.ts'
 import type { ObjectStore } from './storage/backends/object-store.ts'
@@ -35,6 +36,31 @@ export function siteStorage(
         }
       },
       delete: (key) => store.deleteObject(bucket, key),
+    },
+    contentImages: contentImages(store, settings, identity),
+  }
+}
+
+/**
+ * Screenshots and covers: a public object counts as its uploader's only inside their own
+ * folder, `public/{identityId}/…`, where the identity id is the one that wrote it.
+ */
+export function contentImages(
+  store: ObjectStore,
+  { bucket, prefixes }: StorageSettings,
+  identity: Pick<Identity, 'userPoolSubOf'>,
+): ContentImages {
+  return {
+    async describeOwned(key) {
+      if (!key.startsWith(prefixes.public)) return undefined
+      const object = await store.headObject(bucket, key)
+      if (!object) return undefined
+      const ownFolder = object.owner && key.startsWith(`${prefixes.public}${object.owner}/`)
+      return {
+        ownerSub: ownFolder ? await identity.userPoolSubOf(object.owner) : undefined,
+        size: object.size,
+        contentType: object.headers.contentType,
+      }
     },
   }
 }

@@ -3,8 +3,7 @@ import { newContentId } from '../../db/ids.ts'
 import type { DB } from '../../db/schema.ts'
 import type { Actor } from '../actor.ts'
 import { ContentError, parseInput } from '../content-error.ts'
-import { basedOnRevision } from '../courses/course-input.ts'
-import { deleteItem, editItem, markDraft, markPublished } from '../editable-item.server.ts'
+import { deleteItem, editItem, publishItem, unpublishItem } from '../editable-item.server.ts'
 import { replaceItemTags } from '../tags/item-tags.server.ts'
 import { STUDY } from './editable-study.server.ts'
 import { studyFields, studyUpdate } from './study-input.ts'
@@ -60,33 +59,25 @@ export async function updateStudy(
 }
 
 /** Publishes a draft: it appears in the lists, and the author's history records it. */
-export async function publishStudy(
+export function publishStudy(
   db: Kysely<DB>,
   actor: Actor | undefined,
   studyId: string,
   input: unknown,
   now = Date.now(),
 ): Promise<{ revision: number; publishedAt: number }> {
-  const { revision } = parseInput(basedOnRevision, input)
-  return editItem(db, STUDY, actor, studyId, revision, now, async (trx, study) =>
-    study.status === 'published'
-      ? { publishedAt: study.published_at ?? now }
-      : markPublished(trx, 'studies', study, 'study', now),
-  )
+  return publishItem(db, STUDY, 'study', actor, studyId, input, now)
 }
 
 /** Takes a study back to draft: it leaves the lists and only its owner sees it. */
-export async function unpublishStudy(
+export function unpublishStudy(
   db: Kysely<DB>,
   actor: Actor | undefined,
   studyId: string,
   input: unknown,
   now = Date.now(),
 ): Promise<{ revision: number }> {
-  const { revision } = parseInput(basedOnRevision, input)
-  return editItem(db, STUDY, actor, studyId, revision, now, (trx) =>
-    markDraft(trx, 'studies', studyId),
-  )
+  return unpublishItem(db, STUDY, actor, studyId, input, now)
 }
 
 /** Deletes a study with its tag links (foreign keys cascade). */

@@ -2,10 +2,12 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import { type Actor, actorOf } from '../../features/actor.ts'
+import type { ContentImages } from '../../features/uploads/owned-images.server.ts'
 import { ApiError } from './api-error.ts'
 import { registerCourseEditingRoutes } from './course-editing.ts'
 import { registerCourseRoutes } from './courses.ts'
 import { registerDraftRoutes } from './drafts.ts'
+import { registerLabRoutes } from './labs.ts'
 import { openApiDocument } from './openapi.ts'
 import { registerSearchRoutes } from './search.ts'
 import { registerStudyRoutes } from './studies.ts'
@@ -17,6 +19,8 @@ export async function apiPlugin(
     db: Kysely<DB>
     /** Who is signed in: the same session (Amplify's cookies) the pages read. */
     currentUser(request: Request): Promise<{ sub: string; groups: string[] } | undefined>
+    /** Object storage's answers about uploaded screenshots and covers. */
+    images: ContentImages
   },
 ): Promise<void> {
   // The session reader reads only the Cookie header, so that is all it is handed.
@@ -45,6 +49,7 @@ export async function apiPlugin(
   registerCourseRoutes(api, options.db, actor)
   registerCourseEditingRoutes(api, options.db, actor)
   registerStudyRoutes(api, options.db, actor)
+  registerLabRoutes(api, options.db, options.images, actor)
   registerDraftRoutes(api, options.db, actor)
   registerSearchRoutes(api, options.db)
   const document = openApiDocument()

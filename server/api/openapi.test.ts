@@ -17,6 +17,8 @@ describe('/api/openapi.json', () => {
       prefix: '/api',
       db: database.db,
       currentUser: async () => undefined,
+      // Only the document is read here; no route asks object storage anything.
+      images: { describeOwned: async () => undefined },
     })
     await app.ready()
   })

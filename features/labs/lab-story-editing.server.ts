@@ -1,0 +1,137 @@
+import type { Kysely } from 'kysely'
+import { newContentId } from '../../db/ids.ts'
+import type { DB } from '../../db/schema.ts'
+import type { Actor } from '../actor.ts'
+import { ContentError, parseInput } from '../content-error.ts'
+import {
+  deleteItem,
+  editableItem,
+  editItem,
+  publishItem,
+  unpublishItem,
+} from '../editable-item.server.ts'
+import { replaceItemTags } from '../tags/item-tags.server.ts'
+import { type ContentImages, checkOwnedImages } from '../uploads/owned-images.server.ts'
+import { LAB_STORY } from './editable-labs.server.ts'
+import { type LabStoryFields, labStoryFields, labStoryUpdate } from './lab-input.ts'
+
+/**
+ * Refuses a story's lab and cover unless they are its owner's: a story tells of one of its
+ * author's own labs, and its cover is an image they uploaded (unless it is the saved one).
+ */
+async function checkStoryLinks(
+  db: Kysely<DB>,
+  images: ContentImages,
+  ownerId: string,
+  fields: LabStoryFields,
+  savedCoverKey: string | null,
+): Promise<void> {
+  if (fields.labId !== null) {
+    const lab = await db
+      .selectFrom('labs')
+      .select('id')
+      .where('id', '=', fields.labId)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst()
+    if (!lab) {
+      throw new ContentError('VALIDATION_FAILED', '入力内容に誤りがあります', {
+        labId: ['ラボが見つかりません。自分のラボから選んでください。'],
+      })
+    }
+  }
+  if (fields.coverKey !== null && fields.coverKey !== savedCoverKey) {
+    await checkOwnedImages(images, ownerId, new Map([[fields.coverKey, 'coverKey']]))
+  }
+}
+
+function storyColumns(fields: LabStoryFields) {
+  return {
+    title: fields.title,
+    body: fields.body,
+    lab_id: fields.labId,
+    cover_key: fields.coverKey,
+  }
+}
+
+/** Creates a lab story as a draft owned by the actor. */
+export async function createLabStory(
+  db: Kysely<DB>,
+  images: ContentImages,
+  actor: Actor | undefined,
+  input: unknown,
+  now = Date.now(),
+): Promise<{ id: string; revision: number }> {
+  if (!actor) throw ContentError.signInRequired()
+  const fields = parseInput(labStoryFields, input)
+  await checkStoryLinks(db, images, actor.userId, fields, null)
+  const id = newContentId()
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('lab_stories')
+      .values({
+        id,
+        owner_id: actor.userId,
+        ...storyColumns(fields),
+        status: 'draft',
+        published_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute()
+    await replaceItemTags(trx, 'lab_story_tags', id, fields.tags, now)
+  })
+  return { id, revision: 1 }
+}
+
+/** Saves a story's title, body, tags, lab and cover (the editor's form, autosaved). */
+export async function updateLabStory(
+  db: Kysely<DB>,
+  images: ContentImages,
+  actor: Actor | undefined,
+  storyId: string,
+  input: unknown,
+  now = Date.now(),
+): Promise<{ revision: number }> {
+  const fields = parseInput(labStoryUpdate, input)
+  // Ownership first, so that someone else learns nothing from the checks of links.
+  const story = await editableItem(db, LAB_STORY, actor, storyId)
+  await checkStoryLinks(db, images, story.owner_id, fields, story.cover_key)
+  return editItem(db, LAB_STORY, actor, storyId, fields.revision, now, async (trx) => {
+    await trx
+      .updateTable('lab_stories')
+      .set(storyColumns(fields))
+      .where('id', '=', storyId)
+      .execute()
+    await replaceItemTags(trx, 'lab_story_tags', storyId, fields.tags, now)
+    return {}
+  })
+}
+
+export function publishLabStory(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  storyId: string,
+  input: unknown,
+  now = Date.now(),
+): Promise<{ revision: number; publishedAt: number }> {
+  return publishItem(db, LAB_STORY, 'lab_story', actor, storyId, input, now)
+}
+
+export function unpublishLabStory(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  storyId: string,
+  input: unknown,
+  now = Date.now(),
+): Promise<{ revision: number }> {
+  return unpublishItem(db, LAB_STORY, actor, storyId, input, now)
+}
+
+/** Deletes a story with its tag links. */
+export async function deleteLabStory(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  storyId: string,
+): Promise<void> {
+  await deleteItem(db, LAB_STORY, actor, storyId)
+}
