@@ -1,8 +1,5 @@
 import { ContentError, type FieldErrors } from '../content-error.ts'
-
-/** What content images may be: checked in the browser before upload and by the server after. */
-export const CONTENT_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const
-export const CONTENT_IMAGE_MAX_BYTES = 10 * 1024 * 1024
+import { CONTENT_IMAGE_MAX_BYTES, CONTENT_IMAGE_TYPES } from './image-rules.ts'
 
 /** A public object as object storage describes it to the content features. */
 export type OwnedImage = {

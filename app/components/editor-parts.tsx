@@ -1,0 +1,234 @@
+import { type ReactNode, useCallback, useRef, useState } from 'react'
+import { Link, useNavigate } from 'react-router'
+import { ApiRequestError } from '../lib/api-client.ts'
+import { useAutosave } from '../lib/use-autosave.ts'
+import { useLeaveGuard } from '../lib/use-leave-guard.ts'
+import { ConflictBanner } from './conflict-banner.tsx'
+import { Field, inputClass } from './courses/course-editor.tsx'
+import { messageOf } from './courses/lesson-editor.tsx'
+import { SaveStatus } from './courses/save-status.tsx'
+import type { DraftApi, EditedItem } from './draft-api.ts'
+
+/**
+ * The shell every single-page editor (studies, labs, lab stories) shares: the fields autosave
+ * a moment after typing stops (the first save creates the draft and moves to its edit
+ * address) and before leaving; each save names the revision it was based on, so another tab's
+ * save is refused with a clear message instead of overwritten; publish, unpublish and delete.
+ */
+export function useDraftEditor<D extends EditedItem, F>(options: {
+  initial: D | null
+  fields: F
+  api: DraftApi<D>
+  /** What the server receives for these fields. */
+  payloadOf(fields: F): object
+  /** Whether the fields are enough to create the draft (a title). */
+  creatable(fields: F): boolean
+  editPath(id: string): string
+}) {
+  const { api, payloadOf, editPath } = options
+  const navigate = useNavigate()
+  const [draft, setDraft] = useState(options.initial)
+  const [fields, setFields] = useState(options.fields)
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({})
+  const [problem, setProblem] = useState<string | undefined>()
+  const [conflict, setConflict] = useState(false)
+  const revision = useRef(options.initial?.revision ?? 0)
+
+  const report = useCallback((error: unknown) => {
+    if (error instanceof ApiRequestError && error.code === 'STALE_REVISION') setConflict(true)
+    setFieldErrors(error instanceof ApiRequestError ? (error.fields ?? {}) : {})
+    setProblem(messageOf(error))
+  }, [])
+
+  const autosave = useAutosave<F>(async (value) => {
+    try {
+      if (!draft) {
+        const created = await api.create(payloadOf(value))
+        revision.current = created.revision
+        // The draft exists now: continue editing it at its own address.
+        navigate(editPath(created.id), { replace: true })
+      } else {
+        const saved = await api.update(draft.id, {
+          ...payloadOf(value),
+          revision: revision.current,
+        })
+        revision.current = saved.revision
+      }
+      setFieldErrors({})
+      setProblem(undefined)
+    } catch (error) {
+      report(error)
+      throw error
+    }
+  })
+  useLeaveGuard({ unsaved: autosave.unsaved, flush: autosave.flush })
+
+  // The newest fields, for changes that arrive after a render (an upload finishing).
+  const latest = useRef(fields)
+
+  /** Changes some fields; a function gets the newest fields (for callbacks that outlive a render). */
+  function update(changed: Partial<F> | ((current: F) => Partial<F>)) {
+    const next = {
+      ...latest.current,
+      ...(typeof changed === 'function' ? changed(latest.current) : changed),
+    }
+    latest.current = next
+    setFields(next)
+    if (draft || options.creatable(next)) autosave.change(next)
+  }
+
+  /** Publish or unpublish, after the last change is saved; then show the item as it is now. */
+  async function setPublished(publish: boolean) {
+    if (!draft) return
+    await autosave.flush()
+    try {
+      await (publish ? api.publish : api.unpublish)(draft.id, revision.current)
+      const fresh = await api.draft(draft.id)
+      revision.current = fresh.revision
+      setDraft(fresh)
+      setProblem(undefined)
+    } catch (error) {
+      report(error)
+    }
+  }
+
+  async function remove(question: string) {
+    if (!draft || !window.confirm(question)) return
+    try {
+      await api.remove(draft.id)
+      navigate('/drafts', { replace: true })
+    } catch (error) {
+      report(error)
+    }
+  }
+
+  /** The messages of a field, or of a list field and its items (`tags`, `tags.0`…). */
+  const errorOf = (field: string) =>
+    Object.entries(fieldErrors)
+      .filter(([name]) => name === field || name.startsWith(`${field}.`))
+      .flatMap(([, messages]) => messages)
+      .join(' ') || undefined
+
+  return {
+    draft,
+    fields,
+    update,
+    errorOf,
+    autosave,
+    problem,
+    conflict,
+    setPublished,
+    remove,
+  }
+}
+
+export type DraftEditor<D extends EditedItem, F> = ReturnType<typeof useDraftEditor<D, F>>
+
+/** An editor's form: the conflict banner, the save status, the fields, then the publish panel. */
+export function DraftEditorShell<D extends EditedItem, F>(props: {
+  editor: DraftEditor<D, F>
+  /** The item in messages: 「このスタディ」. */
+  what: string
+  /** Where the item's page is. */
+  viewPath(id: string): string
+  viewLabel: string
+  children: ReactNode
+}) {
+  const { editor, what } = props
+  const { draft } = editor
+  return (
+    <div className="flex flex-col gap-6">
+      {editor.conflict && <ConflictBanner what={what} />}
+      <div className="flex justify-end">
+        <SaveStatus state={editor.autosave.state} problem={editor.problem} />
+      </div>
+      {props.children}
+      {!draft && (
+        <p className="text-sm text-slate-500 dark:text-slate-400">
+          タイトルを入力すると下書きとして自動保存されます。
+        </p>
+      )}
+      {draft && (
+        <section
+          aria-labelledby="publish-heading"
+          className="flex flex-col gap-3 border-t border-slate-200 pt-6 dark:border-slate-800"
+        >
+          <h2 id="publish-heading" className="text-lg font-bold">
+            公開
+          </h2>
+          <p className="text-sm" data-publication-status={draft.status}>
+            {draft.status === 'published'
+              ? `${what}は公開中です。`
+              : `${what}は下書きです。あなただけが見られます。`}
+          </p>
+          <div className="flex flex-wrap gap-3">
+            {draft.status === 'draft' ? (
+              <button
+                type="button"
+                onClick={() => void editor.setPublished(true)}
+                className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+              >
+                公開する
+              </button>
+            ) : (
+              <button
+                type="button"
+                onClick={() => void editor.setPublished(false)}
+                className={secondaryButtonClass}
+              >
+                非公開（下書き）に戻す
+              </button>
+            )}
+            <Link to={props.viewPath(draft.id)} className={secondaryButtonClass}>
+              {props.viewLabel}
+            </Link>
+            <button
+              type="button"
+              onClick={() => void editor.remove(`${what}を削除しますか？元に戻せません。`)}
+              className="rounded-md border border-red-300 px-4 py-2 text-red-700 hover:bg-red-50 dark:border-red-700 dark:text-red-400 dark:hover:bg-red-950"
+            >
+              削除する
+            </button>
+          </div>
+        </section>
+      )}
+    </div>
+  )
+}
+
+const secondaryButtonClass =
+  'rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800'
+
+/** A one-line text field of an editor. */
+export function TextField(props: {
+  label: string
+  name: string
+  value: string
+  error: string | undefined
+  maxLength?: number
+  placeholder?: string
+  type?: 'text' | 'url'
+  required?: boolean
+  onChange(value: string): void
+}) {
+  return (
+    <Field label={props.label} error={props.error}>
+      {(control) => (
+        <input
+          name={props.name}
+          type={props.type ?? 'text'}
+          value={props.value}
+          maxLength={props.maxLength}
+          required={props.required}
+          placeholder={props.placeholder}
+          {...control}
+          onChange={(event) => props.onChange(event.target.value)}
+          className={inputClass}
+        />
+      )}
+    </Field>
+  )
+}
+
+/** Tags as typed: separated by commas. */
+export const TAGS_LABEL = 'タグ（カンマ区切り、10 個まで）'
