@@ -11,11 +11,11 @@ export const SCREENSHOTS_PER_LAB = 8
 /** A repository or demo address: http(s) only, so a link never runs script; empty is none. */
 function link(what: string) {
   return z
-    .string({ error: `${what}は文字列で入力してください` })
+    .string({ error: `${what} は文字列で入力してください` })
     .trim()
-    .max(500, `${what}は 500 文字以内で入力してください`)
+    .max(500, `${what} は 500 文字以内で入力してください`)
     .refine((value) => value === '' || /^https?:\/\/[^\s/]+\.[^\s]*$/i.test(value), {
-      error: `${what}は https:// から始まる URL で入力してください`,
+      error: `${what} は https:// から始まる URL で入力してください`,
     })
     .transform((value) => value || null)
     .nullable()
