@@ -41,7 +41,8 @@ export const revision = z.coerce
 export const objectKey = z
   .string({ error: '画像の指定が正しくありません' })
   .max(1024, '画像の指定が正しくありません')
-  .regex(/^[A-Za-z0-9!_.*'()/-]+$/, '画像の指定が正しくありません')
+  // Identity ids (`region:uuid`) name the uploader's folder, hence the colon.
+  .regex(/^[A-Za-z0-9!_.*'()/:-]+$/, '画像の指定が正しくありません')
 
 export const courseFields = z.object({
   title: title('タイトル'),
