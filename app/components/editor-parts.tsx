@@ -4,7 +4,7 @@ import { ApiRequestError } from '../lib/api-client.ts'
 import { useAutosave } from '../lib/use-autosave.ts'
 import { useLeaveGuard } from '../lib/use-leave-guard.ts'
 import { ConflictBanner } from './conflict-banner.tsx'
-import { Field, inputClass } from './courses/course-editor.tsx'
+import { Field, inputClass, tagsFromText } from './courses/course-editor.tsx'
 import { messageOf } from './courses/lesson-editor.tsx'
 import { SaveStatus } from './courses/save-status.tsx'
 import type { DraftApi, EditedItem } from './draft-api.ts'
@@ -15,17 +15,23 @@ import type { DraftApi, EditedItem } from './draft-api.ts'
  * address) and before leaving; each save names the revision it was based on, so another tab's
  * save is refused with a clear message instead of overwritten; publish, unpublish and delete.
  */
-export function useDraftEditor<D extends EditedItem, F>(options: {
+export function useDraftEditor<D extends EditedItem, F extends TitleAndTags>(options: {
   initial: D | null
   fields: F
   api: DraftApi<D>
-  /** What the server receives for these fields. */
+  /** What the server receives for the fields besides the title and tags. */
   payloadOf(fields: F): object
-  /** Whether the fields are enough to create the draft (a title). */
-  creatable(fields: F): boolean
-  editPath(id: string): string
+  /** The author, and the kind's path segment (`studies`): the item is `/{username}/{collection}/{id}`. */
+  username: string
+  collection: string
 }) {
-  const { api, payloadOf, editPath } = options
+  const { api, username, collection } = options
+  const itemPath = (id: string) => `/${username}/${collection}/${id}`
+  const payloadOf = (value: F) => ({
+    ...options.payloadOf(value),
+    title: value.title,
+    tags: tagsFromText(value.tagsText),
+  })
   const navigate = useNavigate()
   const [draft, setDraft] = useState(options.initial)
   const [fields, setFields] = useState(options.fields)
@@ -46,7 +52,7 @@ export function useDraftEditor<D extends EditedItem, F>(options: {
         const created = await api.create(payloadOf(value))
         revision.current = created.revision
         // The draft exists now: continue editing it at its own address.
-        navigate(editPath(created.id), { replace: true })
+        navigate(`${itemPath(created.id)}/edit`, { replace: true })
       } else {
         const saved = await api.update(draft.id, {
           ...payloadOf(value),
@@ -74,7 +80,7 @@ export function useDraftEditor<D extends EditedItem, F>(options: {
     }
     latest.current = next
     setFields(next)
-    if (draft || options.creatable(next)) autosave.change(next)
+    if (draft || next.title.trim() !== '') autosave.change(next)
   }
 
   /** Publish or unpublish, after the last change is saved; then show the item as it is now. */
@@ -111,6 +117,7 @@ export function useDraftEditor<D extends EditedItem, F>(options: {
 
   return {
     draft,
+    itemPath,
     fields,
     update,
     errorOf,
@@ -122,26 +129,51 @@ export function useDraftEditor<D extends EditedItem, F>(options: {
   }
 }
 
-export type DraftEditor<D extends EditedItem, F> = ReturnType<typeof useDraftEditor<D, F>>
+/** Every editor's title and tags (as typed: separated by commas). */
+export type TitleAndTags = { title: string; tagsText: string }
 
-/** An editor's form: the conflict banner, the save status, the fields, then the publish panel. */
-export function DraftEditorShell<D extends EditedItem, F>(props: {
+export type DraftEditor<D extends EditedItem, F extends TitleAndTags> = ReturnType<
+  typeof useDraftEditor<D, F>
+>
+
+/**
+ * An editor's form: the conflict banner, the save status, the title and tags, the kind's own
+ * fields, then the publish panel.
+ */
+export function DraftEditorShell<D extends EditedItem, F extends TitleAndTags>(props: {
   editor: DraftEditor<D, F>
   /** The item in messages: 「このスタディ」. */
   what: string
-  /** Where the item's page is. */
-  viewPath(id: string): string
   viewLabel: string
+  placeholders: { title: string; tags: string }
   children: ReactNode
 }) {
   const { editor, what } = props
-  const { draft } = editor
+  const { draft, fields, update, errorOf } = editor
   return (
     <div className="flex flex-col gap-6">
       {editor.conflict && <ConflictBanner what={what} />}
       <div className="flex justify-end">
         <SaveStatus state={editor.autosave.state} problem={editor.problem} />
       </div>
+      <TextField
+        label="タイトル"
+        name="title"
+        value={fields.title}
+        maxLength={100}
+        required
+        placeholder={props.placeholders.title}
+        error={errorOf('title')}
+        onChange={(title) => update({ title } as Partial<F>)}
+      />
+      <TextField
+        label="タグ（カンマ区切り、10 個まで）"
+        name="tags"
+        value={fields.tagsText}
+        placeholder={props.placeholders.tags}
+        error={errorOf('tags')}
+        onChange={(tagsText) => update({ tagsText } as Partial<F>)}
+      />
       {props.children}
       {!draft && (
         <p className="text-sm text-slate-500 dark:text-slate-400">
@@ -179,7 +211,7 @@ export function DraftEditorShell<D extends EditedItem, F>(props: {
                 非公開（下書き）に戻す
               </button>
             )}
-            <Link to={props.viewPath(draft.id)} className={secondaryButtonClass}>
+            <Link to={editor.itemPath(draft.id)} className={secondaryButtonClass}>
               {props.viewLabel}
             </Link>
             <button
@@ -229,6 +261,3 @@ export function TextField(props: {
     </Field>
   )
 }
-
-/** Tags as typed: separated by commas. */
-export const TAGS_LABEL = 'タグ（カンマ区切り、10 個まで）'

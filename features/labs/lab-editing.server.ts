@@ -1,16 +1,14 @@
 import type { Kysely } from 'kysely'
-import { newContentId } from '../../db/ids.ts'
 import type { DB } from '../../db/schema.ts'
 import type { Actor } from '../actor.ts'
 import { ContentError, parseInput } from '../content-error.ts'
 import {
-  deleteItem,
   editableItem,
   editItem,
-  publishItem,
-  unpublishItem,
+  insertDraft,
+  itemWrites,
+  saveItemFields,
 } from '../editable-item.server.ts'
-import { replaceItemTags } from '../tags/item-tags.server.ts'
 import { type ContentImages, checkOwnedImages } from '../uploads/owned-images.server.ts'
 import { LAB } from './editable-labs.server.ts'
 import { type LabFields, labFields, labUpdate } from './lab-input.ts'
@@ -40,12 +38,15 @@ async function replaceScreenshots(trx: Kysely<DB>, labId: string, keys: readonly
     .execute()
 }
 
-function labColumns(fields: LabFields) {
+function labItem(fields: LabFields) {
   return {
-    title: fields.title,
-    description: fields.description,
-    repository_url: fields.repositoryUrl,
-    demo_url: fields.demoUrl,
+    columns: {
+      title: fields.title,
+      description: fields.description,
+      repository_url: fields.repositoryUrl,
+      demo_url: fields.demoUrl,
+    },
+    tags: fields.tags,
   }
 }
 
@@ -60,24 +61,9 @@ export async function createLab(
   if (!actor) throw ContentError.signInRequired()
   const fields = parseInput(labFields, input)
   await checkOwnedImages(images, actor.userId, screenshotFields(fields.screenshotKeys))
-  const id = newContentId()
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('labs')
-      .values({
-        id,
-        owner_id: actor.userId,
-        ...labColumns(fields),
-        status: 'draft',
-        published_at: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute()
-    await replaceScreenshots(trx, id, fields.screenshotKeys)
-    await replaceItemTags(trx, 'lab_tags', id, fields.tags, now)
-  })
-  return { id, revision: 1 }
+  return insertDraft(db, 'labs', actor.userId, labItem(fields), now, (trx, id) =>
+    replaceScreenshots(trx, id, fields.screenshotKeys),
+  )
 }
 
 /**
@@ -102,38 +88,15 @@ export async function updateLab(
     new Set(await screenshotKeysOf(db, labId)),
   )
   return editItem(db, LAB, actor, labId, fields.revision, now, async (trx) => {
-    await trx.updateTable('labs').set(labColumns(fields)).where('id', '=', labId).execute()
+    await saveItemFields(trx, 'labs', labId, labItem(fields), now)
     await replaceScreenshots(trx, labId, fields.screenshotKeys)
-    await replaceItemTags(trx, 'lab_tags', labId, fields.tags, now)
     return {}
   })
 }
 
-export function publishLab(
-  db: Kysely<DB>,
-  actor: Actor | undefined,
-  labId: string,
-  input: unknown,
-  now = Date.now(),
-): Promise<{ revision: number; publishedAt: number }> {
-  return publishItem(db, LAB, 'lab', actor, labId, input, now)
-}
-
-export function unpublishLab(
-  db: Kysely<DB>,
-  actor: Actor | undefined,
-  labId: string,
-  input: unknown,
-  now = Date.now(),
-): Promise<{ revision: number }> {
-  return unpublishItem(db, LAB, actor, labId, input, now)
-}
-
-/** Deletes a lab with its screenshots and tag links; its stories stay, unlinked (set null). */
-export async function deleteLab(
-  db: Kysely<DB>,
-  actor: Actor | undefined,
-  labId: string,
-): Promise<void> {
-  await deleteItem(db, LAB, actor, labId)
-}
+/** Publish, unpublish and delete (its screenshots and tag links cascade; stories stay, unlinked). */
+export const {
+  publish: publishLab,
+  unpublish: unpublishLab,
+  remove: deleteLab,
+} = itemWrites(LAB, 'lab')

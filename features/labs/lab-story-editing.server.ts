@@ -1,16 +1,14 @@
 import type { Kysely } from 'kysely'
-import { newContentId } from '../../db/ids.ts'
 import type { DB } from '../../db/schema.ts'
 import type { Actor } from '../actor.ts'
 import { ContentError, parseInput } from '../content-error.ts'
 import {
-  deleteItem,
   editableItem,
   editItem,
-  publishItem,
-  unpublishItem,
+  insertDraft,
+  itemWrites,
+  saveItemFields,
 } from '../editable-item.server.ts'
-import { replaceItemTags } from '../tags/item-tags.server.ts'
 import { type ContentImages, checkOwnedImages } from '../uploads/owned-images.server.ts'
 import { LAB_STORY } from './editable-labs.server.ts'
 import { type LabStoryFields, labStoryFields, labStoryUpdate } from './lab-input.ts'
@@ -44,12 +42,15 @@ async function checkStoryLinks(
   }
 }
 
-function storyColumns(fields: LabStoryFields) {
+function storyItem(fields: LabStoryFields) {
   return {
-    title: fields.title,
-    body: fields.body,
-    lab_id: fields.labId,
-    cover_key: fields.coverKey,
+    columns: {
+      title: fields.title,
+      body: fields.body,
+      lab_id: fields.labId,
+      cover_key: fields.coverKey,
+    },
+    tags: fields.tags,
   }
 }
 
@@ -64,23 +65,7 @@ export async function createLabStory(
   if (!actor) throw ContentError.signInRequired()
   const fields = parseInput(labStoryFields, input)
   await checkStoryLinks(db, images, actor.userId, fields, null)
-  const id = newContentId()
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('lab_stories')
-      .values({
-        id,
-        owner_id: actor.userId,
-        ...storyColumns(fields),
-        status: 'draft',
-        published_at: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute()
-    await replaceItemTags(trx, 'lab_story_tags', id, fields.tags, now)
-  })
-  return { id, revision: 1 }
+  return insertDraft(db, 'lab_stories', actor.userId, storyItem(fields), now)
 }
 
 /** Saves a story's title, body, tags, lab and cover (the editor's form, autosaved). */
@@ -97,41 +82,14 @@ export async function updateLabStory(
   const story = await editableItem(db, LAB_STORY, actor, storyId)
   await checkStoryLinks(db, images, story.owner_id, fields, story.cover_key)
   return editItem(db, LAB_STORY, actor, storyId, fields.revision, now, async (trx) => {
-    await trx
-      .updateTable('lab_stories')
-      .set(storyColumns(fields))
-      .where('id', '=', storyId)
-      .execute()
-    await replaceItemTags(trx, 'lab_story_tags', storyId, fields.tags, now)
+    await saveItemFields(trx, 'lab_stories', storyId, storyItem(fields), now)
     return {}
   })
 }
 
-export function publishLabStory(
-  db: Kysely<DB>,
-  actor: Actor | undefined,
-  storyId: string,
-  input: unknown,
-  now = Date.now(),
-): Promise<{ revision: number; publishedAt: number }> {
-  return publishItem(db, LAB_STORY, 'lab_story', actor, storyId, input, now)
-}
-
-export function unpublishLabStory(
-  db: Kysely<DB>,
-  actor: Actor | undefined,
-  storyId: string,
-  input: unknown,
-  now = Date.now(),
-): Promise<{ revision: number }> {
-  return unpublishItem(db, LAB_STORY, actor, storyId, input, now)
-}
-
-/** Deletes a story with its tag links. */
-export async function deleteLabStory(
-  db: Kysely<DB>,
-  actor: Actor | undefined,
-  storyId: string,
-): Promise<void> {
-  await deleteItem(db, LAB_STORY, actor, storyId)
-}
+/** Publish, unpublish and delete (its tag links cascade). */
+export const {
+  publish: publishLabStory,
+  unpublish: unpublishLabStory,
+  remove: deleteLabStory,
+} = itemWrites(LAB_STORY, 'lab_story')

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DB } from '../../db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '../../db/test-support.ts'
 import type { Actor } from '../actor.ts'
-import { insertTestUsers, refused, snapshotTables } from '../content-test-support.ts'
+import { insertTestUsers, refused, snapshotTables, testActors } from '../content-test-support.ts'
 import type { ContentImages, OwnedImage } from '../uploads/owned-images.server.ts'
 import { createLab, deleteLab, publishLab, unpublishLab, updateLab } from './lab-editing.server.ts'
 import { listPublishedLabStories, listPublishedLabs } from './lab-lists.server.ts'
@@ -22,11 +22,7 @@ import {
 } from './lab-view.server.ts'
 
 const NOW = Date.UTC(2026, 10, 23, 9, 0, 0)
-const author: Actor = { userId: 'user-author', isAdmin: false }
-const other: Actor = { userId: 'user-other', isAdmin: false }
-const admin: Actor = { userId: 'user-admin', isAdmin: true }
-/** A signed-in actor whose id names no user at all. */
-const forged: Actor = { userId: 'user-forged', isAdmin: false }
+const { author, other, admin, forged } = testActors
 
 /**
  * Object storage as a table of uploaded objects, by key. The real answers (owner folder,

@@ -1,18 +1,13 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
-import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
-import { collectPageErrors, launchBrowser, newPhonePage, waitForHydration } from './browser.ts'
+import { describe, expect, test } from 'vitest'
+import { collectPageErrors, waitForHydration } from './browser.ts'
+import { browserSuite } from './suite.ts'
 
 /**
  * The issue's lab story in Chromium: write a story, add a real PNG with 「画像を追加」 (it goes
  * to object storage and into the Markdown at the cursor), autosave, reload, publish, find it
  * with the search page, and read it as a guest with the image shown.
  */
-let server: TestServer
-let browser: Browser
-const contexts: BrowserContext[] = []
+const { newPage, signedInPage } = browserSuite({ STORAGE_FSYNC: 'off' })
 
 /** A real 1×1 PNG. */
 const PNG_1X1 = Buffer.from(
@@ -20,26 +15,9 @@ const PNG_1X1 = Buffer.from(
   'base64',
 )
 
-beforeAll(async () => {
-  server = await startTestServer({ STORAGE_FSYNC: 'off' })
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await Promise.all(contexts.map((context) => context.close()))
-  await browser?.close()
-  await server?.close()
-})
-
-async function newPage(cookieHeader?: string): Promise<Page> {
-  const page = await newPhonePage(browser, server.url, cookieHeader)
-  contexts.push(page.context())
-  return page
-}
-
 describe('a lab story', () => {
   test('is written with an image, autosaved, published, found by search and read by a guest', async () => {
-    const tokens = await signedInUser(server, 'mio_stories')
-    const page = await newPage(amplifyCookieHeader(CLIENT_ID, 'mio_stories', tokens))
+    const page = await signedInPage('mio_stories')
     const errors = collectPageErrors(page)
 
     await page.goto('/mio_stories/labs_stories/create')

@@ -3,9 +3,8 @@ import type { LabDraft } from '../../../features/labs/lab-view.server.ts'
 import { useStorageSettings } from '../../lib/root-data.ts'
 import { publicObjectUrl } from '../../lib/storage/storage-settings.ts'
 import { ContentImageUpload } from '../content-image-upload.tsx'
-import { tagsFromText } from '../courses/course-editor.tsx'
 import type { DraftApi } from '../draft-api.ts'
-import { DraftEditorShell, TAGS_LABEL, TextField, useDraftEditor } from '../editor-parts.tsx'
+import { DraftEditorShell, TextField, useDraftEditor } from '../editor-parts.tsx'
 import { FieldError } from '../forms.tsx'
 import { MarkdownEditor } from '../markdown-editor.tsx'
 
@@ -29,8 +28,8 @@ function fieldsOf(draft: LabDraft | null): LabFields {
   }
 }
 
-function payloadOf({ tagsText, ...rest }: LabFields) {
-  return { ...rest, tags: tagsFromText(tagsText) }
+function payloadOf({ description, repositoryUrl, demoUrl, screenshotKeys }: LabFields) {
+  return { description, repositoryUrl, demoUrl, screenshotKeys }
 }
 
 /** The lab editor: title, Markdown description, tags, links and screenshots, autosaved. */
@@ -39,15 +38,14 @@ export function LabEditor(props: {
   username: string
   api: DraftApi<LabDraft>
 }) {
-  const { username } = props
   const storage = useStorageSettings()
   const editor = useDraftEditor({
     initial: props.initial,
     fields: fieldsOf(props.initial),
     api: props.api,
     payloadOf,
-    creatable: (fields) => fields.title.trim() !== '',
-    editPath: (id) => `/${username}/labs/${id}/edit`,
+    username: props.username,
+    collection: 'labs',
   })
   const { fields, update, errorOf } = editor
   const screenshots = fields.screenshotKeys
@@ -56,27 +54,9 @@ export function LabEditor(props: {
     <DraftEditorShell
       editor={editor}
       what="このラボ"
-      viewPath={(id) => `/${username}/labs/${id}`}
       viewLabel="ラボを見る"
+      placeholders={{ title: '例：家計簿アプリ', tags: '例：react, typescript' }}
     >
-      <TextField
-        label="タイトル"
-        name="title"
-        value={fields.title}
-        maxLength={100}
-        required
-        placeholder="例：家計簿アプリ"
-        error={errorOf('title')}
-        onChange={(title) => update({ title })}
-      />
-      <TextField
-        label={TAGS_LABEL}
-        name="tags"
-        value={fields.tagsText}
-        placeholder="例：react, typescript"
-        error={errorOf('tags')}
-        onChange={(tagsText) => update({ tagsText })}
-      />
       <TextField
         label="リポジトリの URL"
         name="repositoryUrl"

@@ -3,9 +3,9 @@ import type { LabStoryDraft } from '../../../features/labs/lab-view.server.ts'
 import { useStorageSettings } from '../../lib/root-data.ts'
 import { publicObjectUrl } from '../../lib/storage/storage-settings.ts'
 import { ContentImageUpload } from '../content-image-upload.tsx'
-import { Field, inputClass, tagsFromText } from '../courses/course-editor.tsx'
+import { Field, inputClass } from '../courses/course-editor.tsx'
 import type { DraftApi } from '../draft-api.ts'
-import { DraftEditorShell, TAGS_LABEL, TextField, useDraftEditor } from '../editor-parts.tsx'
+import { DraftEditorShell, useDraftEditor } from '../editor-parts.tsx'
 import { MarkdownEditor, type MarkdownEditorHandle } from '../markdown-editor.tsx'
 
 type StoryFields = {
@@ -27,8 +27,8 @@ function fieldsOf(draft: LabStoryDraft | null, labId: string | undefined): Story
   }
 }
 
-function payloadOf({ tagsText, labId, ...rest }: StoryFields) {
-  return { ...rest, labId: labId || null, tags: tagsFromText(tagsText) }
+function payloadOf({ body, labId, coverKey }: StoryFields) {
+  return { body, labId: labId || null, coverKey }
 }
 
 /** Markdown of an uploaded image; brackets in the alt text would end it early. */
@@ -48,7 +48,6 @@ export function LabStoryEditor(props: {
   labId?: string
   api: DraftApi<LabStoryDraft>
 }) {
-  const { username } = props
   const storage = useStorageSettings()
   const body = useRef<MarkdownEditorHandle>(null)
   const editor = useDraftEditor({
@@ -56,8 +55,8 @@ export function LabStoryEditor(props: {
     fields: fieldsOf(props.initial, props.labId),
     api: props.api,
     payloadOf,
-    creatable: (fields) => fields.title.trim() !== '',
-    editPath: (id) => `/${username}/labs_stories/${id}/edit`,
+    username: props.username,
+    collection: 'labs_stories',
   })
   const { fields, update, errorOf } = editor
 
@@ -65,19 +64,9 @@ export function LabStoryEditor(props: {
     <DraftEditorShell
       editor={editor}
       what="このストーリー"
-      viewPath={(id) => `/${username}/labs_stories/${id}`}
       viewLabel="ストーリーを見る"
+      placeholders={{ title: '例：家計簿アプリで学んだ状態管理', tags: '例：react, 状態管理' }}
     >
-      <TextField
-        label="タイトル"
-        name="title"
-        value={fields.title}
-        maxLength={100}
-        required
-        placeholder="例：家計簿アプリで学んだ状態管理"
-        error={errorOf('title')}
-        onChange={(title) => update({ title })}
-      />
       <Field label="ラボ（任意）" error={errorOf('labId')}>
         {(control) => (
           <select
@@ -96,14 +85,6 @@ export function LabStoryEditor(props: {
           </select>
         )}
       </Field>
-      <TextField
-        label={TAGS_LABEL}
-        name="tags"
-        value={fields.tagsText}
-        placeholder="例：react, 状態管理"
-        error={errorOf('tags')}
-        onChange={(tagsText) => update({ tagsText })}
-      />
       <section aria-labelledby="cover-heading" className="flex flex-col gap-3">
         <h2 id="cover-heading" className="text-sm font-semibold">
           カバー画像（任意）

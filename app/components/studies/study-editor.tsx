@@ -1,6 +1,6 @@
 import type { StudyDraft } from '../../../features/studies/study-view.server.ts'
-import { Field, inputClass, tagsFromText } from '../courses/course-editor.tsx'
-import { DraftEditorShell, TAGS_LABEL, TextField, useDraftEditor } from '../editor-parts.tsx'
+import { Field, inputClass } from '../courses/course-editor.tsx'
+import { DraftEditorShell, useDraftEditor } from '../editor-parts.tsx'
 import { MarkdownEditor } from '../markdown-editor.tsx'
 import type { StudyApi } from './study-api.ts'
 
@@ -18,8 +18,8 @@ function fieldsOf(draft: StudyDraft | null): StudyFields {
   }
 }
 
-function payloadOf({ tagsText, ...rest }: StudyFields) {
-  return { ...rest, tags: tagsFromText(tagsText) }
+function payloadOf({ summary, notes }: StudyFields) {
+  return { summary, notes }
 }
 
 /** The study editor: title, summary, tags and Markdown notes in the shared editor shell. */
@@ -28,14 +28,13 @@ export function StudyEditor(props: {
   username: string
   api: StudyApi
 }) {
-  const { username } = props
   const editor = useDraftEditor({
     initial: props.initial,
     fields: fieldsOf(props.initial),
     api: props.api,
     payloadOf,
-    creatable: (fields) => fields.title.trim() !== '',
-    editPath: (id) => `/${username}/studies/${id}/edit`,
+    username: props.username,
+    collection: 'studies',
   })
   const { fields, update, errorOf } = editor
 
@@ -43,19 +42,9 @@ export function StudyEditor(props: {
     <DraftEditorShell
       editor={editor}
       what="このスタディ"
-      viewPath={(id) => `/${username}/studies/${id}`}
       viewLabel="スタディを見る"
+      placeholders={{ title: '例：SQL の結合をまとめる', tags: '例：sql, データベース' }}
     >
-      <TextField
-        label="タイトル"
-        name="title"
-        value={fields.title}
-        maxLength={100}
-        required
-        placeholder="例：SQL の結合をまとめる"
-        error={errorOf('title')}
-        onChange={(title) => update({ title })}
-      />
       <Field label="概要" error={errorOf('summary')}>
         {(control) => (
           <textarea
@@ -69,14 +58,6 @@ export function StudyEditor(props: {
           />
         )}
       </Field>
-      <TextField
-        label={TAGS_LABEL}
-        name="tags"
-        value={fields.tagsText}
-        placeholder="例：sql, データベース"
-        error={errorOf('tags')}
-        onChange={(tagsText) => update({ tagsText })}
-      />
       <MarkdownEditor
         label="ノート（Markdown）"
         name="notes"
