@@ -101,6 +101,8 @@ export interface LabStoriesTable extends PublishableColumns {
   lab_id: string | null
   /** Markdown. */
   body: Defaulted<string>
+  /** Added by migration 0011: the cover image, a public object its author uploaded. */
+  cover_key: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export interface TagsTable {

@@ -1,7 +1,17 @@
 import type { Kysely } from 'kysely'
 import { expect } from 'vitest'
 import type { DB } from '../db/schema.ts'
+import type { Actor } from './actor.ts'
 import { ContentError } from './content-error.ts'
+
+/** For feature tests: the actors of `insertTestUsers(db, ['author', 'other', 'admin'])`. */
+export const testActors = {
+  author: { userId: 'user-author', isAdmin: false },
+  other: { userId: 'user-other', isAdmin: false },
+  admin: { userId: 'user-admin', isAdmin: true },
+  /** Signed in, but its id names no user at all. */
+  forged: { userId: 'user-forged', isAdmin: false },
+} satisfies Record<string, Actor>
 
 /** For feature tests: rejects with a ContentError of this code, which it returns. */
 export async function refused(promise: Promise<unknown>, code: ContentError['code']) {

@@ -1,8 +1,11 @@
 import type { Kysely, Selectable } from 'kysely'
+import { newContentId } from '../db/ids.ts'
 import type { ContentKind, DB } from '../db/schema.ts'
 import { type Actor, mayEdit } from './actor.ts'
-import { ContentError } from './content-error.ts'
+import { ContentError, parseInput } from './content-error.ts'
+import { basedOnRevision } from './courses/course-input.ts'
 import { recordHistoryEvent } from './history/history-events.server.ts'
+import { replaceItemTags } from './tags/item-tags.server.ts'
 
 /** The tables of content that has an owner, a draft/published status and a revision. */
 export type PublishableTable = 'courses' | 'studies' | 'labs' | 'lab_stories'
@@ -101,6 +104,128 @@ export async function markDraft(trx: Kysely<DB>, table: PublishableTable, id: st
     .where('id', '=', id)
     .execute()
   return {}
+}
+
+/** A kind written by single-page editors, with the link table of its tags. */
+type AuthoredTable = 'studies' | 'labs' | 'lab_stories'
+const TAG_TABLES = {
+  studies: 'study_tags',
+  labs: 'lab_tags',
+  lab_stories: 'lab_story_tags',
+} as const
+
+/**
+ * Creates a draft owned by `ownerId` with its own columns and tags in one transaction; `more`
+ * adds what else belongs to it (a lab's screenshots). Answers the new id.
+ */
+export async function insertDraft(
+  db: Kysely<DB>,
+  table: AuthoredTable,
+  ownerId: string,
+  item: { columns: Record<string, unknown>; tags: readonly string[] },
+  now: number,
+  more?: (trx: Kysely<DB>, id: string) => Promise<void>,
+): Promise<{ id: string; revision: number }> {
+  const id = newContentId()
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto(table as AuthoredTable as 'studies')
+      .values({
+        ...item.columns,
+        id,
+        owner_id: ownerId,
+        title: String(item.columns.title),
+        status: 'draft',
+        published_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute()
+    await replaceItemTags(trx, TAG_TABLES[table], id, item.tags, now)
+    await more?.(trx, id)
+  })
+  return { id, revision: 1 }
+}
+
+/** Inside an edit: saves an item's own columns and its tags. */
+export async function saveItemFields(
+  trx: Kysely<DB>,
+  table: AuthoredTable,
+  id: string,
+  item: { columns: Record<string, unknown>; tags: readonly string[] },
+  now: number,
+): Promise<void> {
+  await trx
+    .updateTable(table as AuthoredTable as 'studies')
+    .set(item.columns)
+    .where('id', '=', id)
+    .execute()
+  await replaceItemTags(trx, TAG_TABLES[table], id, item.tags, now)
+}
+
+/**
+ * Publishes an item whose publishing needs no other check (studies, labs, lab stories): it
+ * appears in the lists and its owner's history records it. Publishing it again changes nothing.
+ */
+export async function publishItem<T extends 'studies' | 'labs' | 'lab_stories'>(
+  db: Kysely<DB>,
+  kind: EditableKind<T>,
+  subjectKind: ContentKind,
+  actor: Actor | undefined,
+  id: string,
+  input: unknown,
+  now = Date.now(),
+): Promise<{ revision: number; publishedAt: number }> {
+  const { revision } = parseInput(basedOnRevision, input)
+  return editItem(db, kind, actor, id, revision, now, async (trx, found) => {
+    const item = found as Selectable<DB['studies']>
+    return item.status === 'published'
+      ? { publishedAt: item.published_at ?? now }
+      : markPublished(trx, kind.table, item, subjectKind, now)
+  })
+}
+
+/** Takes an item back to draft: it leaves the lists and only its owner (and admins) see it. */
+export async function unpublishItem<T extends PublishableTable>(
+  db: Kysely<DB>,
+  kind: EditableKind<T>,
+  actor: Actor | undefined,
+  id: string,
+  input: unknown,
+  now = Date.now(),
+): Promise<{ revision: number }> {
+  const { revision } = parseInput(basedOnRevision, input)
+  return editItem(db, kind, actor, id, revision, now, (trx) => markDraft(trx, kind.table, id))
+}
+
+/**
+ * The publish, unpublish and delete of a kind whose writes need no checks of their own
+ * (studies, labs, lab stories), bound to its table and history kind.
+ */
+export function itemWrites<T extends 'studies' | 'labs' | 'lab_stories'>(
+  kind: EditableKind<T>,
+  subjectKind: ContentKind,
+) {
+  return {
+    publish: (
+      db: Kysely<DB>,
+      actor: Actor | undefined,
+      id: string,
+      input: unknown,
+      now = Date.now(),
+    ): Promise<{ revision: number; publishedAt: number }> =>
+      publishItem(db, kind, subjectKind, actor, id, input, now),
+    unpublish: (
+      db: Kysely<DB>,
+      actor: Actor | undefined,
+      id: string,
+      input: unknown,
+      now = Date.now(),
+    ): Promise<{ revision: number }> => unpublishItem(db, kind, actor, id, input, now),
+    /** Deletes the item with its tag links (and children), which cascade. */
+    remove: (db: Kysely<DB>, actor: Actor | undefined, id: string): Promise<void> =>
+      deleteItem(db, kind, actor, id),
+  }
 }
 
 /** Deletes an item the actor may edit; its children and tag links cascade. */

@@ -30,6 +30,8 @@ export function siteStorage(
         if (!object) return undefined
         return {
           uploaderSub: await identity.userPoolSubOf(object.owner),
+          inUploaderFolder:
+            Boolean(object.owner) && key.startsWith(`${prefixes.public}${object.owner}/`),
           size: object.size,
           contentType: object.headers.contentType,
         }

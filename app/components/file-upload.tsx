@@ -20,8 +20,11 @@ type FileUploadProps = {
   /** MIME types accepted, e.g. `image/png`. */
   accept: readonly string[]
   maxBytes: number
-  /** The file's name under its access level (the identity id is added where the level needs it). */
-  nameFor(file: File): string
+  /**
+   * The file's name under its access level (the identity id is added where the level needs it;
+   * public names may start with it to mark the uploader's own folder).
+   */
+  nameFor(file: File, identityId: string): string
   onUploaded(upload: { key: string; file: File }): void
 }
 
@@ -49,7 +52,8 @@ export function FileUpload(props: FileUploadProps) {
     }
     let task: UploadTask
     try {
-      const key = objectKey(settings.prefixes, level, await currentIdentityId(), nameFor(file))
+      const identityId = await currentIdentityId()
+      const key = objectKey(settings.prefixes, level, identityId, nameFor(file, identityId))
       task = new UploadTask({
         client: browserS3Client(settings),
         bucket: settings.bucket,

@@ -30,7 +30,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { drafts: await listMyDrafts(context.db, await signedInActor(context, request)) }
 }
 
-/** Publish or delete a course or study draft; a refusal is shown above the list. */
+/** Publish or delete a draft of any kind; a refusal is shown above the list. */
 export async function action({ context, request }: Route.ActionArgs) {
   const actor = await signedInActor(context, request)
   try {
@@ -91,36 +91,34 @@ export default function Drafts({ loaderData, actionData }: Route.ComponentProps)
               <Link to={draft.editPath} className={buttonClass}>
                 編集を続ける
               </Link>
-              {(draft.kind === 'course' || draft.kind === 'study') && (
-                <Form method="post" className="flex gap-2">
-                  <input type="hidden" name="kind" value={draft.kind} />
-                  <input type="hidden" name="id" value={draft.id} />
-                  <input type="hidden" name="revision" value={draft.revision} />
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="publish"
-                    disabled={busy}
-                    className={buttonClass}
-                  >
-                    公開する
-                  </button>
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="delete"
-                    disabled={busy}
-                    onClick={(event) => {
-                      if (!window.confirm(`「${draft.title}」を削除しますか？元に戻せません。`)) {
-                        event.preventDefault()
-                      }
-                    }}
-                    className={`${buttonClass} text-red-700 dark:text-red-400`}
-                  >
-                    削除する
-                  </button>
-                </Form>
-              )}
+              <Form method="post" className="flex gap-2">
+                <input type="hidden" name="kind" value={draft.kind} />
+                <input type="hidden" name="id" value={draft.id} />
+                <input type="hidden" name="revision" value={draft.revision} />
+                <button
+                  type="submit"
+                  name="intent"
+                  value="publish"
+                  disabled={busy}
+                  className={buttonClass}
+                >
+                  公開する
+                </button>
+                <button
+                  type="submit"
+                  name="intent"
+                  value="delete"
+                  disabled={busy}
+                  onClick={(event) => {
+                    if (!window.confirm(`「${draft.title}」を削除しますか？元に戻せません。`)) {
+                      event.preventDefault()
+                    }
+                  }}
+                  className={`${buttonClass} text-red-700 dark:text-red-400`}
+                >
+                  削除する
+                </button>
+              </Form>
             </li>
           ))}
         </ul>

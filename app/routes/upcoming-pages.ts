@@ -59,22 +59,6 @@ export const UPCOMING_PAGES: Record<string, UpcomingPage> = {
     emptyBody: 'ログインしてレッスンを終えると、その日の記録と連続学習日数がここに表示されます。',
     actions: [SIGN_UP, BROWSE],
   },
-  labs: {
-    title: 'ラボ',
-    description: '学習者が作った作品（ラボ）の一覧です。',
-    heading: 'ラボ',
-    emptyTitle: '公開中のラボはまだありません',
-    emptyBody: 'ラボは学んだことを生かして作った作品です。公開されると、ここに並びます。',
-    actions: [BROWSE],
-  },
-  'labs-stories': {
-    title: 'ストーリー',
-    description: 'ラボを作る中で学んだことを書いた記事の一覧です。',
-    heading: 'ストーリー',
-    emptyTitle: '公開中のストーリーはまだありません',
-    emptyBody: '作品づくりの工夫やつまずきを書いた記事が、ここに並びます。',
-    actions: [BROWSE],
-  },
   plans: {
     title: '料金プラン',
     description: '無料プランと有料プランの比較です。',
@@ -85,10 +69,6 @@ export const UPCOMING_PAGES: Record<string, UpcomingPage> = {
     actions: [SIGN_UP, BROWSE],
   },
 
-  'lab-create': editorPage('ラボの作成', 'ラボ'),
-  'lab-edit': editorPage('ラボの編集', 'ラボ'),
-  'lab-story-create': editorPage('ストーリーの作成', 'ストーリー'),
-  'lab-story-edit': editorPage('ストーリーの編集', 'ストーリー'),
   'exercises-of-study': {
     title: 'スタディの演習',
     description: 'このスタディに含まれる演習問題です。',

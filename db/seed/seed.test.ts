@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTemporaryDatabase, type TemporaryDatabase } from '../test-support.ts'
 import { demoCourses, demoUsers } from './demo-content.ts'
+import { demoLabStories, demoLabs } from './demo-labs.ts'
 import { isEmpty, seedDemoContent } from './seed.ts'
 
 const NOW = Date.UTC(2026, 10, 22, 9, 0, 0)
@@ -76,5 +77,41 @@ describe('seedDemoContent', () => {
       demoUsers.map((user) => user.username).sort(),
     )
     for (const user of users) expect(user.created_at).toBeLessThan(NOW)
+  })
+  it('publishes the demo labs and their stories, each story linked to its author’s lab', async () => {
+    const { db } = database
+    await seedDemoContent(db, NOW)
+    const labs = await db
+      .selectFrom('labs')
+      .innerJoin('users', 'users.id', 'labs.owner_id')
+      .select(['labs.id', 'labs.title', 'labs.status', 'labs.published_at', 'users.username'])
+      .execute()
+    expect(labs.map((lab) => lab.title).sort()).toEqual(demoLabs.map((lab) => lab.title).sort())
+    const stories = await db
+      .selectFrom('lab_stories')
+      .innerJoin('users', 'users.id', 'lab_stories.owner_id')
+      .leftJoin('labs', 'labs.id', 'lab_stories.lab_id')
+      .select([
+        'lab_stories.title',
+        'lab_stories.status',
+        'lab_stories.published_at',
+        'users.username',
+        'labs.owner_id as labOwner',
+        'labs.title as labTitle',
+        'lab_stories.owner_id',
+      ])
+      .execute()
+    expect(stories).toHaveLength(demoLabStories.length)
+    for (const row of [...labs, ...stories]) {
+      expect(row.status).toBe('published')
+      expect(row.published_at).toBeLessThan(NOW)
+    }
+    for (const story of stories) {
+      const demo = demoLabStories.find((candidate) => candidate.title === story.title)
+      expect(demo?.author).toBe(story.username)
+      if (demo?.lab) expect(story.labOwner).toBe(story.owner_id)
+      else expect(story.labTitle).toBeNull()
+    }
+    expect(await db.selectFrom('lab_story_tags').select('tag_id').execute()).not.toEqual([])
   })
 })

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
+import { replaceItemTags } from '../../features/tags/item-tags.server.ts'
 import { newContentId } from '../ids.ts'
 import type { DB } from '../schema.ts'
 import { demoCourses, demoUsers } from './demo-content.ts'
+import { demoLabStories, demoLabs } from './demo-labs.ts'
 import { demoLessons } from './demo-lessons.ts'
 
 const HOUR_MS = 3_600_000
@@ -14,7 +16,7 @@ export async function isEmpty(db: Kysely<DB>): Promise<boolean> {
 }
 
 /**
- * Fills an empty database with Japanese demo users and courses, all or nothing.
+ * Fills an empty database with Japanese demo users, courses, labs and lab stories, all or nothing.
  * Returns false (and writes nothing) when the database already has users.
  */
 export async function seedDemoContent(db: Kysely<DB>, now = Date.now()): Promise<boolean> {
@@ -85,6 +87,57 @@ export async function seedDemoContent(db: Kysely<DB>, now = Date.now()): Promise
           .execute()
       }
     }
+    await seedLabs(trx, userIds, now)
     return true
   })
+}
+
+/** Published demo labs, then their stories (a little later), each by its demo author. */
+async function seedLabs(trx: Kysely<DB>, userIds: Map<string, string>, now: number) {
+  const ownerOf = (username: string) => {
+    const id = userIds.get(username)
+    if (!id) throw new Error(`Demo lab content names unknown author ${username}`)
+    return id
+  }
+  const labIds = new Map<string, string>()
+  for (const [index, lab] of demoLabs.entries()) {
+    const id = newContentId()
+    labIds.set(lab.key, id)
+    const publishedAt = now - (demoLabs.length - index) * 5 * HOUR_MS
+    await trx
+      .insertInto('labs')
+      .values({
+        id,
+        owner_id: ownerOf(lab.author),
+        title: lab.title,
+        description: lab.description,
+        repository_url: lab.repositoryUrl,
+        demo_url: lab.demoUrl,
+        status: 'published',
+        published_at: publishedAt,
+        created_at: publishedAt,
+        updated_at: publishedAt,
+      })
+      .execute()
+    await replaceItemTags(trx, 'lab_tags', id, lab.tags, publishedAt)
+  }
+  for (const [index, story] of demoLabStories.entries()) {
+    const id = newContentId()
+    const publishedAt = now - (demoLabStories.length - index) * 3 * HOUR_MS + HOUR_MS / 2
+    await trx
+      .insertInto('lab_stories')
+      .values({
+        id,
+        owner_id: ownerOf(story.author),
+        lab_id: story.lab === null ? null : (labIds.get(story.lab) ?? null),
+        title: story.title,
+        body: story.body,
+        status: 'published',
+        published_at: publishedAt,
+        created_at: publishedAt,
+        updated_at: publishedAt,
+      })
+      .execute()
+    await replaceItemTags(trx, 'lab_story_tags', id, story.tags, publishedAt)
+  }
 }

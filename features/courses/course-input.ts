@@ -37,11 +37,12 @@ export const revision = z.coerce
   .int('リビジョンは整数で指定してください')
   .min(1, 'リビジョンは 1 以上です')
 
-/** An object key in the site's bucket, as the upload component reports it. */
-const objectKey = z
+/** An object key in the site's bucket, as the upload component reports it (covers, screenshots). */
+export const objectKey = z
   .string({ error: '画像の指定が正しくありません' })
   .max(1024, '画像の指定が正しくありません')
-  .regex(/^[A-Za-z0-9!_.*'()/-]+$/, '画像の指定が正しくありません')
+  // Identity ids (`region:uuid`) name the uploader's folder, hence the colon.
+  .regex(/^[A-Za-z0-9!_.*'()/:-]+$/, '画像の指定が正しくありません')
 
 export const courseFields = z.object({
   title: title('タイトル'),

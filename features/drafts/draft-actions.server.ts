@@ -1,25 +1,39 @@
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
-import type { DB } from '../../db/schema.ts'
+import type { ContentKind, DB } from '../../db/schema.ts'
 import type { Actor } from '../actor.ts'
 import { parseInput } from '../content-error.ts'
 import { deleteCourse, publishCourse } from '../courses/course-editing.server.ts'
+import { deleteLab, publishLab } from '../labs/lab-editing.server.ts'
+import { deleteLabStory, publishLabStory } from '../labs/lab-story-editing.server.ts'
 import { deleteStudy, publishStudy } from '../studies/study-editing.server.ts'
 
-/** What /drafts may do to a draft; labs and lab stories are only linked to their own editors. */
+/** What /drafts may do to a draft of any kind. */
 export const draftAction = z.object({
   intent: z.enum(['publish', 'delete'], { error: '操作は公開か削除です' }),
-  kind: z.enum(['course', 'study'], { error: 'この種類の下書きはここでは操作できません' }),
+  kind: z.enum(['course', 'study', 'lab', 'lab_story'], {
+    error: 'この種類の下書きはここでは操作できません',
+  }),
   id: z.string({ error: '下書きを指定してください' }).min(1).max(64),
   revision: z.coerce.number().int().min(1).optional(),
 })
 
+type Writes = {
+  publish(db: Kysely<DB>, actor: Actor | undefined, id: string, input: unknown): Promise<unknown>
+  remove(db: Kysely<DB>, actor: Actor | undefined, id: string): Promise<void>
+}
+
+/** Each kind's own feature functions: /drafts checks nothing itself. */
+const WRITES: Record<ContentKind, Writes> = {
+  course: { publish: publishCourse, remove: deleteCourse },
+  study: { publish: publishStudy, remove: deleteStudy },
+  lab: { publish: publishLab, remove: deleteLab },
+  lab_story: { publish: publishLabStory, remove: deleteLabStory },
+}
+
 /** Publishes or deletes one of the actor's drafts through its kind's own feature function. */
 export async function actOnDraft(db: Kysely<DB>, actor: Actor | undefined, input: unknown) {
   const { intent, kind, id, revision } = parseInput(draftAction, input)
-  if (intent === 'delete') {
-    await (kind === 'course' ? deleteCourse : deleteStudy)(db, actor, id)
-    return
-  }
-  await (kind === 'course' ? publishCourse : publishStudy)(db, actor, id, { revision })
+  if (intent === 'delete') await WRITES[kind].remove(db, actor, id)
+  else await WRITES[kind].publish(db, actor, id, { revision })
 }

@@ -72,7 +72,11 @@ describe.each(testEngines)('drafts and tag pages on %s', (engine) => {
       'NOT_FOUND',
     )
     await refused(
-      actOnDraft(db, author, { intent: 'delete', kind: 'lab', id: 'lab0000000000001' }),
+      actOnDraft(db, other, { intent: 'delete', kind: 'lab', id: 'lab0000000000001' }),
+      'NOT_FOUND',
+    )
+    await refused(
+      actOnDraft(db, author, { intent: 'delete', kind: 'exercise', id: 'lab0000000000001' }),
       'VALIDATION_FAILED',
     )
     expect(await snapshotTables(db, ['studies', 'courses', 'labs'])).toEqual(before)
@@ -83,6 +87,17 @@ describe.each(testEngines)('drafts and tag pages on %s', (engine) => {
       'lab',
       'lab_story',
     ])
+    await actOnDraft(db, author, {
+      intent: 'publish',
+      kind: 'lab',
+      id: 'lab0000000000001',
+      revision: '1',
+    })
+    await actOnDraft(db, author, { intent: 'delete', kind: 'lab_story', id: 'story00000000001' })
+    expect(await listMyDrafts(db, author)).toEqual([])
+    expect(
+      await db.selectFrom('labs').select(['status']).where('id', '=', 'lab0000000000001').execute(),
+    ).toEqual([{ status: 'published' }])
   })
 
   it('lists published content with a tag under any spelling of it, never drafts', async () => {

@@ -1,9 +1,16 @@
+import { ContentError, type FieldErrors } from '../content-error.ts'
 import { IMAGE_MAX_BYTES, IMAGE_TYPES } from './image-rules.ts'
 
 /** An object the browser uploaded, as object storage describes it to the product. */
 export type UploadedObject = {
   /** The `sub` of the account whose credentials wrote it; undefined for guests or the root key. */
   uploaderSub: string | undefined
+  /**
+   * Whether the key lies in the uploader's own folder, `public/{identityId}/…`: there the key
+   * alone proves who may have written it, also on Amazon S3 where an IAM policy keeps each
+   * identity to its folder and the server cannot ask who uploaded an object (decision 014).
+   */
+  inUploaderFolder: boolean
   size: number
   contentType: string | undefined
 }
@@ -17,8 +24,8 @@ export type ImageStorage = {
 
 /**
  * Why an uploaded object may not be shown as `what` (e.g. プロフィール画像), in Japanese, or
- * undefined when it may: it must be a public object this very user uploaded, of an image type
- * and size the site accepts. The browser checks type and size before uploading; this is the
+ * undefined when it may: it must be a public object this very user uploaded (into their own
+ * folder, unless `place` says otherwise), of an image type and size the site accepts. The browser checks type and size before uploading; this is the
  * server's word, since a client can name any key.
  */
 export async function refusalOfUploadedImage(
@@ -26,14 +33,38 @@ export async function refusalOfUploadedImage(
   uploaderSub: string,
   key: string,
   what: string,
+  place: 'uploader-folder' | 'anywhere-public' = 'uploader-folder',
 ): Promise<string | undefined> {
   const object = await storage.describePublic(key)
-  if (!object || object.uploaderSub !== uploaderSub) {
+  const placed = place === 'anywhere-public' || object?.inUploaderFolder === true
+  if (!object || object.uploaderSub !== uploaderSub || !placed) {
     return 'アップロードした画像が見つかりません。もう一度アップロードしてください。'
   }
   if (!IMAGE_TYPES.some((type) => type === object.contentType)) {
-    return `${what}には PNG・JPEG・WebP・GIF の画像を選んでください。`
+    return `${what}には PNG・JPEG・WebP・GIF を選んでください。`
   }
   if (object.size > IMAGE_MAX_BYTES) return '画像が大きすぎます。20 MB 以下にしてください。'
   return undefined
+}
+
+/**
+ * Refuses image keys of an item (screenshots, covers, images of a story) that are not images
+ * `ownerId` uploaded: each refusal goes to the form field `fields` maps its key to. Keys already
+ * saved on the item (`known`) were checked when they were added.
+ */
+export async function checkUploadedImages(
+  images: ImageStorage,
+  ownerId: string,
+  fields: ReadonlyMap<string, string>,
+  known: ReadonlySet<string> = new Set(),
+): Promise<void> {
+  const errors: FieldErrors = {}
+  for (const [key, field] of fields) {
+    if (known.has(key)) continue
+    const refusal = await refusalOfUploadedImage(images, ownerId, key, '画像')
+    if (refusal) errors[field] = [refusal]
+  }
+  if (Object.keys(errors).length > 0) {
+    throw new ContentError('VALIDATION_FAILED', '入力内容に誤りがあります', errors)
+  }
 }

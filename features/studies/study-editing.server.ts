@@ -1,13 +1,18 @@
 import type { Kysely } from 'kysely'
-import { newContentId } from '../../db/ids.ts'
 import type { DB } from '../../db/schema.ts'
 import type { Actor } from '../actor.ts'
 import { ContentError, parseInput } from '../content-error.ts'
-import { basedOnRevision } from '../courses/course-input.ts'
-import { deleteItem, editItem, markDraft, markPublished } from '../editable-item.server.ts'
-import { replaceItemTags } from '../tags/item-tags.server.ts'
+import { editItem, insertDraft, itemWrites, saveItemFields } from '../editable-item.server.ts'
 import { STUDY } from './editable-study.server.ts'
-import { studyFields, studyUpdate } from './study-input.ts'
+import { type StudyFields, studyFields, studyUpdate } from './study-input.ts'
+
+/** A study's columns (its notes are the `body` column) and tags. */
+function studyItem(fields: StudyFields) {
+  return {
+    columns: { title: fields.title, summary: fields.summary, body: fields.notes },
+    tags: fields.tags,
+  }
+}
 
 /** Creates a study as a draft owned by the actor. */
 export async function createStudy(
@@ -18,25 +23,7 @@ export async function createStudy(
 ): Promise<{ id: string; revision: number }> {
   if (!actor) throw ContentError.signInRequired()
   const fields = parseInput(studyFields, input)
-  const id = newContentId()
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('studies')
-      .values({
-        id,
-        owner_id: actor.userId,
-        title: fields.title,
-        summary: fields.summary,
-        body: fields.notes,
-        status: 'draft',
-        published_at: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute()
-    await replaceItemTags(trx, 'study_tags', id, fields.tags, now)
-  })
-  return { id, revision: 1 }
+  return insertDraft(db, 'studies', actor.userId, studyItem(fields), now)
 }
 
 /** Saves a study's title, summary, notes and tags (the editor's form, autosaved). */
@@ -49,51 +36,17 @@ export async function updateStudy(
 ): Promise<{ revision: number }> {
   const fields = parseInput(studyUpdate, input)
   return editItem(db, STUDY, actor, studyId, fields.revision, now, async (trx) => {
-    await trx
-      .updateTable('studies')
-      .set({ title: fields.title, summary: fields.summary, body: fields.notes })
-      .where('id', '=', studyId)
-      .execute()
-    await replaceItemTags(trx, 'study_tags', studyId, fields.tags, now)
+    await saveItemFields(trx, 'studies', studyId, studyItem(fields), now)
     return {}
   })
 }
 
-/** Publishes a draft: it appears in the lists, and the author's history records it. */
-export async function publishStudy(
-  db: Kysely<DB>,
-  actor: Actor | undefined,
-  studyId: string,
-  input: unknown,
-  now = Date.now(),
-): Promise<{ revision: number; publishedAt: number }> {
-  const { revision } = parseInput(basedOnRevision, input)
-  return editItem(db, STUDY, actor, studyId, revision, now, async (trx, study) =>
-    study.status === 'published'
-      ? { publishedAt: study.published_at ?? now }
-      : markPublished(trx, 'studies', study, 'study', now),
-  )
-}
-
-/** Takes a study back to draft: it leaves the lists and only its owner sees it. */
-export async function unpublishStudy(
-  db: Kysely<DB>,
-  actor: Actor | undefined,
-  studyId: string,
-  input: unknown,
-  now = Date.now(),
-): Promise<{ revision: number }> {
-  const { revision } = parseInput(basedOnRevision, input)
-  return editItem(db, STUDY, actor, studyId, revision, now, (trx) =>
-    markDraft(trx, 'studies', studyId),
-  )
-}
-
-/** Deletes a study with its tag links (foreign keys cascade). */
-export async function deleteStudy(
-  db: Kysely<DB>,
-  actor: Actor | undefined,
-  studyId: string,
-): Promise<void> {
-  await deleteItem(db, STUDY, actor, studyId)
-}
+/**
+ * Publish (it appears in the lists, the author's history records it), unpublish (only its
+ * owner sees it again) and delete (its tag links cascade).
+ */
+export const {
+  publish: publishStudy,
+  unpublish: unpublishStudy,
+  remove: deleteStudy,
+} = itemWrites(STUDY, 'study')

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely'
 import type { DB, PublicationStatus } from '../../db/schema.ts'
-import { type Actor, mayEdit } from '../actor.ts'
-import { ContentError } from '../content-error.ts'
+import type { Actor } from '../actor.ts'
 import { editableItem } from '../editable-item.server.ts'
+import { readableItem } from '../readable-item.server.ts'
 import { tagsOfItems } from '../tags/item-tags.server.ts'
 import { STUDY } from './editable-study.server.ts'
 
@@ -34,18 +34,17 @@ export async function readStudyForViewer(
   address: StudyAddress,
   viewer: Actor | undefined,
 ): Promise<StudyView> {
-  const study = await db
-    .selectFrom('studies')
-    .innerJoin('users', 'users.id', 'studies.owner_id')
-    .selectAll('studies')
-    .select(['users.username', 'users.display_name'])
-    .where('studies.id', '=', address.studyId)
-    .where('users.username', '=', address.username.toLowerCase())
-    .executeTakeFirst()
-  const canEdit = study !== undefined && mayEdit(viewer, study.owner_id)
-  if (!study || (study.status !== 'published' && !canEdit)) {
-    throw ContentError.notFound('スタディが見つかりません')
-  }
+  const {
+    row: study,
+    author,
+    canEdit,
+  } = await readableItem(
+    db,
+    'studies',
+    { username: address.username, id: address.studyId },
+    viewer,
+    STUDY.notFound,
+  )
   const tags = await tagsOfItems(db, 'study_tags', [study.id])
   return {
     id: study.id,
@@ -57,7 +56,7 @@ export async function readStudyForViewer(
     publishedAt: study.status === 'published' ? study.published_at : null,
     updatedAt: study.updated_at,
     revision: study.revision,
-    author: { username: study.username, displayName: study.display_name },
+    author,
     canEdit,
   }
 }

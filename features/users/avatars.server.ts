@@ -13,7 +13,14 @@ export async function setAvatar(
   userSub: string,
   key: string,
 ): Promise<string | undefined> {
-  const refusal = await refusalOfUploadedImage(storage, userSub, key, 'プロフィール画像')
+  const refusal = await refusalOfUploadedImage(
+    storage,
+    userSub,
+    key,
+    'プロフィール画像',
+    // Avatars predate the per-identity folders: `public/avatars/{uuid}`.
+    'anywhere-public',
+  )
   if (refusal) return refusal
   const previous = await replaceAvatarKey(db, userSub, key)
   if (previous === undefined) return 'プロフィールが見つかりません。'

@@ -7,6 +7,7 @@ import { ApiError } from './api-error.ts'
 import { registerCourseEditingRoutes } from './course-editing.ts'
 import { registerCourseRoutes } from './courses.ts'
 import { registerDraftRoutes } from './drafts.ts'
+import { registerLabRoutes } from './labs.ts'
 import { openApiDocument } from './openapi.ts'
 import { registerSearchRoutes } from './search.ts'
 import { registerStudyRoutes } from './studies.ts'
@@ -18,7 +19,7 @@ export async function apiPlugin(
   api: FastifyInstance,
   options: {
     db: Kysely<DB>
-    /** Checks of uploaded images (covers), answered by the site's object storage. */
+    /** Checks of uploaded images (covers, screenshots), answered by the site's object storage. */
     images: ImageStorage
     /** Who is signed in: the same session (Amplify's cookies) the pages read. */
     currentUser(request: Request): Promise<SessionUser | undefined>
@@ -57,6 +58,7 @@ export async function apiPlugin(
   registerCourseRoutes(api, options.db, actor)
   registerCourseEditingRoutes(api, options.db, options.images, actor)
   registerStudyRoutes(api, options.db, actor)
+  registerLabRoutes(api, options.db, options.images, actor)
   registerDraftRoutes(api, options.db, actor)
   registerSearchRoutes(api, options.db)
   const document = openApiDocument()

@@ -10,6 +10,13 @@ import {
   newLesson,
   sectionFields,
 } from '../../features/courses/course-input.ts'
+import {
+  labChoicesQuery,
+  labFields,
+  labStoryFields,
+  labStoryUpdate,
+  labUpdate,
+} from '../../features/labs/lab-input.ts'
 import { searchQuery } from '../../features/search/search-query.ts'
 import { studyFields, studyUpdate } from '../../features/studies/study-input.ts'
 import { studyListQuery } from '../../features/studies/study-lists.server.ts'
@@ -156,49 +163,38 @@ const OPERATIONS: readonly Operation[] = [
     query: basedOnRevision,
     signIn: true,
   },
-  { method: 'get', path: '/studies', summary: '公開中のスタディ一覧', query: studyListQuery },
+  ...editableOperations({
+    collection: '/studies',
+    idName: 'studyId',
+    label: 'スタディ',
+    fields: studyFields,
+    update: studyUpdate,
+  }),
+  ...editableOperations({
+    collection: '/labs',
+    idName: 'labId',
+    label: 'ラボ',
+    fields: labFields,
+    update: labUpdate,
+  }),
   {
     method: 'get',
-    path: '/users/:username/studies',
-    summary: 'ユーザーの公開中のスタディ一覧',
+    path: '/labs/:labId/stories',
+    summary: 'ラボの公開中のストーリー一覧',
     query: studyListQuery,
   },
-  { method: 'get', path: '/users/:username/studies/:studyId', summary: 'スタディ（ノート）' },
+  ...editableOperations({
+    collection: '/labs_stories',
+    idName: 'storyId',
+    label: 'ストーリー',
+    fields: labStoryFields,
+    update: labStoryUpdate,
+  }),
   {
-    method: 'post',
-    path: '/studies',
-    summary: 'スタディを作成（下書き）',
-    body: studyFields,
-    status: 201,
-    signIn: true,
-  },
-  { method: 'get', path: '/studies/:studyId/draft', summary: '編集用のスタディ', signIn: true },
-  {
-    method: 'put',
-    path: '/studies/:studyId',
-    summary: 'スタディを更新（revision が古ければ 409）',
-    body: studyUpdate,
-    signIn: true,
-  },
-  {
-    method: 'post',
-    path: '/studies/:studyId/publish',
-    summary: 'スタディを公開',
-    body: basedOnRevision,
-    signIn: true,
-  },
-  {
-    method: 'post',
-    path: '/studies/:studyId/unpublish',
-    summary: 'スタディを非公開に戻す',
-    body: basedOnRevision,
-    signIn: true,
-  },
-  {
-    method: 'delete',
-    path: '/studies/:studyId',
-    summary: 'スタディを削除',
-    status: 204,
+    method: 'get',
+    path: '/labs_stories/lab-choices',
+    summary: 'ストーリーに結び付けられるラボ（自分のラボ）',
+    query: labChoicesQuery,
     signIn: true,
   },
   { method: 'get', path: '/drafts', summary: '自分の下書き（すべての種類）', signIn: true },
@@ -210,6 +206,59 @@ const OPERATIONS: readonly Operation[] = [
   },
   { method: 'get', path: '/openapi.json', summary: 'この OpenAPI ドキュメント' },
 ]
+
+/** The routes of an authored kind (server/api/editable-routes.ts). */
+function editableOperations(kind: {
+  collection: string
+  idName: string
+  label: string
+  fields: z.ZodType
+  update: z.ZodType
+}): Operation[] {
+  const { collection, label } = kind
+  const item = `${collection}/:${kind.idName}`
+  return [
+    { method: 'get', path: collection, summary: `公開中の${label}一覧`, query: studyListQuery },
+    {
+      method: 'get',
+      path: `/users/:username${collection}`,
+      summary: `ユーザーの公開中の${label}一覧`,
+      query: studyListQuery,
+    },
+    { method: 'get', path: `/users/:username${item}`, summary: label },
+    {
+      method: 'post',
+      path: collection,
+      summary: `${label}を作成（下書き）`,
+      body: kind.fields,
+      status: 201,
+      signIn: true,
+    },
+    { method: 'get', path: `${item}/draft`, summary: `編集用の${label}`, signIn: true },
+    {
+      method: 'put',
+      path: item,
+      summary: `${label}を更新（revision が古ければ 409）`,
+      body: kind.update,
+      signIn: true,
+    },
+    {
+      method: 'post',
+      path: `${item}/publish`,
+      summary: `${label}を公開`,
+      body: basedOnRevision,
+      signIn: true,
+    },
+    {
+      method: 'post',
+      path: `${item}/unpublish`,
+      summary: `${label}を非公開に戻す`,
+      body: basedOnRevision,
+      signIn: true,
+    },
+    { method: 'delete', path: item, summary: `${label}を削除`, status: 204, signIn: true },
+  ]
+}
 
 /** What a client may send: the input side of a schema (before coercion and defaults). */
 function jsonSchema(schema: z.ZodType) {

@@ -89,10 +89,6 @@ describe('server-rendered pages', () => {
     '/techlab/labs',
     '/techlab/labs_stories',
     '/techlab/studies',
-    '/techlab/labs_stories/create',
-    '/techlab/labs/create',
-    '/techlab/labs_stories/abc/edit',
-    '/techlab/labs/abc/edit',
     '/techlab/studies/abc/exercises',
     '/techlab/studies/abc/exercises/create',
     '/techlab/studies/abc/exercises/edit',
@@ -112,6 +108,10 @@ describe('server-rendered pages', () => {
     '/techlab/courses/abc/edit',
     '/techlab/studies/create',
     '/techlab/studies/abc/edit',
+    '/techlab/labs/create',
+    '/techlab/labs/abc/edit',
+    '/techlab/labs_stories/create',
+    '/techlab/labs_stories/abc/edit',
     '/drafts',
   ])('sends a guest at the private page %s to sign in first', async (path) => {
     const { response } = await page(path, { redirect: 'manual' })
@@ -131,16 +131,19 @@ describe('server-rendered pages', () => {
     expect(missing.response.status).toBe(404)
   })
 
-  it.each(['/a/b/c/d/e', '/no-such-user', '/techlab/labs/abc', '/no-such-user/courses/x'])(
-    'answers %s with 404 and the seed texts',
-    async (path) => {
-      const { response, html } = await page(path)
-      expect(response.status).toBe(404)
-      expect(html).toContain('This page could not be found')
-      expect(html).toContain('Back to the home page')
-      expect(html).toContain('href="/"')
-    },
-  )
+  it.each([
+    '/a/b/c/d/e',
+    '/no-such-user',
+    '/techlab/labs/abc',
+    '/techlab/labs_stories/abc',
+    '/no-such-user/courses/x',
+  ])('answers %s with 404 and the seed texts', async (path) => {
+    const { response, html } = await page(path)
+    expect(response.status).toBe(404)
+    expect(html).toContain('This page could not be found')
+    expect(html).toContain('Back to the home page')
+    expect(html).toContain('href="/"')
+  })
 })
 
 describe('assets and caching', () => {

@@ -20,3 +20,32 @@ export function rawRequest(url: string, payload: string): Promise<string> {
 export function statusOf(rawAnswer: string): number {
   return Number(/^HTTP\/1\.[01] (\d{3})/.exec(rawAnswer)?.[1])
 }
+
+/** Calls /api of a test server as a browser would, with a session cookie or as a guest. */
+export async function callApi(
+  serverUrl: string,
+  method: string,
+  path: string,
+  cookie?: string,
+  body?: unknown,
+) {
+  const response = await fetch(`${serverUrl}/api${path}`, {
+    method,
+    headers: {
+      ...(cookie && { cookie }),
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await response.text()
+  return { status: response.status, body: text ? JSON.parse(text) : undefined }
+}
+
+/** Fetches a page of a test server without following redirects. */
+export async function fetchPage(serverUrl: string, path: string, cookie?: string) {
+  const response = await fetch(`${serverUrl}${path}`, {
+    headers: cookie ? { cookie } : {},
+    redirect: 'manual',
+  })
+  return { status: response.status, html: await response.text(), response }
+}

@@ -1,12 +1,7 @@
 import { useState } from 'react'
-import {
-  IMAGE_MAX_BYTES,
-  IMAGE_TYPES,
-  imageObjectName,
-} from '../../../features/images/image-rules.ts'
 import { useStorageSettings } from '../../lib/root-data.ts'
 import { publicObjectUrl } from '../../lib/storage/storage-settings.ts'
-import { FileUpload } from '../file-upload.tsx'
+import { ContentImageUpload } from '../content-image-upload.tsx'
 import { FormMessage } from '../forms.tsx'
 
 /** A course's cover as cards and the course page show it: 16:9, or nothing when there is none. */
@@ -39,7 +34,6 @@ export function CourseCoverField(props: {
   error: string | undefined
   onChange(key: string | null): Promise<void>
 }) {
-  const storage = useStorageSettings()
   const [saving, setSaving] = useState(false)
   const change = (key: string | null) => {
     setSaving(true)
@@ -58,13 +52,9 @@ export function CourseCoverField(props: {
           がおすすめです）。
         </p>
       )}
-      <FileUpload
-        settings={storage}
-        level="public"
+      <ContentImageUpload
         label={props.coverKey ? 'カバー画像を変更' : 'カバー画像をアップロード'}
-        accept={IMAGE_TYPES}
-        maxBytes={IMAGE_MAX_BYTES}
-        nameFor={(file) => imageObjectName('covers', file)}
+        folder="covers"
         onUploaded={({ key }) => change(key)}
       />
       {props.coverKey ? (

@@ -6,7 +6,7 @@ import type { Route } from './+types/tab'
 
 export const headers = publicPageHeaders
 
-/** Profile tabs whose lists arrive with the content and community features. */
+/** Profile tabs whose lists arrive with the community features. */
 const TABS: Record<string, { title: string; empty: string; body: string }> = {
   'profile-followers': {
     title: 'フォロワー',
@@ -17,16 +17,6 @@ const TABS: Record<string, { title: string; empty: string; body: string }> = {
     title: 'フォロー中',
     empty: 'まだ誰もフォローしていません',
     body: 'フォローした人が、ここに一覧で表示されます。',
-  },
-  'profile-labs': {
-    title: 'ラボ',
-    empty: '公開中のラボはまだありません',
-    body: 'ラボは学習の成果として作った作品です。公開されると、ここに並びます。',
-  },
-  'profile-labs-stories': {
-    title: 'ストーリー',
-    empty: '公開中のストーリーはまだありません',
-    body: 'ラボを作る中で学んだことを書いた記事が、ここに並びます。',
   },
 }
 

@@ -1,12 +1,11 @@
 import { useMemo } from 'react'
-import { redirect, useLocation } from 'react-router'
-import { actorOf } from '../../../features/actor.ts'
+import { useLocation } from 'react-router'
 import { readStudyForEditor } from '../../../features/studies/study-view.server.ts'
 import { studyApi } from '../../components/studies/study-api.ts'
 import { StudyEditor } from '../../components/studies/study-editor.tsx'
-import { query } from '../../lib/auth/flow.ts'
 import { contentForPage } from '../../lib/content-response.server.ts'
 import { editorKey } from '../../lib/editor-address.ts'
+import { editorRequest } from '../../lib/editor-page.server.ts'
 import { pageMeta } from '../../lib/meta.ts'
 import { useSettings } from '../../lib/root-data.ts'
 import type { Route } from './+types/editor'
@@ -23,17 +22,9 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
 
 /** `/{user}/studies/{id}/edit` edits; `/{user}/studies/create` creates. */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const path = new URL(request.url).pathname
-  const user = await context.auth.currentUser(request)
-  if (!user) throw redirect(`/auth/signin${query({ redirectTo: path })}`)
-  const studyId = 'id' in params ? params.id : undefined
-  if (!studyId) {
-    // New studies are always the signed-in user's own.
-    if (params.user !== user.username) throw redirect(`/${user.username}/studies/create`)
-    return { username: user.username, study: null }
-  }
-  const study = await contentForPage(readStudyForEditor(context.db, actorOf(user), studyId), path)
-  return { username: params.user, study }
+  const { username, actor, id, path } = await editorRequest(context, request, params, 'studies')
+  const study = id ? await contentForPage(readStudyForEditor(context.db, actor, id), path) : null
+  return { username, study }
 }
 
 export default function StudyEditorPage({ loaderData }: Route.ComponentProps) {

@@ -43,8 +43,11 @@ async function api(method: string, path: string, user: User | undefined, body?: 
   return { status: response.status, json: (await response.json()) as Record<string, unknown> }
 }
 
-async function upload(user: User, contentType = 'image/png'): Promise<string> {
-  const key = `public/covers/${randomBytes(8).toString('hex')}.png`
+async function upload(
+  user: User,
+  contentType = 'image/png',
+  key = `public/${user.identityId}/covers/${randomBytes(8).toString('hex')}.png`,
+): Promise<string> {
   await user.s3.send(
     new PutObjectCommand({
       Bucket: BUCKET,
@@ -86,7 +89,8 @@ describe('a course cover', () => {
     const page = await fetch(`${server.url}/${author.username}/courses/${course.id}`, {
       headers: { cookie: cookieOf(author) },
     })
-    expect(await page.text()).toContain(`src="/s3/${BUCKET}/${first}"`)
+    // The identity id's colon is escaped in the address.
+    expect(await page.text()).toContain(`src="/s3/${BUCKET}/${first.replace(':', '%3A')}"`)
 
     const second = await upload(author)
     const replaced = await api('PUT', `/courses/${course.id}/cover`, author, {
@@ -107,10 +111,16 @@ describe('a course cover', () => {
     expect(await coverOf(course.id)).toBeNull()
   })
 
-  it("refuses someone else's image, what is not an image, what is not public and what does not exist", async () => {
+  it("refuses someone else's image, what is not an image, outside my folder or not public, and what does not exist", async () => {
     const course = await newCourse()
     const othersImage = await upload(stranger)
     const text = await upload(author, 'text/plain')
+    // Public and the author's, but outside their own folder.
+    const shared = await upload(
+      author,
+      'image/png',
+      `public/covers/${randomBytes(8).toString('hex')}.png`,
+    )
     const hidden = `private/${author.identityId}/cover.png`
     await author.s3.send(
       new PutObjectCommand({
@@ -120,7 +130,7 @@ describe('a course cover', () => {
         ContentType: 'image/png',
       }),
     )
-    for (const key of [othersImage, text, hidden, 'public/covers/missing.png']) {
+    for (const key of [othersImage, text, shared, hidden, 'public/covers/missing.png']) {
       const refused = await api('PUT', `/courses/${course.id}/cover`, author, {
         key,
         revision: course.revision,

@@ -1,0 +1,269 @@
+import { type ReactNode, useCallback, useRef, useState } from 'react'
+import { Link, useNavigate } from 'react-router'
+import { ApiRequestError } from '../lib/api-client.ts'
+import { moveToCreatedDraft } from '../lib/editor-address.ts'
+import { useAutosave } from '../lib/use-autosave.ts'
+import { useLeaveGuard } from '../lib/use-leave-guard.ts'
+import { ConflictBanner } from './conflict-banner.tsx'
+import { Field, inputClass, tagsFromText } from './courses/course-editor.tsx'
+import { messageOf } from './courses/lesson-editor.tsx'
+import { SaveStatus } from './courses/save-status.tsx'
+import type { DraftApi, EditedItem } from './draft-api.ts'
+
+/**
+ * The shell every single-page editor (studies, labs, lab stories) shares: the fields autosave
+ * a moment after typing stops (the first save creates the draft and moves to its edit
+ * address) and before leaving; each save names the revision it was based on, so another tab's
+ * save is refused with a clear message instead of overwritten; publish, unpublish and delete.
+ */
+export function useDraftEditor<D extends EditedItem, F extends TitleAndTags>(options: {
+  initial: D | null
+  fields: F
+  api: DraftApi<D>
+  /** What the server receives for the fields besides the title and tags. */
+  payloadOf(fields: F): object
+  /** The author, and the kind's path segment (`studies`): the item is `/{username}/{collection}/{id}`. */
+  username: string
+  collection: string
+}) {
+  const { api, username, collection } = options
+  const itemPath = (id: string) => `/${username}/${collection}/${id}`
+  const payloadOf = (value: F) => ({
+    ...options.payloadOf(value),
+    title: value.title,
+    tags: tagsFromText(value.tagsText),
+  })
+  const navigate = useNavigate()
+  const [draft, setDraft] = useState(options.initial)
+  const [fields, setFields] = useState(options.fields)
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({})
+  const [problem, setProblem] = useState<string | undefined>()
+  const [conflict, setConflict] = useState(false)
+  const revision = useRef(options.initial?.revision ?? 0)
+  // Set the moment the first save has created the draft: a save queued behind that one must
+  // update it, not create another, even before React has re-rendered with the draft.
+  const draftId = useRef(options.initial?.id)
+
+  const report = useCallback((error: unknown) => {
+    if (error instanceof ApiRequestError && error.code === 'STALE_REVISION') setConflict(true)
+    setFieldErrors(error instanceof ApiRequestError ? (error.fields ?? {}) : {})
+    setProblem(messageOf(error))
+  }, [])
+
+  const autosave = useAutosave<F>(async (value) => {
+    try {
+      if (!draftId.current) {
+        const created = await api.create(payloadOf(value))
+        draftId.current = created.id
+        revision.current = created.revision
+        setDraft(await api.draft(created.id))
+        // The draft exists now: continue editing it at its own address.
+        moveToCreatedDraft(navigate, `${itemPath(created.id)}/edit`)
+      } else {
+        const saved = await api.update(draftId.current, {
+          ...payloadOf(value),
+          revision: revision.current,
+        })
+        revision.current = saved.revision
+      }
+      setFieldErrors({})
+      setProblem(undefined)
+    } catch (error) {
+      report(error)
+      throw error
+    }
+  })
+  useLeaveGuard({ unsaved: autosave.unsaved, flush: autosave.flush })
+
+  // The newest fields, for changes that arrive after a render (an upload finishing).
+  const latest = useRef(fields)
+
+  /** Changes some fields; a function gets the newest fields (for callbacks that outlive a render). */
+  function update(changed: Partial<F> | ((current: F) => Partial<F>)) {
+    const next = {
+      ...latest.current,
+      ...(typeof changed === 'function' ? changed(latest.current) : changed),
+    }
+    latest.current = next
+    setFields(next)
+    if (draft || next.title.trim() !== '') autosave.change(next)
+  }
+
+  /** Publish or unpublish, after the last change is saved; then show the item as it is now. */
+  async function setPublished(publish: boolean) {
+    if (!draft) return
+    await autosave.flush()
+    try {
+      await (publish ? api.publish : api.unpublish)(draft.id, revision.current)
+      const fresh = await api.draft(draft.id)
+      revision.current = fresh.revision
+      setDraft(fresh)
+      setProblem(undefined)
+    } catch (error) {
+      report(error)
+    }
+  }
+
+  async function remove(question: string) {
+    if (!draft || !window.confirm(question)) return
+    try {
+      await api.remove(draft.id)
+      navigate('/drafts', { replace: true })
+    } catch (error) {
+      report(error)
+    }
+  }
+
+  /** The messages of a field, or of a list field and its items (`tags`, `tags.0`…). */
+  const errorOf = (field: string) =>
+    Object.entries(fieldErrors)
+      .filter(([name]) => name === field || name.startsWith(`${field}.`))
+      .flatMap(([, messages]) => messages)
+      .join(' ') || undefined
+
+  return {
+    draft,
+    itemPath,
+    fields,
+    update,
+    errorOf,
+    autosave,
+    problem,
+    conflict,
+    setPublished,
+    remove,
+  }
+}
+
+/** Every editor's title and tags (as typed: separated by commas). */
+export type TitleAndTags = { title: string; tagsText: string }
+
+export type DraftEditor<D extends EditedItem, F extends TitleAndTags> = ReturnType<
+  typeof useDraftEditor<D, F>
+>
+
+/**
+ * An editor's form: the conflict banner, the save status, the title and tags, the kind's own
+ * fields, then the publish panel.
+ */
+export function DraftEditorShell<D extends EditedItem, F extends TitleAndTags>(props: {
+  editor: DraftEditor<D, F>
+  /** The item in messages: 「このスタディ」. */
+  what: string
+  viewLabel: string
+  placeholders: { title: string; tags: string }
+  children: ReactNode
+}) {
+  const { editor, what } = props
+  const { draft, fields, update, errorOf } = editor
+  return (
+    <div className="flex flex-col gap-6">
+      {editor.conflict && <ConflictBanner what={what} />}
+      <div className="flex justify-end">
+        <SaveStatus state={editor.autosave.state} problem={editor.problem} />
+      </div>
+      <TextField
+        label="タイトル"
+        name="title"
+        value={fields.title}
+        maxLength={100}
+        required
+        placeholder={props.placeholders.title}
+        error={errorOf('title')}
+        onChange={(title) => update({ title } as Partial<F>)}
+      />
+      <TextField
+        label="タグ（カンマ区切り、10 個まで）"
+        name="tags"
+        value={fields.tagsText}
+        placeholder={props.placeholders.tags}
+        error={errorOf('tags')}
+        onChange={(tagsText) => update({ tagsText } as Partial<F>)}
+      />
+      {props.children}
+      {!draft && (
+        <p className="text-sm text-slate-500 dark:text-slate-400">
+          タイトルを入力すると下書きとして自動保存されます。
+        </p>
+      )}
+      {draft && (
+        <section
+          aria-labelledby="publish-heading"
+          className="flex flex-col gap-3 border-t border-slate-200 pt-6 dark:border-slate-800"
+        >
+          <h2 id="publish-heading" className="text-lg font-bold">
+            公開
+          </h2>
+          <p className="text-sm" data-publication-status={draft.status}>
+            {draft.status === 'published'
+              ? `${what}は公開中です。`
+              : `${what}は下書きです。あなただけが見られます。`}
+          </p>
+          <div className="flex flex-wrap gap-3">
+            {draft.status === 'draft' ? (
+              <button
+                type="button"
+                onClick={() => void editor.setPublished(true)}
+                className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+              >
+                公開する
+              </button>
+            ) : (
+              <button
+                type="button"
+                onClick={() => void editor.setPublished(false)}
+                className={secondaryButtonClass}
+              >
+                非公開（下書き）に戻す
+              </button>
+            )}
+            <Link to={editor.itemPath(draft.id)} className={secondaryButtonClass}>
+              {props.viewLabel}
+            </Link>
+            <button
+              type="button"
+              onClick={() => void editor.remove(`${what}を削除しますか？元に戻せません。`)}
+              className="rounded-md border border-red-300 px-4 py-2 text-red-700 hover:bg-red-50 dark:border-red-700 dark:text-red-400 dark:hover:bg-red-950"
+            >
+              削除する
+            </button>
+          </div>
+        </section>
+      )}
+    </div>
+  )
+}
+
+const secondaryButtonClass =
+  'rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800'
+
+/** A one-line text field of an editor. */
+export function TextField(props: {
+  label: string
+  name: string
+  value: string
+  error: string | undefined
+  maxLength?: number
+  placeholder?: string
+  type?: 'text' | 'url'
+  required?: boolean
+  onChange(value: string): void
+}) {
+  return (
+    <Field label={props.label} error={props.error}>
+      {(control) => (
+        <input
+          name={props.name}
+          type={props.type ?? 'text'}
+          value={props.value}
+          maxLength={props.maxLength}
+          required={props.required}
+          placeholder={props.placeholder}
+          {...control}
+          onChange={(event) => props.onChange(event.target.value)}
+          className={inputClass}
+        />
+      )}
+    </Field>
+  )
+}

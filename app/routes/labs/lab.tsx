@@ -1,0 +1,115 @@
+import { data, Link } from 'react-router'
+import { actorOf } from '../../../features/actor.ts'
+import { listPublishedLabStories } from '../../../features/labs/lab-lists.server.ts'
+import { readLabForViewer } from '../../../features/labs/lab-view.server.ts'
+import { plainExcerpt } from '../../../features/markdown/excerpt.ts'
+import { renderMarkdown } from '../../../features/markdown/render.ts'
+import {
+  actionLinkClass,
+  ContentHeader,
+  ReactionsPlace,
+} from '../../components/labs/content-header.tsx'
+import { LabList } from '../../components/labs/lab-list.tsx'
+import { MarkdownView } from '../../components/markdown-view.tsx'
+import { LIST_PAGE_SIZE } from '../../components/published-list.tsx'
+import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
+import { pageMeta } from '../../lib/meta.ts'
+import { useStorageSettings } from '../../lib/root-data.ts'
+import { publicObjectUrl } from '../../lib/storage/storage-settings.ts'
+import type { Route } from './+types/lab'
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageMeta(matches, {
+    title: loaderData?.lab.title,
+    description: loaderData?.excerpt ?? '',
+  })
+
+/** A lab with its screenshots, links, description and stories; drafts only for their owner. */
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const user = await context.auth.currentUser(request)
+  const { description, ...lab } = await contentForPage(
+    readLabForViewer(context.db, { username: params.user, labId: params.id }, actorOf(user)),
+    new URL(request.url).pathname,
+  )
+  const stories = await listPublishedLabStories(
+    context.db,
+    { limit: LIST_PAGE_SIZE },
+    { labId: lab.id },
+  )
+  return data(
+    {
+      lab,
+      excerpt: plainExcerpt(description),
+      descriptionHtml: renderMarkdown(description),
+      stories,
+      viewer: user?.username ?? null,
+    },
+    { headers: viewerCacheControl(user !== undefined) },
+  )
+}
+
+export default function LabPage({ loaderData }: Route.ComponentProps) {
+  const { lab, descriptionHtml, stories, viewer } = loaderData
+  const storage = useStorageSettings()
+  const labPath = `/${lab.author.username}/labs/${lab.id}`
+  return (
+    <article className="mx-auto max-w-3xl">
+      <ContentHeader section={{ to: '/labs', label: 'ラボ' }} item={lab}>
+        {lab.demoUrl && (
+          <a
+            href={lab.demoUrl}
+            rel="noopener noreferrer nofollow"
+            target="_blank"
+            className="rounded-md bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700"
+          >
+            デモを開く
+          </a>
+        )}
+        {lab.repositoryUrl && (
+          <a
+            href={lab.repositoryUrl}
+            rel="noopener noreferrer nofollow"
+            target="_blank"
+            className={actionLinkClass}
+          >
+            リポジトリ
+          </a>
+        )}
+        {lab.canEdit && (
+          <Link to={`${labPath}/edit`} className={actionLinkClass}>
+            編集する
+          </Link>
+        )}
+        {viewer === lab.author.username && (
+          <Link to={`/${viewer}/labs_stories/create?lab=${lab.id}`} className={actionLinkClass}>
+            このラボのストーリーを書く
+          </Link>
+        )}
+      </ContentHeader>
+      {lab.screenshotKeys.length > 0 && (
+        <section aria-label="スクリーンショット" className="mt-8 grid gap-3 sm:grid-cols-2">
+          {lab.screenshotKeys.map((key, index) => (
+            <img
+              key={key}
+              src={publicObjectUrl(storage, key)}
+              alt={`${lab.title} のスクリーンショット ${index + 1}`}
+              className="w-full rounded-lg border border-slate-200 dark:border-slate-800"
+            />
+          ))}
+        </section>
+      )}
+      <section aria-label="説明" className="mt-10">
+        <MarkdownView html={descriptionHtml} />
+      </section>
+      <section aria-labelledby="lab-stories-heading" className="mt-12">
+        <h2 id="lab-stories-heading" className="text-xl font-bold">
+          このラボのストーリー
+        </h2>
+        <LabList kind="labs_stories" firstPage={stories} apiPath={`/labs/${lab.id}/stories`} />
+      </section>
+      <ReactionsPlace />
+    </article>
+  )
+}

@@ -1,0 +1,66 @@
+import { data, Link } from 'react-router'
+import {
+  listPublishedLabStories,
+  listPublishedLabs,
+} from '../../../features/labs/lab-lists.server.ts'
+import { studyListQuery } from '../../../features/studies/study-lists.server.ts'
+import { LabList } from '../../components/labs/lab-list.tsx'
+import { LIST_PAGE_SIZE } from '../../components/published-list.tsx'
+import { publicPageHeaders } from '../../lib/cache-control.ts'
+import { pageMeta } from '../../lib/meta.ts'
+import { useCurrentUser } from '../../lib/root-data.ts'
+import type { Route } from './+types/list'
+
+export const headers = publicPageHeaders
+
+const PAGES = {
+  labs: {
+    title: 'ラボ',
+    description: '学習者が学んだことを生かして作った作品（ラボ）の一覧です。',
+    create: 'ラボを作る',
+  },
+  labs_stories: {
+    title: 'ストーリー',
+    description: 'ラボを作る中で学んだこと、工夫やつまずきを書いた記事の一覧です。',
+    create: 'ストーリーを書く',
+  },
+}
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageMeta(matches, PAGES[loaderData?.kind ?? 'labs'])
+
+/** `/labs` and `/labs_stories`: everyone's published labs or lab stories, newest first. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const query = studyListQuery.parse({ limit: LIST_PAGE_SIZE })
+  if (new URL(request.url).pathname === '/labs_stories') {
+    return data({
+      kind: 'labs_stories' as const,
+      firstPage: await listPublishedLabStories(context.db, query),
+    })
+  }
+  return data({ kind: 'labs' as const, firstPage: await listPublishedLabs(context.db, query) })
+}
+
+export default function Labs({ loaderData: { kind, firstPage } }: Route.ComponentProps) {
+  const page = PAGES[kind]
+  const user = useCurrentUser()
+  return (
+    <div>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold">{page.title}</h1>
+        {user && (
+          <Link
+            to={`/${user.username}/${kind}/create`}
+            className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+          >
+            {page.create}
+          </Link>
+        )}
+      </div>
+      <p className="mt-2 text-slate-600 dark:text-slate-400">
+        {page.description}新しく公開された順に並んでいます。
+      </p>
+      <LabList kind={kind} firstPage={firstPage} apiPath={`/${kind}`} />
+    </div>
+  )
+}

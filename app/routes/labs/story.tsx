@@ -1,0 +1,72 @@
+import { data, Link } from 'react-router'
+import { actorOf } from '../../../features/actor.ts'
+import { readLabStoryForViewer } from '../../../features/labs/lab-view.server.ts'
+import { plainExcerpt } from '../../../features/markdown/excerpt.ts'
+import { renderMarkdown } from '../../../features/markdown/render.ts'
+import {
+  actionLinkClass,
+  ContentHeader,
+  ReactionsPlace,
+} from '../../components/labs/content-header.tsx'
+import { MarkdownView } from '../../components/markdown-view.tsx'
+import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
+import { pageMeta } from '../../lib/meta.ts'
+import { useStorageSettings } from '../../lib/root-data.ts'
+import { publicObjectUrl } from '../../lib/storage/storage-settings.ts'
+import type { Route } from './+types/story'
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageMeta(matches, {
+    title: loaderData?.story.title,
+    description: loaderData?.excerpt ?? '',
+  })
+
+/** A lab story with its cover, body and lab; drafts only for their owner (anyone else: 404). */
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const user = await context.auth.currentUser(request)
+  const { body, ...story } = await contentForPage(
+    readLabStoryForViewer(context.db, { username: params.user, storyId: params.id }, actorOf(user)),
+    new URL(request.url).pathname,
+  )
+  // Rendered (and sanitised) once on the server; the browser only shows the HTML.
+  return data(
+    { story, excerpt: plainExcerpt(body), bodyHtml: renderMarkdown(body) },
+    { headers: viewerCacheControl(user !== undefined) },
+  )
+}
+
+export default function LabStoryPage({ loaderData: { story, bodyHtml } }: Route.ComponentProps) {
+  const storage = useStorageSettings()
+  return (
+    <article className="mx-auto max-w-3xl">
+      <ContentHeader section={{ to: '/labs_stories', label: 'ストーリー' }} item={story}>
+        {story.lab && (
+          <Link to={`/${story.author.username}/labs/${story.lab.id}`} className={actionLinkClass}>
+            ラボ「{story.lab.title}」
+          </Link>
+        )}
+        {story.canEdit && (
+          <Link
+            to={`/${story.author.username}/labs_stories/${story.id}/edit`}
+            className={actionLinkClass}
+          >
+            編集する
+          </Link>
+        )}
+      </ContentHeader>
+      {story.coverKey && (
+        <img
+          src={publicObjectUrl(storage, story.coverKey)}
+          alt=""
+          className="mt-8 aspect-video w-full rounded-lg object-cover"
+        />
+      )}
+      <section aria-label="本文" className="mt-10">
+        <MarkdownView html={bodyHtml} />
+      </section>
+      <ReactionsPlace />
+    </article>
+  )
+}

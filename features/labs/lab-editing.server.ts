@@ -1,0 +1,102 @@
+import type { Kysely } from 'kysely'
+import type { DB } from '../../db/schema.ts'
+import type { Actor } from '../actor.ts'
+import { ContentError, parseInput } from '../content-error.ts'
+import {
+  editableItem,
+  editItem,
+  insertDraft,
+  itemWrites,
+  saveItemFields,
+} from '../editable-item.server.ts'
+import { checkUploadedImages, type ImageStorage } from '../images/uploaded-image.server.ts'
+import { LAB } from './editable-labs.server.ts'
+import { type LabFields, labFields, labUpdate } from './lab-input.ts'
+
+/** Each screenshot key with the form field its message belongs to. */
+function screenshotFields(keys: readonly string[]): Map<string, string> {
+  return new Map(keys.map((key, index) => [key, `screenshotKeys.${index}`]))
+}
+
+/** A lab's screenshots in the author's order. */
+export async function screenshotKeysOf(db: Kysely<DB>, labId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('lab_screenshots')
+    .select('object_key')
+    .where('lab_id', '=', labId)
+    .orderBy('position')
+    .execute()
+  return rows.map((row) => row.object_key)
+}
+
+async function replaceScreenshots(trx: Kysely<DB>, labId: string, keys: readonly string[]) {
+  await trx.deleteFrom('lab_screenshots').where('lab_id', '=', labId).execute()
+  if (keys.length === 0) return
+  await trx
+    .insertInto('lab_screenshots')
+    .values(keys.map((object_key, position) => ({ lab_id: labId, object_key, position })))
+    .execute()
+}
+
+function labItem(fields: LabFields) {
+  return {
+    columns: {
+      title: fields.title,
+      description: fields.description,
+      repository_url: fields.repositoryUrl,
+      demo_url: fields.demoUrl,
+    },
+    tags: fields.tags,
+  }
+}
+
+/** Creates a lab as a draft owned by the actor; screenshots must be images they uploaded. */
+export async function createLab(
+  db: Kysely<DB>,
+  images: ImageStorage,
+  actor: Actor | undefined,
+  input: unknown,
+  now = Date.now(),
+): Promise<{ id: string; revision: number }> {
+  if (!actor) throw ContentError.signInRequired()
+  const fields = parseInput(labFields, input)
+  await checkUploadedImages(images, actor.userId, screenshotFields(fields.screenshotKeys))
+  return insertDraft(db, 'labs', actor.userId, labItem(fields), now, (trx, id) =>
+    replaceScreenshots(trx, id, fields.screenshotKeys),
+  )
+}
+
+/**
+ * Saves a lab's fields, screenshots and tags (the editor's form, autosaved). New screenshots
+ * must be images the lab's owner uploaded; those already on the lab were checked when added.
+ */
+export async function updateLab(
+  db: Kysely<DB>,
+  images: ImageStorage,
+  actor: Actor | undefined,
+  labId: string,
+  input: unknown,
+  now = Date.now(),
+): Promise<{ revision: number }> {
+  const fields = parseInput(labUpdate, input)
+  // Ownership first, so that someone else learns nothing from the image checks.
+  const lab = await editableItem(db, LAB, actor, labId)
+  await checkUploadedImages(
+    images,
+    lab.owner_id,
+    screenshotFields(fields.screenshotKeys),
+    new Set(await screenshotKeysOf(db, labId)),
+  )
+  return editItem(db, LAB, actor, labId, fields.revision, now, async (trx) => {
+    await saveItemFields(trx, 'labs', labId, labItem(fields), now)
+    await replaceScreenshots(trx, labId, fields.screenshotKeys)
+    return {}
+  })
+}
+
+/** Publish, unpublish and delete (its screenshots and tag links cascade; stories stay, unlinked). */
+export const {
+  publish: publishLab,
+  unpublish: unpublishLab,
+  remove: deleteLab,
+} = itemWrites(LAB, 'lab')

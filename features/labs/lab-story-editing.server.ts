@@ -1,0 +1,95 @@
+import type { Kysely } from 'kysely'
+import type { DB } from '../../db/schema.ts'
+import type { Actor } from '../actor.ts'
+import { ContentError, parseInput } from '../content-error.ts'
+import {
+  editableItem,
+  editItem,
+  insertDraft,
+  itemWrites,
+  saveItemFields,
+} from '../editable-item.server.ts'
+import { checkUploadedImages, type ImageStorage } from '../images/uploaded-image.server.ts'
+import { LAB_STORY } from './editable-labs.server.ts'
+import { type LabStoryFields, labStoryFields, labStoryUpdate } from './lab-input.ts'
+
+/**
+ * Refuses a story's lab and cover unless they are its owner's: a story tells of one of its
+ * author's own labs, and its cover is an image they uploaded (unless it is the saved one).
+ */
+async function checkStoryLinks(
+  db: Kysely<DB>,
+  images: ImageStorage,
+  ownerId: string,
+  fields: LabStoryFields,
+  savedCoverKey: string | null,
+): Promise<void> {
+  if (fields.labId !== null) {
+    const lab = await db
+      .selectFrom('labs')
+      .select('id')
+      .where('id', '=', fields.labId)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst()
+    if (!lab) {
+      throw new ContentError('VALIDATION_FAILED', '入力内容に誤りがあります', {
+        labId: ['ラボが見つかりません。自分のラボから選んでください。'],
+      })
+    }
+  }
+  if (fields.coverKey !== null && fields.coverKey !== savedCoverKey) {
+    await checkUploadedImages(images, ownerId, new Map([[fields.coverKey, 'coverKey']]))
+  }
+}
+
+function storyItem(fields: LabStoryFields) {
+  return {
+    columns: {
+      title: fields.title,
+      body: fields.body,
+      lab_id: fields.labId,
+      cover_key: fields.coverKey,
+    },
+    tags: fields.tags,
+  }
+}
+
+/** Creates a lab story as a draft owned by the actor. */
+export async function createLabStory(
+  db: Kysely<DB>,
+  images: ImageStorage,
+  actor: Actor | undefined,
+  input: unknown,
+  now = Date.now(),
+): Promise<{ id: string; revision: number }> {
+  if (!actor) throw ContentError.signInRequired()
+  const fields = parseInput(labStoryFields, input)
+  await checkStoryLinks(db, images, actor.userId, fields, null)
+  return insertDraft(db, 'lab_stories', actor.userId, storyItem(fields), now)
+}
+
+/** Saves a story's title, body, tags, lab and cover (the editor's form, autosaved). */
+export async function updateLabStory(
+  db: Kysely<DB>,
+  images: ImageStorage,
+  actor: Actor | undefined,
+  storyId: string,
+  input: unknown,
+  now = Date.now(),
+): Promise<{ revision: number }> {
+  const fields = parseInput(labStoryUpdate, input)
+  // Ownership first, so that someone else learns nothing from the checks of links.
+  const story = await editableItem(db, LAB_STORY, actor, storyId)
+  await checkStoryLinks(db, images, story.owner_id, fields, story.cover_key)
+  return editItem(db, LAB_STORY, actor, storyId, fields.revision, now, async (trx) => {
+    await saveItemFields(trx, 'lab_stories', storyId, storyItem(fields), now)
+    return {}
+  })
+}
+
+/** Publish, unpublish and delete (its tag links cascade). */
+export const {
+  publish: publishLabStory,
+  unpublish: unpublishLabStory,
+  remove: deleteLabStory,
+} = itemWrites(LAB_STORY, 'lab_story')

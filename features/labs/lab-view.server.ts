@@ -1,0 +1,218 @@
+import type { Kysely } from 'kysely'
+import type { DB, PublicationStatus } from '../../db/schema.ts'
+import { type Actor, mayEdit } from '../actor.ts'
+import { ContentError } from '../content-error.ts'
+import { editableItem } from '../editable-item.server.ts'
+import { readableItem } from '../readable-item.server.ts'
+import { tagsOfItems } from '../tags/item-tags.server.ts'
+import { LAB, LAB_STORY } from './editable-labs.server.ts'
+import { screenshotKeysOf } from './lab-editing.server.ts'
+
+type Author = { username: string; displayName: string }
+
+/** What a lab's page and /api show of it (description as Markdown); safe for the browser. */
+export type LabView = {
+  id: string
+  title: string
+  description: string
+  tags: string[]
+  repositoryUrl: string | null
+  demoUrl: string | null
+  /** Object keys of public images, in the author's order. */
+  screenshotKeys: string[]
+  status: PublicationStatus
+  publishedAt: number | null
+  updatedAt: number
+  revision: number
+  author: Author
+  canEdit: boolean
+}
+
+/** A lab as `viewer` may see it; someone else's draft is "not found". */
+export async function readLabForViewer(
+  db: Kysely<DB>,
+  address: { username: string; labId: string },
+  viewer: Actor | undefined,
+): Promise<LabView> {
+  const { row, author, canEdit } = await readableItem(
+    db,
+    'labs',
+    { username: address.username, id: address.labId },
+    viewer,
+    LAB.notFound,
+  )
+  return { ...(await labDraftOf(db, row)), ...published(row), author, canEdit }
+}
+
+/** Everything the lab editor edits, with the revision its saves are based on. */
+export type LabDraft = Pick<
+  LabView,
+  | 'id'
+  | 'title'
+  | 'description'
+  | 'tags'
+  | 'repositoryUrl'
+  | 'demoUrl'
+  | 'screenshotKeys'
+  | 'status'
+  | 'revision'
+>
+
+/** The lab as its editor opens it; only for its owner or an admin. */
+export async function readLabForEditor(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  labId: string,
+): Promise<LabDraft> {
+  return labDraftOf(db, await editableItem(db, LAB, actor, labId))
+}
+
+async function labDraftOf(
+  db: Kysely<DB>,
+  lab: {
+    id: string
+    title: string
+    description: string
+    repository_url: string | null
+    demo_url: string | null
+    status: PublicationStatus
+    revision: number
+  },
+): Promise<LabDraft> {
+  const tags = await tagsOfItems(db, 'lab_tags', [lab.id])
+  return {
+    id: lab.id,
+    title: lab.title,
+    description: lab.description,
+    tags: tags.get(lab.id) ?? [],
+    repositoryUrl: lab.repository_url,
+    demoUrl: lab.demo_url,
+    screenshotKeys: await screenshotKeysOf(db, lab.id),
+    status: lab.status,
+    revision: lab.revision,
+  }
+}
+
+function published(item: {
+  status: PublicationStatus
+  published_at: number | null
+  updated_at: number
+}) {
+  return {
+    publishedAt: item.status === 'published' ? item.published_at : null,
+    updatedAt: item.updated_at,
+  }
+}
+
+/** What a lab story's page and /api show of it (body as Markdown). */
+export type LabStoryView = {
+  id: string
+  title: string
+  body: string
+  tags: string[]
+  coverKey: string | null
+  /** The lab it tells of, when the viewer may see that lab. */
+  lab: { id: string; title: string } | null
+  status: PublicationStatus
+  publishedAt: number | null
+  updatedAt: number
+  revision: number
+  author: Author
+  canEdit: boolean
+}
+
+/** A lab story as `viewer` may see it; someone else's draft is "not found". */
+export async function readLabStoryForViewer(
+  db: Kysely<DB>,
+  address: { username: string; storyId: string },
+  viewer: Actor | undefined,
+): Promise<LabStoryView> {
+  const { row, author, canEdit } = await readableItem(
+    db,
+    'lab_stories',
+    { username: address.username, id: address.storyId },
+    viewer,
+    LAB_STORY.notFound,
+  )
+  const lab =
+    row.lab_id === null
+      ? undefined
+      : await db
+          .selectFrom('labs')
+          .select(['id', 'title', 'status', 'owner_id'])
+          .where('id', '=', row.lab_id)
+          .executeTakeFirst()
+  const { labId: _, ...draft } = await storyDraftOf(db, row)
+  return {
+    ...draft,
+    lab:
+      lab && (lab.status === 'published' || mayEdit(viewer, lab.owner_id))
+        ? { id: lab.id, title: lab.title }
+        : null,
+    ...published(row),
+    author,
+    canEdit,
+  }
+}
+
+/** Everything the story editor edits, with the revision its saves are based on. */
+export type LabStoryDraft = Pick<
+  LabStoryView,
+  'id' | 'title' | 'body' | 'tags' | 'coverKey' | 'status' | 'revision'
+> & { labId: string | null }
+
+/** The story as its editor opens it; only for its owner or an admin. */
+export async function readLabStoryForEditor(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  storyId: string,
+): Promise<LabStoryDraft> {
+  return storyDraftOf(db, await editableItem(db, LAB_STORY, actor, storyId))
+}
+
+async function storyDraftOf(
+  db: Kysely<DB>,
+  story: {
+    id: string
+    title: string
+    body: string
+    lab_id: string | null
+    cover_key: string | null
+    status: PublicationStatus
+    revision: number
+  },
+): Promise<LabStoryDraft> {
+  const tags = await tagsOfItems(db, 'lab_story_tags', [story.id])
+  return {
+    id: story.id,
+    title: story.title,
+    body: story.body,
+    tags: tags.get(story.id) ?? [],
+    labId: story.lab_id,
+    coverKey: story.cover_key,
+    status: story.status,
+    revision: story.revision,
+  }
+}
+
+/**
+ * The labs a story may tell of (the editor's choice), newest change first: the story owner's
+ * when editing `storyId`, else the actor's own (a new story).
+ */
+export async function labChoicesFor(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  storyId?: string,
+): Promise<{ id: string; title: string }[]> {
+  if (!actor) throw ContentError.signInRequired()
+  const ownerId = storyId
+    ? (await editableItem(db, LAB_STORY, actor, storyId)).owner_id
+    : actor.userId
+  return db
+    .selectFrom('labs')
+    .select(['id', 'title'])
+    .where('owner_id', '=', ownerId)
+    .orderBy('updated_at', 'desc')
+    .limit(100)
+    .execute()
+}

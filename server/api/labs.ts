@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Kysely } from 'kysely'
+import { z } from 'zod'
+import type { DB } from '../../db/schema.ts'
+import type { Actor } from '../../features/actor.ts'
+import type { ImageStorage } from '../../features/images/uploaded-image.server.ts'
+import {
+  createLab,
+  deleteLab,
+  publishLab,
+  unpublishLab,
+  updateLab,
+} from '../../features/labs/lab-editing.server.ts'
+import { labChoicesQuery } from '../../features/labs/lab-input.ts'
+import { listPublishedLabStories, listPublishedLabs } from '../../features/labs/lab-lists.server.ts'
+import {
+  createLabStory,
+  deleteLabStory,
+  publishLabStory,
+  unpublishLabStory,
+  updateLabStory,
+} from '../../features/labs/lab-story-editing.server.ts'
+import {
+  labChoicesFor,
+  readLabForEditor,
+  readLabForViewer,
+  readLabStoryForEditor,
+  readLabStoryForViewer,
+} from '../../features/labs/lab-view.server.ts'
+import { listQuery, registerEditableRoutes } from './editable-routes.ts'
+import { pathId, pathParams } from './request-params.ts'
+
+const labParams = z.object({ labId: pathId })
+
+/** Labs and lab stories: the same shape as studies, plus a lab's stories and a story's labs. */
+export function registerLabRoutes(
+  api: FastifyInstance,
+  db: Kysely<DB>,
+  images: ImageStorage,
+  actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
+): void {
+  registerEditableRoutes(api, actorOf, {
+    collection: '/labs',
+    idName: 'labId',
+    list: (query, username) => listPublishedLabs(db, query, username),
+    read: ({ username, id }, viewer) => readLabForViewer(db, { username, labId: id }, viewer),
+    create: (actor, body) => createLab(db, images, actor, body),
+    readDraft: (actor, id) => readLabForEditor(db, actor, id),
+    update: (actor, id, body) => updateLab(db, images, actor, id, body),
+    publish: (actor, id, body) => publishLab(db, actor, id, body),
+    unpublish: (actor, id, body) => unpublishLab(db, actor, id, body),
+    remove: (actor, id) => deleteLab(db, actor, id),
+  })
+  api.get('/labs/:labId/stories', async (request) => {
+    const { labId } = pathParams(labParams, request)
+    return listPublishedLabStories(db, listQuery(request), { labId })
+  })
+
+  registerEditableRoutes(api, actorOf, {
+    collection: '/labs_stories',
+    idName: 'storyId',
+    list: (query, username) => listPublishedLabStories(db, query, { username }),
+    read: ({ username, id }, viewer) =>
+      readLabStoryForViewer(db, { username, storyId: id }, viewer),
+    create: (actor, body) => createLabStory(db, images, actor, body),
+    readDraft: (actor, id) => readLabStoryForEditor(db, actor, id),
+    update: (actor, id, body) => updateLabStory(db, images, actor, id, body),
+    publish: (actor, id, body) => publishLabStory(db, actor, id, body),
+    unpublish: (actor, id, body) => unpublishLabStory(db, actor, id, body),
+    remove: (actor, id) => deleteLabStory(db, actor, id),
+  })
+  api.get('/labs_stories/lab-choices', async (request) => {
+    const query = labChoicesQuery.safeParse(request.query)
+    if (!query.success) throw query.error
+    return { items: await labChoicesFor(db, await actorOf(request), query.data.storyId) }
+  })
+}

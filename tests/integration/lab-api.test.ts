@@ -1,0 +1,209 @@
+import { randomBytes } from 'node:crypto'
+import { PutObjectCommand } from '@aws-sdk/client-s3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
+import { callApi, fetchPage } from '../support/http.ts'
+import type { TestServer } from '../support/test-server.ts'
+import { CLIENT_ID } from './identity/support.ts'
+import { BUCKET, signedInUser, startStorageServer } from './storage/support.ts'
+
+/**
+ * Labs and lab stories against the real server and object storage: screenshots and covers are
+ * really uploaded with the identity pool's credentials, and the server accepts only the
+ * author's own; ownership, revisions, field errors, pages, lists and search.
+ */
+type User = Awaited<ReturnType<typeof signedInUser>> & { cookie: string }
+
+let server: TestServer
+let author: User
+let other: User
+
+async function user(prefix: string): Promise<User> {
+  const signedIn = await signedInUser(server, prefix)
+  const cookie = amplifyCookieHeader(CLIENT_ID, signedIn.username, {
+    accessToken: signedIn.tokens.AccessToken,
+    idToken: signedIn.tokens.IdToken,
+  })
+  return { ...signedIn, cookie }
+}
+
+beforeAll(async () => {
+  server = await startStorageServer()
+  author = await user('labauthor')
+  other = await user('labother')
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+const call = (method: string, path: string, who?: User, body?: unknown) =>
+  callApi(server.url, method, path, who?.cookie, body)
+const page = (path: string, who?: User) => fetchPage(server.url, path, who?.cookie)
+
+/** Uploads an image as `who`, into their own public folder unless `key` says otherwise. */
+async function upload(who: User, key = `public/${who.identityId}/labs/${randomHex()}.png`) {
+  await who.s3.send(
+    new PutObjectCommand({
+      Bucket: BUCKET,
+      Key: key,
+      Body: randomBytes(1024),
+      ContentType: 'image/png',
+    }),
+  )
+  return key
+}
+
+function randomHex() {
+  return randomBytes(6).toString('hex')
+}
+
+describe('lab API and pages', () => {
+  let labId: string
+  let revision: number
+  let screenshot: string
+
+  it("accepts only the author's own uploaded screenshots, saving nothing otherwise", async () => {
+    screenshot = await upload(author)
+    const theirs = await upload(other)
+    // Public, uploaded by the author, but outside their own folder.
+    const shared = await upload(author, `public/labs/${randomHex()}.png`)
+    const refused = await call('POST', '/labs', author, {
+      title: '天気ダッシュボード',
+      screenshotKeys: [theirs, shared, `public/${author.identityId}/labs/none.png`],
+    })
+    expect(refused.status).toBe(400)
+    expect(Object.keys(refused.body.error.fields).sort()).toEqual([
+      'screenshotKeys.0',
+      'screenshotKeys.1',
+      'screenshotKeys.2',
+    ])
+    expect((await call('GET', '/drafts', author)).body.items).toEqual([])
+    expect((await call('POST', '/labs', undefined, { title: 'ゲスト' })).status).toBe(401)
+
+    const created = await call('POST', '/labs', author, {
+      title: '天気ダッシュボード',
+      description: '## 使った技術\n\n<script>alert(1)</script>Fetch API と Chart.js',
+      tags: ['ＪａｖａＳｃｒｉｐｔ'],
+      repositoryUrl: 'https://github.com/example/weather',
+      demoUrl: 'https://weather.example.com',
+      screenshotKeys: [screenshot],
+    })
+    expect(created.status).toBe(201)
+    labId = created.body.id
+    revision = created.body.revision
+  })
+
+  it('keeps the draft to its author and refuses every write by others', async () => {
+    const path = `/users/${author.username}/labs/${labId}`
+    expect((await call('GET', path, author)).body).toMatchObject({
+      status: 'draft',
+      tags: ['javascript'],
+      screenshotKeys: [screenshot],
+      canEdit: true,
+    })
+    for (const who of [undefined, other]) {
+      expect((await call('GET', path, who)).status).toBe(404)
+      expect((await page(`/${author.username}/labs/${labId}`, who)).status).toBe(404)
+    }
+    const writes: [string, string, unknown][] = [
+      ['PUT', `/labs/${labId}`, { title: '乗っ取り', revision }],
+      ['POST', `/labs/${labId}/publish`, { revision }],
+      ['POST', `/labs/${labId}/unpublish`, { revision }],
+      ['DELETE', `/labs/${labId}`, undefined],
+    ]
+    for (const [method, target, body] of writes) {
+      expect((await call(method, target, undefined, body)).status).toBe(401)
+      expect((await call(method, target, other, body)).status).toBe(404)
+      const forged = target.replace(labId, 'forgedid00000000')
+      expect((await call(method, forged, author, body)).status).toBe(404)
+    }
+    const stale = await call('PUT', `/labs/${labId}`, author, { title: '古い', revision: 99 })
+    expect(stale.status).toBe(409)
+    expect(stale.body.error.message).toContain('ほかのタブ')
+  })
+
+  it('publishes: the page shows screenshots, links and sanitised description to guests', async () => {
+    const published = await call('POST', `/labs/${labId}/publish`, author, { revision })
+    expect(published.status).toBe(200)
+    revision = published.body.revision
+    const detail = await page(`/${author.username}/labs/${labId}`)
+    expect(detail.status).toBe(200)
+    expect(detail.html).toContain('天気ダッシュボード')
+    expect(detail.html).not.toContain('<script>alert(1)')
+    expect(detail.html).toContain(`src="/s3/${BUCKET}/${screenshot.replace(':', '%3A')}"`)
+    expect(detail.html).toContain('href="https://github.com/example/weather"')
+    expect(detail.html).toContain('href="/tags/javascript"')
+    expect((await page('/labs')).html).toContain('天気ダッシュボード')
+    expect((await page(`/${author.username}/labs`)).html).toContain('天気ダッシュボード')
+    expect((await page(`/${other.username}/labs`)).html).not.toContain('天気ダッシュボード')
+    const listed = await call('GET', `/users/${author.username}/labs?limit=1`)
+    expect(listed.body.items.map((item: { id: string }) => item.id)).toEqual([labId])
+    expect((await call('GET', '/labs?cursor=nonsense')).status).toBe(400)
+    const found = await call('GET', `/search?q=${encodeURIComponent('ダッシュボード')}`)
+    expect(found.body.items.map((item: { id: string }) => item.id)).toContain(labId)
+    // Someone else may not take it down.
+    expect((await call('POST', `/labs/${labId}/unpublish`, other, { revision })).status).toBe(403)
+  })
+
+  it('stories: linked to the author’s own lab, with a cover they uploaded', async () => {
+    const theirLab = await call('POST', '/labs', other, { title: '他人のラボ' })
+    const refused = await call('POST', '/labs_stories', author, {
+      title: 'グラフ描画でつまずいた話',
+      labId: theirLab.body.id,
+      coverKey: await upload(other),
+    })
+    expect(refused.status).toBe(400)
+    expect(Object.keys(refused.body.error.fields).sort()).toEqual(['labId'])
+    const cover = await upload(author)
+    const created = await call('POST', '/labs_stories', author, {
+      title: 'グラフ描画でつまずいた話',
+      body: `## 軸の設定\n\n![グラフ](/s3/${BUCKET}/${cover})\n\n目盛りが重なった`,
+      tags: ['chart.js'],
+      labId,
+      coverKey: cover,
+    })
+    expect(created.status).toBe(201)
+    const storyId = created.body.id
+    const choices = await call('GET', '/labs_stories/lab-choices', author)
+    expect(choices.body.items.map((lab: { id: string }) => lab.id)).toEqual([labId])
+    expect((await call('GET', '/labs_stories/lab-choices')).status).toBe(401)
+    expect((await page(`/${author.username}/labs_stories/${storyId}`)).status).toBe(404)
+
+    const published = await call('POST', `/labs_stories/${storyId}/publish`, author, {
+      revision: 1,
+    })
+    expect(published.status).toBe(200)
+    const story = await page(`/${author.username}/labs_stories/${storyId}`)
+    expect(story.status).toBe(200)
+    expect(story.html).toContain('目盛りが重なった')
+    expect(story.html).toContain(`href="/${author.username}/labs/${labId}"`)
+    // As the author: guests may get the page cache's copy for a few seconds (decision 005).
+    const labPage = await page(`/${author.username}/labs/${labId}`, author)
+    expect(labPage.html).toContain(`href="/${author.username}/labs_stories/${storyId}"`)
+    const ofLab = await call('GET', `/labs/${labId}/stories`)
+    expect(ofLab.body.items.map((item: { id: string }) => item.id)).toEqual([storyId])
+    expect((await page('/labs_stories', author)).html).toContain('グラフ描画でつまずいた話')
+    const found = await call('GET', `/search?q=${encodeURIComponent('目盛り')}`)
+    expect(found.body.items.map((item: { id: string }) => item.id)).toContain(storyId)
+
+    // From /drafts: the author publishes their other lab's draft… someone else cannot.
+    const draft = await call('POST', '/labs_stories', author, { title: '下書きの話' })
+    const act = (who: User, fields: Record<string, string>) =>
+      fetch(`${server.url}/drafts`, {
+        method: 'POST',
+        headers: { cookie: who.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+        redirect: 'manual',
+      })
+    const fields = { intent: 'publish', kind: 'lab_story', id: draft.body.id, revision: '1' }
+    expect(await (await act(other, fields)).text()).toContain('ストーリーが見つかりません')
+    await act(author, fields)
+    expect(
+      (await call('GET', `/users/${author.username}/labs_stories/${draft.body.id}`)).body.status,
+    ).toBe('published')
+    await act(author, { intent: 'delete', kind: 'lab_story', id: draft.body.id })
+    expect(
+      (await call('GET', `/users/${author.username}/labs_stories/${draft.body.id}`)).status,
+    ).toBe(404)
+  })
+})
