@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { type FileHandle, mkdir, open, readdir, rename, rm } from 'node:fs/promises'
+import { type FileHandle, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises'
 import path from 'node:path'
+import { Readable } from 'node:stream'
 import type { ContentStore } from '../indexed/content-store.ts'
+import { sharedFlushes } from './shared-flushes.ts'
 
 const FILE_ID = /^[0-9a-f]{32}$/
 const TEMPORARY = /^[0-9a-f]{32}\.tmp$/
@@ -12,7 +14,8 @@ const MIN_READ_CHUNK_BYTES = 16 * 1024
 /**
  * Content on local disk: one file per object or part, named by its random id under `content/`.
  * A file is written under `tmp/`, flushed, and renamed into `content/` only once complete, then
- * the directory is flushed too; it counts only once an index row names it.
+ * the directory is flushed too; it counts only once an index row names it. Writes finishing
+ * together share their directory flushes (`sharedFlushes`).
  */
 export async function openContentFiles(
   directory: string,
@@ -23,6 +26,7 @@ export async function openContentFiles(
   await mkdir(contentDir, { recursive: true })
   await mkdir(tmpDir, { recursive: true })
   if (options.fsync) await syncDirectory(directory)
+  const syncContentDir = sharedFlushes(() => syncDirectory(contentDir))
   const contentPath = (fileId: string) => {
     if (!FILE_ID.test(fileId)) throw new Error(`Not a content file id: ${fileId}`)
     return path.join(contentDir, fileId)
@@ -52,7 +56,8 @@ export async function openContentFiles(
             }
           }
           await writeAll(file, pending)
-          if (options.fsync) await file.sync()
+          // The data and the size it needs to be read back; times and such may lag.
+          if (options.fsync) await file.datasync()
         } finally {
           await file.close()
         }
@@ -62,36 +67,44 @@ export async function openContentFiles(
         throw error
       }
       // The rename is durable only once the directory entry is.
-      if (options.fsync) await syncDirectory(contentDir)
+      if (options.fsync) await syncContentDir()
       return { fileId, size, md5: md5.digest() }
     },
-    async open(fileId) {
+    async open(fileId, size) {
       const file = await open(contentPath(fileId), 'r').catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return undefined
         throw error
       })
       if (!file) return undefined
-      const { size } = await file.stat().catch(async (error: unknown) => {
-        await file.close()
-        throw error
-      })
       // The open descriptor is the snapshot: a replacement unlinks the path, not these bytes.
       return {
-        read: (range) =>
-          file.createReadStream({
+        read: (range) => {
+          const { start, end } = range ?? { start: 0, end: size - 1 }
+          if (end < start) {
+            // An empty object: nothing to read, so the descriptor goes at once.
+            file.close().catch(() => {})
+            return Readable.from([])
+          }
+          return file.createReadStream({
             autoClose: true,
-            // Reads of up to 1 MiB (the 64 KiB default costs a promise round trip per 64 KiB),
-            // but no larger than what is asked: each read allocates its buffer.
+            // Reads of up to 1 MiB (the 64 KiB default costs a thread pool round trip per
+            // 64 KiB), but no larger than what is asked: each read allocates its buffer.
             highWaterMark: Math.max(
               MIN_READ_CHUNK_BYTES,
-              Math.min(READ_CHUNK_BYTES, range ? range.end - range.start + 1 : size),
+              Math.min(READ_CHUNK_BYTES, end - start + 1),
             ),
-            ...(range && { start: range.start, end: range.end }),
-          }),
+            // A known end spares the read that would only find the end of the file.
+            start,
+            end,
+          })
+        },
       }
     },
     async remove(fileId) {
-      await rm(contentPath(fileId), { force: true })
+      // unlink, not rm: rm looks at the path first, one more thread pool round trip.
+      await unlink(contentPath(fileId)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error
+      })
     },
     async removeLeftovers(referenced) {
       const leftovers = await listLeftovers(directory, referenced)

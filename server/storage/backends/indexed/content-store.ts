@@ -9,8 +9,11 @@ import type { Readable } from 'node:stream'
 export type ContentStore = {
   /** Streams the source into a new item. On any error nothing is left behind. */
   write(source: AsyncIterable<Uint8Array>): Promise<WrittenContent>
-  /** A snapshot of one item, or undefined when it is gone (replaced meanwhile). */
-  open(id: string): Promise<ContentReader | undefined>
+  /**
+   * A snapshot of one item, or undefined when it is gone (replaced meanwhile). `size` is the
+   * item's size as written (the index has it), so opening need not ask the disk.
+   */
+  open(id: string, size: number): Promise<ContentReader | undefined>
   /** Removes an item; a missing one is not an error. */
   remove(id: string): Promise<void>
   /** Start-up only: removes every unfinished write and every item not in `referenced`. */
