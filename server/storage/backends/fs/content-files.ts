@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, type Hash, randomBytes } from 'node:crypto'
 import { type FileHandle, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
@@ -13,8 +13,8 @@ const MIN_READ_CHUNK_BYTES = 16 * 1024
 
 /**
  * Content on local disk: one file per object or part, named by its random id under `content/`.
- * A file is written under `tmp/`, flushed, and renamed into `content/` only once complete, then
- * the directory is flushed too; it counts only once an index row names it. Writes finishing
+ * A file is written under `tmp/` and renamed into `content/` only once complete; then the file
+ * and that directory are flushed, and only then may an index row name it. Writes finishing
  * together share their directory flushes (`sharedFlushes`).
  */
 export async function openContentFiles(
@@ -32,44 +32,52 @@ export async function openContentFiles(
     return path.join(contentDir, fileId)
   }
 
+  async function write(source: AsyncIterable<Uint8Array>, md5: Hash | undefined) {
+    const fileId = randomBytes(16).toString('hex')
+    const tmpPath = path.join(tmpDir, `${fileId}.tmp`)
+    let size = 0
+    const file = await open(tmpPath, 'wx')
+    let written = tmpPath
+    try {
+      try {
+        // Chunks are gathered and written together: one system call per MiB, not per chunk.
+        let pending: Uint8Array[] = []
+        let pendingBytes = 0
+        for await (const chunk of source) {
+          md5?.update(chunk)
+          size += chunk.byteLength
+          pending.push(chunk)
+          pendingBytes += chunk.byteLength
+          if (pendingBytes >= WRITE_BATCH_BYTES) {
+            await writeAll(file, pending)
+            pending = []
+            pendingBytes = 0
+          }
+        }
+        await writeAll(file, pending)
+        await rename(tmpPath, contentPath(fileId))
+        written = contentPath(fileId)
+        // Both the bytes (with the size needed to read them back) and the new directory
+        // entry must be durable before an index row names the file, in either order: a
+        // crash before that leaves a file no row names, which recovery removes. Flushing
+        // them together lets the file system commit them in one journal transaction.
+        if (options.fsync) await allSettledOrThrow([file.datasync(), syncContentDir()])
+      } finally {
+        await file.close()
+      }
+    } catch (error) {
+      await rm(written, { force: true })
+      throw error
+    }
+    return { fileId, size }
+  }
+
   return {
     async write(source) {
-      const fileId = randomBytes(16).toString('hex')
-      const tmpPath = path.join(tmpDir, `${fileId}.tmp`)
       const md5 = createHash('md5')
-      let size = 0
-      const file = await open(tmpPath, 'wx')
-      try {
-        try {
-          // Chunks are gathered and written together: one system call per MiB, not per chunk.
-          let pending: Uint8Array[] = []
-          let pendingBytes = 0
-          for await (const chunk of source) {
-            md5.update(chunk)
-            size += chunk.byteLength
-            pending.push(chunk)
-            pendingBytes += chunk.byteLength
-            if (pendingBytes >= WRITE_BATCH_BYTES) {
-              await writeAll(file, pending)
-              pending = []
-              pendingBytes = 0
-            }
-          }
-          await writeAll(file, pending)
-          // The data and the size it needs to be read back; times and such may lag.
-          if (options.fsync) await file.datasync()
-        } finally {
-          await file.close()
-        }
-        await rename(tmpPath, contentPath(fileId))
-      } catch (error) {
-        await rm(tmpPath, { force: true })
-        throw error
-      }
-      // The rename is durable only once the directory entry is.
-      if (options.fsync) await syncContentDir()
-      return { fileId, size, md5: md5.digest() }
+      return { ...(await write(source, md5)), md5: md5.digest() }
     },
+    writeUnhashed: (source) => write(source, undefined),
     async open(fileId, size) {
       const file = await open(contentPath(fileId), 'r').catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return undefined
@@ -144,6 +152,12 @@ async function writeAll(file: FileHandle, chunks: Uint8Array[]): Promise<void> {
       remaining = [remaining[0].subarray(bytesWritten), ...remaining.slice(1)]
     }
   }
+}
+
+/** Waits for every promise, then throws the first failure: nothing is still running after it. */
+async function allSettledOrThrow(promises: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(promises)).find((result) => result.status === 'rejected')
+  if (failed) throw failed.reason
 }
 
 async function syncDirectory(directory: string): Promise<void> {

@@ -7,8 +7,10 @@ import type { Readable } from 'node:stream'
  * disk (../fs/content-files.ts) and in an S3-compatible bucket (../s3/s3-content-objects.ts).
  */
 export type ContentStore = {
-  /** Streams the source into a new item. On any error nothing is left behind. */
-  write(source: AsyncIterable<Uint8Array>): Promise<WrittenContent>
+  /** Streams the source into a new item, with its MD5. On any error nothing is left behind. */
+  write(source: AsyncIterable<Uint8Array>): Promise<HashedContent>
+  /** The same without the MD5, for Complete: a multipart ETag comes from the parts' MD5s. */
+  writeUnhashed(source: AsyncIterable<Uint8Array>): Promise<WrittenContent>
   /**
    * A snapshot of one item, or undefined when it is gone (replaced meanwhile). `size` is the
    * item's size as written (the index has it), so opening need not ask the disk.
@@ -20,7 +22,8 @@ export type ContentStore = {
   removeLeftovers(referenced: ReadonlySet<string>): Promise<number>
 }
 
-export type WrittenContent = { fileId: string; size: number; md5: Buffer }
+export type WrittenContent = { fileId: string; size: number }
+export type HashedContent = WrittenContent & { md5: Buffer }
 
 export type ContentReader = {
   /** Bytes `start`..`end` inclusive, or all; called once, and the stream releases the reader. */

@@ -183,7 +183,7 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
           completed,
           new Map(stored.map((row) => [Number(row.part_number), row])),
         )
-        const file = await files.write(concatenated(context, chosen))
+        const file = await files.writeUnhashed(concatenated(context, chosen))
         const etag = quotedEtag(
           createHash('md5')
             .update(Buffer.concat(chosen.map((part) => Buffer.from(unquoted(part.etag), 'hex'))))
