@@ -1,8 +1,8 @@
-import { createHash, type Hash, randomBytes } from 'node:crypto'
+import { type Hash, randomBytes } from 'node:crypto'
 import { type FileHandle, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
-import type { ContentStore } from '../indexed/content-store.ts'
+import { type ContentStore, contentWriters } from '../indexed/content-store.ts'
 import { sharedFlushes } from './shared-flushes.ts'
 
 const FILE_ID = /^[0-9a-f]{32}$/
@@ -73,11 +73,7 @@ export async function openContentFiles(
   }
 
   return {
-    async write(source) {
-      const md5 = createHash('md5')
-      return { ...(await write(source, md5)), md5: md5.digest() }
-    },
-    writeUnhashed: (source) => write(source, undefined),
+    ...contentWriters(write),
     async open(fileId, size) {
       const file = await open(contentPath(fileId), 'r').catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return undefined

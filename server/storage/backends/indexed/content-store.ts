@@ -1,3 +1,4 @@
+import { createHash, type Hash } from 'node:crypto'
 import type { Readable } from 'node:stream'
 
 /**
@@ -28,4 +29,20 @@ export type HashedContent = WrittenContent & { md5: Buffer }
 export type ContentReader = {
   /** Bytes `start`..`end` inclusive, or all; called once, and the stream releases the reader. */
   read(range?: { start: number; end: number }): Readable
+}
+
+/**
+ * `write` and `writeUnhashed` from one writer that feeds every chunk to `md5` when given one:
+ * what both content stores share.
+ */
+export function contentWriters(
+  write: (source: AsyncIterable<Uint8Array>, md5: Hash | undefined) => Promise<WrittenContent>,
+): Pick<ContentStore, 'write' | 'writeUnhashed'> {
+  return {
+    async write(source) {
+      const md5 = createHash('md5')
+      return { ...(await write(source, md5)), md5: md5.digest() }
+    },
+    writeUnhashed: (source) => write(source, undefined),
+  }
 }

@@ -1,4 +1,4 @@
-import { createHash, type Hash, randomBytes } from 'node:crypto'
+import { type Hash, randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { PassThrough, type Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -13,7 +13,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
-import type { ContentReader, ContentStore } from '../indexed/content-store.ts'
+import { type ContentReader, type ContentStore, contentWriters } from '../indexed/content-store.ts'
 
 export type S3ContentLocation = {
   client: S3Client
@@ -88,11 +88,7 @@ export function createS3ContentObjects(location: S3ContentLocation): ContentStor
   }
 
   return {
-    async write(source) {
-      const md5 = createHash('md5')
-      return { ...(await write(source, md5)), md5: md5.digest() }
-    },
-    writeUnhashed: (source) => write(source, undefined),
+    ...contentWriters(write),
     async open(id): Promise<ContentReader | undefined> {
       let whole: GetObjectCommandOutput
       try {
