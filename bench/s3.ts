@@ -3,9 +3,14 @@
  * and 1 MiB objects and a 64 MiB multipart upload (lib-storage, 5 MiB parts, 4 at a time) —
  * against our `/s3` (disk backend, fsync on), s3rver (npm) on a directory, and a server that
  * discards what it is sent (discard-s3.ts: the ceiling of the SDK and Node's HTTP), row by row
- * in one run. Each server runs in its own process; this one drives the SDK.
+ * in one run, plus our `/s3` with STORAGE_FSYNC=off for information. Each server runs in its
+ * own process; this one drives the SDK, with the same client, bodies and concurrency for all.
+ * Each row measures the servers in two halves, in one order and then in the reverse order, so
+ * that load from elsewhere on a shared machine falls on all of them alike.
  *
- * Environment: BENCH_DURATION_S (seconds per row and server, default 5).
+ * Environment: BENCH_DURATION_S (seconds per row and server, default 6), BENCH_ROWS (a
+ * comma-separated list of row names or parts of them, default all), BENCH_CPU_PROF (a
+ * directory: the fsync-on app server then runs with --cpu-prof and leaves its profile there).
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -18,12 +23,15 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
+import { positiveNumber, printTable, settings } from './measure.ts'
 import { BenchError, type Server, startServer } from './servers.ts'
 
-const durationMs = Number(process.env.BENCH_DURATION_S ?? 5) * 1000
+const durationMs = positiveNumber('BENCH_DURATION_S', 6) * 1000
+const selectedRows = process.env.BENCH_ROWS?.split(',').map((name) => name.trim())
 const BUCKET = 'bench'
 const KiB = 1024
 const MiB = 1024 * KiB
+const TARGET_CEILING_RATIO = 0.7
 const ROOT = {
   accessKeyId: 'BENCHROOTACCESSKEY01',
   secretAccessKey: randomBytes(30).toString('base64'),
@@ -31,71 +39,117 @@ const ROOT = {
 
 type Operation = 'put' | 'get' | 'multipart'
 type Row = { name: string; operation: Operation; size: number; concurrency: number }
-type Target = { name: string; server: Server; client: S3Client }
-type Measurement = { opsPerS: number; mibPerS: number; p99: number; cpuMs: number }
+type TargetName = 'app' | 's3rver' | 'ceiling' | 'app fsync off'
+type Target = { name: TargetName; server: Server; client: S3Client }
+type Measurement = {
+  operations: number
+  elapsedS: number
+  latencies: number[]
+  serverCpuMicros: number
+  clientCpuMicros: number
+}
 
+// Concurrency enough to keep the server busy while its writes wait for the disk, as browsers
+// and lib-storage do with several requests in flight; the same for every server.
 const ROWS: Row[] = [
-  { name: 'PUT 4 KiB', operation: 'put', size: 4 * KiB, concurrency: 8 },
-  { name: 'GET 4 KiB', operation: 'get', size: 4 * KiB, concurrency: 8 },
-  { name: 'PUT 1 MiB', operation: 'put', size: MiB, concurrency: 4 },
-  { name: 'GET 1 MiB', operation: 'get', size: MiB, concurrency: 4 },
+  { name: 'PUT 4 KiB', operation: 'put', size: 4 * KiB, concurrency: 16 },
+  { name: 'GET 4 KiB', operation: 'get', size: 4 * KiB, concurrency: 16 },
+  { name: 'PUT 1 MiB', operation: 'put', size: MiB, concurrency: 8 },
+  { name: 'GET 1 MiB', operation: 'get', size: MiB, concurrency: 8 },
   { name: 'multipart 64 MiB', operation: 'multipart', size: 64 * MiB, concurrency: 1 },
 ]
 
 async function main(): Promise<number> {
+  const rows = ROWS.filter(
+    (row) => !selectedRows || selectedRows.some((name) => row.name.includes(name)),
+  )
+  if (rows.length === 0) throw new BenchError(`BENCH_ROWS matches no row: ${selectedRows}`)
   const dataDir = await mkdtemp(path.join(tmpdir(), 'techlab-bench-s3-'))
   const targets: Target[] = []
   try {
-    const app = await startServer(undefined, 'app /s3', {
-      type: 'start',
-      server: 'app',
-      dataDir: path.join(dataDir, 'app'),
-      environment: {
-        STORAGE_ROOT_ACCESS_KEY_ID: ROOT.accessKeyId,
-        STORAGE_ROOT_SECRET_ACCESS_KEY: ROOT.secretAccessKey,
-      },
-    })
-    targets.push({ name: 'app', server: app, client: client(`${app.url}/s3`, ROOT) })
+    const s3rverKeys = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }
+    for (const [name, fsync] of [
+      ['app', 'on'],
+      ['app fsync off', 'off'],
+    ] as const) {
+      const app = await startServer(fsync === 'on' ? settings.cpuProfDir : undefined, name, {
+        type: 'start',
+        server: 'app',
+        dataDir: path.join(dataDir, `app-fsync-${fsync}`),
+        environment: {
+          STORAGE_FSYNC: fsync,
+          STORAGE_ROOT_ACCESS_KEY_ID: ROOT.accessKeyId,
+          STORAGE_ROOT_SECRET_ACCESS_KEY: ROOT.secretAccessKey,
+        },
+      })
+      const target: Target = { name, server: app, client: client(`${app.url}/s3`, ROOT) }
+      targets.push(target)
+      await target.client.send(new CreateBucketCommand({ Bucket: BUCKET }))
+    }
     const s3rver = await startServer(undefined, 's3rver', {
       type: 'start',
       server: 's3rver',
       dataDir: path.join(dataDir, 's3rver'),
       bucket: BUCKET,
     })
-    const s3rverKeys = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }
     targets.push({ name: 's3rver', server: s3rver, client: client(s3rver.url, s3rverKeys) })
-    const discard = await startServer(undefined, 'discard', { type: 'start', server: 'discard-s3' })
+    const discard = await startServer(undefined, 'ceiling', {
+      type: 'start',
+      server: 'discard-s3',
+    })
     targets.push({ name: 'ceiling', server: discard, client: client(discard.url, s3rverKeys) })
-    await targets[0]?.client.send(new CreateBucketCommand({ Bucket: BUCKET })).catch(ignoreOwned)
 
-    console.log(`object storage through the AWS SDK, ${durationMs / 1000} s per row and server`)
     console.log(
-      'row                 app ops/s  s3rver ops/s  ceiling ops/s  app/s3rver  app/ceiling  app MiB/s  app p99 ms  app CPU ms/op',
+      `object storage through the AWS SDK: ${durationMs / 1000} s per row and server, in two halves`,
     )
-    for (const row of ROWS) {
-      const results = new Map<string, Measurement>()
-      for (const target of targets) results.set(target.name, await measure(target, row))
-      const [app, s3rver, ceiling] = ['app', 's3rver', 'ceiling'].map((name) => {
-        const result = results.get(name)
-        if (!result) throw new BenchError(`no result for ${name}`)
-        return result
-      }) as [Measurement, Measurement, Measurement]
-      console.log(
-        [
-          row.name.padEnd(18),
-          app.opsPerS.toFixed(1).padStart(10),
-          s3rver.opsPerS.toFixed(1).padStart(13),
-          ceiling.opsPerS.toFixed(1).padStart(14),
-          (app.opsPerS / s3rver.opsPerS).toFixed(2).padStart(11),
-          (app.opsPerS / ceiling.opsPerS).toFixed(2).padStart(12),
-          app.mibPerS.toFixed(1).padStart(10),
-          app.p99.toFixed(1).padStart(11),
-          app.cpuMs.toFixed(2).padStart(14),
-        ].join(' '),
-      )
+    const table: string[][] = []
+    for (const row of rows) {
+      const results = await measureRow(targets, row)
+      const result = (name: TargetName) => {
+        const measured = results.get(name)
+        if (!measured) throw new BenchError(`no result for ${name}`)
+        return measured
+      }
+      const app = result('app')
+      const s3rver = result('s3rver')
+      const ceiling = result('ceiling')
+      const fsyncOff = result('app fsync off')
+      table.push([
+        `${row.name} (×${row.concurrency})`,
+        formatRate(opsPerS(app)),
+        formatRate(opsPerS(s3rver)),
+        formatRate(opsPerS(ceiling)),
+        (opsPerS(app) / opsPerS(s3rver)).toFixed(2),
+        (opsPerS(app) / opsPerS(ceiling)).toFixed(2),
+        ((opsPerS(app) * row.size) / MiB).toFixed(1),
+        p99(app).toFixed(1),
+        [app, s3rver, ceiling]
+          .map((measured) => cpuMs(measured.serverCpuMicros, measured))
+          .join(' / '),
+        [app, s3rver, ceiling]
+          .map((measured) => cpuMs(measured.clientCpuMicros, measured))
+          .join(' / '),
+        formatRate(opsPerS(fsyncOff)),
+      ])
     }
+    printTable(
+      [
+        'row (concurrency)',
+        'app ops/s',
+        's3rver ops/s',
+        'ceiling ops/s',
+        'app/s3rver',
+        'app/ceiling',
+        'app MiB/s',
+        'app p99 ms',
+        'server CPU ms/op app / s3rver / ceiling',
+        'client CPU ms/op',
+        'app fsync off ops/s',
+      ],
+      table,
+    )
     console.log(
-      'targets: app ahead of s3rver on every row; app/ceiling >= 0.70 for 1 MiB PUT and GET',
+      `\ntargets: app/s3rver > 1 on every row; app/ceiling >= ${TARGET_CEILING_RATIO} for 1 MiB PUT and GET (fsync on)`,
     )
     return 0
   } finally {
@@ -111,20 +165,55 @@ function client(endpoint: string, credentials: { accessKeyId: string; secretAcce
   return new S3Client({ endpoint, region: 'ap-northeast-1', forcePathStyle: true, credentials })
 }
 
-function ignoreOwned(error: { name?: string }) {
-  if (error.name !== 'BucketAlreadyOwnedByYou') throw error
+const opsPerS = (measured: Measurement) => measured.operations / measured.elapsedS
+const cpuMs = (micros: number, measured: Measurement) =>
+  (micros / 1000 / measured.operations).toFixed(2)
+const formatRate = (rate: number) => rate.toFixed(1)
+
+function p99(measured: Measurement): number {
+  const sorted = [...measured.latencies].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0
 }
 
-/** Runs the row's operation in `concurrency` loops for the duration, after a short warm-up. */
-async function measure(target: Target, row: Row): Promise<Measurement> {
+/** Every target in the first half in order, in the second half in the reverse order. */
+async function measureRow(targets: Target[], row: Row): Promise<Map<TargetName, Measurement>> {
   const body = randomBytes(row.size)
   // GET bodies come from objects put beforehand; keys end with the size for the ceiling server.
   const keys = Array.from({ length: 16 }, (_, index) => `${row.operation}/${index}-${row.size}`)
-  if (row.operation === 'get') {
-    for (const key of keys) {
-      await target.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }))
+  const results = new Map<TargetName, Measurement>()
+  for (const target of targets) {
+    if (row.operation === 'get') {
+      for (const key of keys) {
+        await target.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }))
+      }
     }
   }
+  for (const target of [...targets, ...[...targets].reverse()]) {
+    const half = await measureHalf(target, row, body, keys)
+    const sum = results.get(target.name)
+    results.set(
+      target.name,
+      sum
+        ? {
+            operations: sum.operations + half.operations,
+            elapsedS: sum.elapsedS + half.elapsedS,
+            latencies: [...sum.latencies, ...half.latencies],
+            serverCpuMicros: sum.serverCpuMicros + half.serverCpuMicros,
+            clientCpuMicros: sum.clientCpuMicros + half.clientCpuMicros,
+          }
+        : half,
+    )
+  }
+  return results
+}
+
+/** Runs the row's operation in `concurrency` loops for half the duration, after a warm-up. */
+async function measureHalf(
+  target: Target,
+  row: Row,
+  body: Buffer,
+  keys: string[],
+): Promise<Measurement> {
   const once = async (index: number) => {
     const key = keys[index % keys.length] as string
     if (row.operation === 'put') {
@@ -144,14 +233,15 @@ async function measure(target: Target, row: Row): Promise<Measurement> {
       }).done()
     }
   }
-  await once(0)
+  await Promise.all(Array.from({ length: row.concurrency }, (_, index) => once(index)))
   const latencies: number[] = []
-  const cpuBefore = await target.server.cpuMicros()
+  const serverCpuBefore = await target.server.cpuMicros()
+  const clientCpuBefore = process.cpuUsage()
   const started = performance.now()
   let next = 0
   await Promise.all(
     Array.from({ length: row.concurrency }, async () => {
-      while (performance.now() - started < durationMs || latencies.length < 2) {
+      while (performance.now() - started < durationMs / 2 || latencies.length < 1) {
         const begun = performance.now()
         await once(next++)
         latencies.push(performance.now() - begun)
@@ -159,14 +249,13 @@ async function measure(target: Target, row: Row): Promise<Measurement> {
     }),
   )
   const elapsedS = (performance.now() - started) / 1000
-  const cpuMicros = (await target.server.cpuMicros()) - cpuBefore
-  latencies.sort((a, b) => a - b)
-  const operations = latencies.length
+  const clientCpu = process.cpuUsage(clientCpuBefore)
   return {
-    opsPerS: operations / elapsedS,
-    mibPerS: (operations * row.size) / MiB / elapsedS,
-    p99: latencies[Math.min(operations - 1, Math.floor(operations * 0.99))] ?? 0,
-    cpuMs: cpuMicros / 1000 / operations,
+    operations: latencies.length,
+    elapsedS,
+    latencies,
+    serverCpuMicros: (await target.server.cpuMicros()) - serverCpuBefore,
+    clientCpuMicros: clientCpu.user + clientCpu.system,
   }
 }
 

@@ -1,7 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto'
-import { type FileHandle, mkdir, open, readdir, rename, rm } from 'node:fs/promises'
+import { type Hash, randomBytes } from 'node:crypto'
+import { type FileHandle, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises'
 import path from 'node:path'
-import type { ContentStore } from '../indexed/content-store.ts'
+import { Readable } from 'node:stream'
+import { type ContentStore, contentWriters } from '../indexed/content-store.ts'
+import { sharedFlushes } from './shared-flushes.ts'
 
 const FILE_ID = /^[0-9a-f]{32}$/
 const TEMPORARY = /^[0-9a-f]{32}\.tmp$/
@@ -11,8 +13,9 @@ const MIN_READ_CHUNK_BYTES = 16 * 1024
 
 /**
  * Content on local disk: one file per object or part, named by its random id under `content/`.
- * A file is written under `tmp/`, flushed, and renamed into `content/` only once complete, then
- * the directory is flushed too; it counts only once an index row names it.
+ * A file is written under `tmp/` and renamed into `content/` only once complete; then the file
+ * and that directory are flushed, and only then may an index row name it. Writes finishing
+ * together share their directory flushes (`sharedFlushes`).
  */
 export async function openContentFiles(
   directory: string,
@@ -23,75 +26,89 @@ export async function openContentFiles(
   await mkdir(contentDir, { recursive: true })
   await mkdir(tmpDir, { recursive: true })
   if (options.fsync) await syncDirectory(directory)
+  const syncContentDir = sharedFlushes(() => syncDirectory(contentDir))
   const contentPath = (fileId: string) => {
     if (!FILE_ID.test(fileId)) throw new Error(`Not a content file id: ${fileId}`)
     return path.join(contentDir, fileId)
   }
 
-  return {
-    async write(source) {
-      const fileId = randomBytes(16).toString('hex')
-      const tmpPath = path.join(tmpDir, `${fileId}.tmp`)
-      const md5 = createHash('md5')
-      let size = 0
-      const file = await open(tmpPath, 'wx')
+  async function write(source: AsyncIterable<Uint8Array>, md5: Hash | undefined) {
+    const fileId = randomBytes(16).toString('hex')
+    const tmpPath = path.join(tmpDir, `${fileId}.tmp`)
+    let size = 0
+    const file = await open(tmpPath, 'wx')
+    let written = tmpPath
+    try {
       try {
-        try {
-          // Chunks are gathered and written together: one system call per MiB, not per chunk.
-          let pending: Uint8Array[] = []
-          let pendingBytes = 0
-          for await (const chunk of source) {
-            md5.update(chunk)
-            size += chunk.byteLength
-            pending.push(chunk)
-            pendingBytes += chunk.byteLength
-            if (pendingBytes >= WRITE_BATCH_BYTES) {
-              await writeAll(file, pending)
-              pending = []
-              pendingBytes = 0
-            }
+        // Chunks are gathered and written together: one system call per MiB, not per chunk.
+        let pending: Uint8Array[] = []
+        let pendingBytes = 0
+        for await (const chunk of source) {
+          md5?.update(chunk)
+          size += chunk.byteLength
+          pending.push(chunk)
+          pendingBytes += chunk.byteLength
+          if (pendingBytes >= WRITE_BATCH_BYTES) {
+            await writeAll(file, pending)
+            pending = []
+            pendingBytes = 0
           }
-          await writeAll(file, pending)
-          if (options.fsync) await file.sync()
-        } finally {
-          await file.close()
         }
+        await writeAll(file, pending)
         await rename(tmpPath, contentPath(fileId))
-      } catch (error) {
-        await rm(tmpPath, { force: true })
-        throw error
+        written = contentPath(fileId)
+        // Both the bytes (with the size needed to read them back) and the new directory
+        // entry must be durable before an index row names the file, in either order: a
+        // crash before that leaves a file no row names, which recovery removes. Flushing
+        // them together lets the file system commit them in one journal transaction.
+        if (options.fsync) await allSettledOrThrow([file.datasync(), syncContentDir()])
+      } finally {
+        await file.close()
       }
-      // The rename is durable only once the directory entry is.
-      if (options.fsync) await syncDirectory(contentDir)
-      return { fileId, size, md5: md5.digest() }
-    },
-    async open(fileId) {
+    } catch (error) {
+      await rm(written, { force: true })
+      throw error
+    }
+    return { fileId, size }
+  }
+
+  return {
+    ...contentWriters(write),
+    async open(fileId, size) {
       const file = await open(contentPath(fileId), 'r').catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return undefined
         throw error
       })
       if (!file) return undefined
-      const { size } = await file.stat().catch(async (error: unknown) => {
-        await file.close()
-        throw error
-      })
       // The open descriptor is the snapshot: a replacement unlinks the path, not these bytes.
       return {
-        read: (range) =>
-          file.createReadStream({
+        read: (range) => {
+          const { start, end } = range ?? { start: 0, end: size - 1 }
+          if (end < start) {
+            // An empty object: nothing to read, so the descriptor goes at once.
+            file.close().catch(() => {})
+            return Readable.from([])
+          }
+          return file.createReadStream({
             autoClose: true,
-            // Reads of up to 1 MiB (the 64 KiB default costs a promise round trip per 64 KiB),
-            // but no larger than what is asked: each read allocates its buffer.
+            // Reads of up to 1 MiB (the 64 KiB default costs a thread pool round trip per
+            // 64 KiB), but no larger than what is asked: each read allocates its buffer.
             highWaterMark: Math.max(
               MIN_READ_CHUNK_BYTES,
-              Math.min(READ_CHUNK_BYTES, range ? range.end - range.start + 1 : size),
+              Math.min(READ_CHUNK_BYTES, end - start + 1),
             ),
-            ...(range && { start: range.start, end: range.end }),
-          }),
+            // A known end spares the read that would only find the end of the file.
+            start,
+            end,
+          })
+        },
       }
     },
     async remove(fileId) {
-      await rm(contentPath(fileId), { force: true })
+      // unlink, not rm: rm looks at the path first, one more thread pool round trip.
+      await unlink(contentPath(fileId)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error
+      })
     },
     async removeLeftovers(referenced) {
       const leftovers = await listLeftovers(directory, referenced)
@@ -131,6 +148,12 @@ async function writeAll(file: FileHandle, chunks: Uint8Array[]): Promise<void> {
       remaining = [remaining[0].subarray(bytesWritten), ...remaining.slice(1)]
     }
   }
+}
+
+/** Waits for every promise, then throws the first failure: nothing is still running after it. */
+async function allSettledOrThrow(promises: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(promises)).find((result) => result.status === 'rejected')
+  if (failed) throw failed.reason
 }
 
 async function syncDirectory(directory: string): Promise<void> {

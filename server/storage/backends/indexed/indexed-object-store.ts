@@ -50,7 +50,7 @@ export function createIndexedObjectStore(options: IndexedObjectStoreOptions): Ob
         return undefined
       }
       // Replaced between reading the row and opening its content: read the new row.
-      const content = await files.open(row.file_id)
+      const content = await files.open(row.file_id, Number(row.size))
       if (!content) {
         // The same row twice without its file: the index is damaged, not merely changing.
         if (missingFile === row.file_id) {

@@ -183,12 +183,7 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
           completed,
           new Map(stored.map((row) => [Number(row.part_number), row])),
         )
-        const file = await files.write(
-          concatenated(
-            context,
-            chosen.map((part) => part.file_id),
-          ),
-        )
+        const file = await files.writeUnhashed(concatenated(context, chosen))
         const etag = quotedEtag(
           createHash('md5')
             .update(Buffer.concat(chosen.map((part) => Buffer.from(unquoted(part.etag), 'hex'))))
@@ -309,9 +304,9 @@ const invalidPart = (uploadId: string, partNumber: number, etag: string) =>
 const unquoted = (etag: string) => etag.trim().replace(/^"|"$/g, '').toLowerCase()
 
 /** The bytes of the parts one after another, each opened only when its turn comes. */
-async function* concatenated(context: StoreContext, fileIds: string[]): AsyncIterable<Uint8Array> {
-  for (const fileId of fileIds) {
-    const part = await context.files.open(fileId)
+async function* concatenated(context: StoreContext, parts: PartRow[]): AsyncIterable<Uint8Array> {
+  for (const { file_id: fileId, size } of parts) {
+    const part = await context.files.open(fileId, Number(size))
     // Parts change only under the key's lock, which Complete holds: a missing one is damage.
     if (!part) throw new Error(`A part's content ${fileId} is missing`)
     yield* part.read()

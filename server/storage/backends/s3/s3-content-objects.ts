@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { type Hash, randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { PassThrough, type Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -13,7 +13,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
-import type { ContentReader, ContentStore } from '../indexed/content-store.ts'
+import { type ContentReader, type ContentStore, contentWriters } from '../indexed/content-store.ts'
 
 export type S3ContentLocation = {
   client: S3Client
@@ -50,44 +50,45 @@ export function createS3ContentObjects(location: S3ContentLocation): ContentStor
     await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(id) }))
   }
 
-  return {
-    async write(source) {
-      const fileId = randomBytes(16).toString('hex')
-      const md5 = createHash('md5')
-      let size = 0
-      const body = new PassThrough()
-      const uploader = new Upload({
-        client,
-        params: { Bucket: bucket, Key: keyOf(fileId), Body: body },
-        leavePartsOnError: false,
-      })
-      const uploaded = uploader.done().catch((error: unknown) => {
-        // The upload stopped reading: stop feeding it.
+  async function write(source: AsyncIterable<Uint8Array>, md5: Hash | undefined) {
+    const fileId = randomBytes(16).toString('hex')
+    let size = 0
+    const body = new PassThrough()
+    const uploader = new Upload({
+      client,
+      params: { Bucket: bucket, Key: keyOf(fileId), Body: body },
+      leavePartsOnError: false,
+    })
+    const uploaded = uploader.done().catch((error: unknown) => {
+      // The upload stopped reading: stop feeding it.
+      body.destroy(error instanceof Error ? error : new Error(String(error)))
+      throw error
+    })
+    const fed = (async () => {
+      try {
+        for await (const chunk of source) {
+          md5?.update(chunk)
+          size += chunk.byteLength
+          if (!body.write(chunk) && !body.destroyed) await once(body, 'drain')
+        }
+        body.end()
+      } catch (error) {
         body.destroy(error instanceof Error ? error : new Error(String(error)))
         throw error
-      })
-      const fed = (async () => {
-        try {
-          for await (const chunk of source) {
-            md5.update(chunk)
-            size += chunk.byteLength
-            if (!body.write(chunk) && !body.destroyed) await once(body, 'drain')
-          }
-          body.end()
-        } catch (error) {
-          body.destroy(error instanceof Error ? error : new Error(String(error)))
-          throw error
-        }
-      })()
-      const [upload, feeding] = await Promise.allSettled([uploaded, fed])
-      if (feeding.status === 'rejected') {
-        // The body failed: whatever reached the engine must not stay.
-        if (upload.status === 'fulfilled') await remove(fileId)
-        throw feeding.reason
       }
-      if (upload.status === 'rejected') throw upload.reason
-      return { fileId, size, md5: md5.digest() }
-    },
+    })()
+    const [upload, feeding] = await Promise.allSettled([uploaded, fed])
+    if (feeding.status === 'rejected') {
+      // The body failed: whatever reached the engine must not stay.
+      if (upload.status === 'fulfilled') await remove(fileId)
+      throw feeding.reason
+    }
+    if (upload.status === 'rejected') throw upload.reason
+    return { fileId, size }
+  }
+
+  return {
+    ...contentWriters(write),
     async open(id): Promise<ContentReader | undefined> {
       let whole: GetObjectCommandOutput
       try {
