@@ -1,5 +1,6 @@
 import {
   type Ref,
+  useCallback,
   useDeferredValue,
   useEffect,
   useId,
@@ -10,7 +11,8 @@ import {
   useState,
 } from 'react'
 import { isMarkdownTooLong, MARKDOWN_TOO_LONG_MESSAGE } from '../../features/markdown/limits.ts'
-import { insertAtSelection } from '../lib/markdown/insert-text.ts'
+import { asOwnBlock, imageMarkdown, insertAtSelection } from '../lib/markdown/insert-text.ts'
+import { ContentImageUpload } from './content-image-upload.tsx'
 import { FieldError } from './forms.tsx'
 import { MarkdownView } from './markdown-view.tsx'
 
@@ -27,6 +29,11 @@ type MarkdownEditorProps = {
   onChange(value: string): void
   error?: string
   ref?: Ref<MarkdownEditorHandle>
+  /**
+   * Offers 「画像を追加」: the image goes to the author's folder of object storage under this
+   * name (e.g. `stories`) and its Markdown lands at the cursor.
+   */
+  imageFolder?: string
 }
 
 type Tab = 'edit' | 'preview'
@@ -48,7 +55,15 @@ const paneClass = 'min-w-0 rounded-lg border border-slate-300 dark:border-slate-
  * CodeMirror owns the text while it runs: changes flow out through `onChange`, and `value` is
  * pushed back in only when it differs (an outside reset), so IME composition is never interrupted.
  */
-export function MarkdownEditor({ label, name, value, onChange, error, ref }: MarkdownEditorProps) {
+export function MarkdownEditor({
+  label,
+  name,
+  value,
+  onChange,
+  error,
+  ref,
+  imageFolder,
+}: MarkdownEditorProps) {
   const id = useId()
   const labelId = `${id}-label`
   const errorId = `${id}-error`
@@ -89,28 +104,28 @@ export function MarkdownEditor({ label, name, value, onChange, error, ref }: Mar
     editor?.api.replaceViewDocument(editor.view, value)
   }, [editor, value])
 
-  useImperativeHandle(
-    ref,
-    () => ({
-      insertText(text: string) {
-        if (editor) {
-          editor.api.insertIntoView(editor.view, text)
-          return
-        }
-        const field = textarea.current
-        if (!field) return
-        const inserted = insertAtSelection(
-          field.value,
-          field.selectionStart,
-          field.selectionEnd,
-          text,
-        )
-        latest.current.onChange(inserted.value)
-        requestAnimationFrame(() => field.setSelectionRange(inserted.cursor, inserted.cursor))
-      },
-    }),
+  const insertText = useCallback(
+    (text: string, block = false) => {
+      if (editor) {
+        editor.api.insertIntoView(editor.view, text, block)
+        return
+      }
+      const field = textarea.current
+      if (!field) return
+      const start = Math.min(field.selectionStart, field.selectionEnd)
+      const insert = block ? asOwnBlock(field.value.slice(0, start), text) : text
+      const inserted = insertAtSelection(
+        field.value,
+        field.selectionStart,
+        field.selectionEnd,
+        insert,
+      )
+      latest.current.onChange(inserted.value)
+      requestAnimationFrame(() => field.setSelectionRange(inserted.cursor, inserted.cursor))
+    },
     [editor],
   )
+  useImperativeHandle(ref, () => ({ insertText: (text) => insertText(text) }), [insertText])
 
   return (
     <div className="flex flex-col gap-2">
@@ -158,6 +173,13 @@ export function MarkdownEditor({ label, name, value, onChange, error, ref }: Mar
         </div>
       </div>
       <FieldError id={errorId} error={error} />
+      {imageFolder ? (
+        <ContentImageUpload
+          label="画像を追加"
+          folder={imageFolder}
+          onUploaded={({ url, name }) => insertText(imageMarkdown(name, url), true)}
+        />
+      ) : null}
     </div>
   )
 }

@@ -5,6 +5,7 @@ import {
   markdownEditor,
   waitForHydration,
 } from './browser.ts'
+import { PNG_1X1 } from './fixtures/images.ts'
 import { browserSuite } from './suite.ts'
 
 /**
@@ -34,6 +35,14 @@ describe('the study editor', () => {
     await expect
       .poll(() => page.locator('[id$="-panel-preview"] h1').textContent())
       .toBe('map と filter')
+    await page.getByLabel('画像を追加').setInputFiles({
+      name: 'map.png',
+      mimeType: 'image/png',
+      buffer: PNG_1X1,
+    })
+    await page.getByText('map.png をアップロードしました。').waitFor()
+    // Attached: on a phone the preview is the other tab.
+    await page.locator('[id$="-panel-preview"] img[alt="map"]').waitFor({ state: 'attached' })
     await expect
       .poll(() => page.locator('[data-save-state]').first().getAttribute('data-save-state'))
       .toBe('saved')
@@ -44,7 +53,9 @@ describe('the study editor', () => {
     expect(await page.getByLabel('タグ（カンマ区切り、10 個まで）').inputValue()).toBe(
       'javascript, 配列',
     )
-    expect(await page.locator('textarea[name="notes"]').inputValue()).toBe(notes)
+    const savedNotes = await page.locator('textarea[name="notes"]').inputValue()
+    expect(savedNotes.startsWith(`${notes}\n\n![map](/s3/`)).toBe(true)
+    expect(savedNotes).toMatch(/!\[map\]\(\/s3\/[^)]+\/studies\/[^)]+\.png\)\n$/)
 
     const studyPath = new URL(editUrl).pathname.replace(/\/edit$/, '')
     const guest = await newPage()

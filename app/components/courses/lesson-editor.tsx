@@ -80,6 +80,7 @@ export function LessonEditor(props: {
         name="body"
         value={fields.body}
         onChange={(body) => update({ body })}
+        imageFolder="lessons"
       />
       <SaveStatus state={autosave.state} problem={problem} />
     </div>

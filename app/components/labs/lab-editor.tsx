@@ -120,6 +120,7 @@ export function LabEditor(props: {
         value={fields.description}
         error={errorOf('description')}
         onChange={(description) => update({ description })}
+        imageFolder="labs"
       />
     </DraftEditorShell>
   )

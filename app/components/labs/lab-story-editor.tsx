@@ -1,4 +1,3 @@
-import { useRef } from 'react'
 import type { LabStoryDraft } from '../../../features/labs/lab-view.server.ts'
 import { useStorageSettings } from '../../lib/root-data.ts'
 import { publicObjectUrl } from '../../lib/storage/storage-settings.ts'
@@ -6,7 +5,7 @@ import { ContentImageUpload } from '../content-image-upload.tsx'
 import { Field, inputClass } from '../courses/course-editor.tsx'
 import type { DraftApi } from '../draft-api.ts'
 import { DraftEditorShell, useDraftEditor } from '../editor-parts.tsx'
-import { MarkdownEditor, type MarkdownEditorHandle } from '../markdown-editor.tsx'
+import { MarkdownEditor } from '../markdown-editor.tsx'
 
 type StoryFields = {
   title: string
@@ -31,11 +30,6 @@ function payloadOf({ body, labId, coverKey }: StoryFields) {
   return { body, labId: labId || null, coverKey }
 }
 
-/** Markdown of an uploaded image; brackets in the alt text would end it early. */
-function imageMarkdown(name: string, url: string): string {
-  return `![${name.replace(/[[\]\\]/g, '')}](${url})`
-}
-
 /**
  * The lab story editor: title, the lab it tells of, tags, a cover and the Markdown body, where
  * 「画像を追加」 uploads an image and inserts it at the cursor; autosaved like every editor.
@@ -49,7 +43,6 @@ export function LabStoryEditor(props: {
   api: DraftApi<LabStoryDraft>
 }) {
   const storage = useStorageSettings()
-  const body = useRef<MarkdownEditorHandle>(null)
   const editor = useDraftEditor({
     initial: props.initial,
     fields: fieldsOf(props.initial, props.labId),
@@ -115,17 +108,12 @@ export function LabStoryEditor(props: {
         )}
       </section>
       <MarkdownEditor
-        ref={body}
         label="本文（Markdown）"
         name="body"
         value={fields.body}
         error={errorOf('body')}
         onChange={(text) => update({ body: text })}
-      />
-      <ContentImageUpload
-        label="画像を追加"
-        folder="stories"
-        onUploaded={({ url, name }) => body.current?.insertText(imageMarkdown(name, url))}
+        imageFolder="stories"
       />
     </DraftEditorShell>
   )

@@ -64,6 +64,7 @@ export function StudyEditor(props: {
         value={fields.notes}
         error={errorOf('notes')}
         onChange={(notes) => update({ notes })}
+        imageFolder="studies"
       />
     </DraftEditorShell>
   )

@@ -3,6 +3,7 @@ import { markdownKeymap, markdownLanguage } from '@codemirror/lang-markdown'
 import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language'
 import { EditorState } from '@codemirror/state'
 import { drawSelection, EditorView, highlightSpecialChars, keymap } from '@codemirror/view'
+import { asOwnBlock } from './insert-text.ts'
 
 type EditorViewOptions = {
   parent: HTMLElement
@@ -65,8 +66,10 @@ export function createMarkdownEditorView(options: EditorViewOptions): EditorView
 }
 
 /** Replaces the selection with `text` and puts the cursor after it, as typing would. */
-export function insertIntoView(view: EditorView, text: string): void {
-  view.dispatch(view.state.replaceSelection(text), { scrollIntoView: true })
+export function insertIntoView(view: EditorView, text: string, block = false): void {
+  const from = view.state.selection.main.from
+  const inserted = block ? asOwnBlock(view.state.sliceDoc(0, from), text) : text
+  view.dispatch(view.state.replaceSelection(inserted), { scrollIntoView: true })
   view.focus()
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { insertAtSelection } from './insert-text.ts'
+import { asOwnBlock, insertAtSelection } from './insert-text.ts'
 
 describe('insertAtSelection', () => {
   it.each([
@@ -11,5 +11,16 @@ describe('insertAtSelection', () => {
     ['with positions past the end', 'ab', 9, 9, 'X', 'abX', 3],
   ])('%s', (_case, value, start, end, text, expected, cursor) => {
     expect(insertAtSelection(value, start, end, text)).toEqual({ value: expected, cursor })
+  })
+})
+
+describe('asOwnBlock', () => {
+  it.each([
+    ['at the start', '', '![a](u)\n'],
+    ['after a blank line', 'text\n\n', '![a](u)\n'],
+    ['at the start of a line', 'text\n', '\n![a](u)\n'],
+    ['at the end of a closing fence', '```js\nx\n```', '\n\n![a](u)\n'],
+  ])('%s', (_case, before, expected) => {
+    expect(asOwnBlock(before, '![a](u)')).toBe(expected)
   })
 })

@@ -9,3 +9,17 @@ export function insertAtSelection(
   const end = Math.min(value.length, Math.max(selectionStart, selectionEnd))
   return { value: value.slice(0, start) + text + value.slice(end), cursor: start + text.length }
 }
+
+/**
+ * `text` as a block of its own when inserted after `before` (the text up to the cursor): an
+ * image typed onto the line of a closing code fence, say, would break the fence.
+ */
+export function asOwnBlock(before: string, text: string): string {
+  if (before === '' || before.endsWith('\n\n')) return `${text}\n`
+  return `${before.endsWith('\n') ? '\n' : '\n\n'}${text}\n`
+}
+
+/** Markdown of an uploaded image; brackets in the alt text would end it early. */
+export function imageMarkdown(name: string, url: string): string {
+  return `![${name.replace(/[[\]\\]/g, '')}](${url})`
+}
