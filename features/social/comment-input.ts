@@ -1,0 +1,14 @@
+import { z } from 'zod'
+
+/** Comments are short; long texts belong in a study or a story. */
+export const COMMENT_MAX_LENGTH = 5_000
+
+export const COMMENT_TOO_LONG_MESSAGE = `コメントは${COMMENT_MAX_LENGTH.toLocaleString('ja-JP')}文字以内で入力してください`
+
+export const commentBody = z
+  .string({ error: 'コメントを文字列で入力してください' })
+  .trim()
+  .min(1, 'コメントを入力してください')
+  .max(COMMENT_MAX_LENGTH, COMMENT_TOO_LONG_MESSAGE)
+
+export const commentUpdate = z.object({ body: commentBody })
