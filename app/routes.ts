@@ -55,6 +55,7 @@ export default [
     route('drafts', 'routes/drafts.tsx'),
     upcoming('exercises', 'exercises'),
     upcoming('histories', 'histories'),
+    route('notifications', 'routes/notifications.tsx'),
     upcoming('labs', 'labs'),
     upcoming('labs_stories', 'labs-stories'),
     upcoming('plans', 'plans'),

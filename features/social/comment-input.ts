@@ -12,3 +12,9 @@ export const commentBody = z
   .max(COMMENT_MAX_LENGTH, COMMENT_TOO_LONG_MESSAGE)
 
 export const commentUpdate = z.object({ body: commentBody })
+
+/** A comment, or a reply when it names the top-level comment it answers. */
+export const newComment = z.object({
+  body: commentBody,
+  parentId: z.string().min(1).max(64).optional(),
+})

@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely'
-import { z } from 'zod'
 import { newContentId } from '../../db/ids.ts'
 import type { DB } from '../../db/schema.ts'
 import { type Actor, mayEdit } from '../actor.ts'
 import { ContentError, parseInput } from '../content-error.ts'
 import { renderMarkdown } from '../markdown/render.ts'
 import { type Page, pageFrom } from '../pagination.ts'
-import { commentBody, commentUpdate } from './comment-input.ts'
+import { commentUpdate, newComment } from './comment-input.ts'
 import { notify } from './notifications.server.ts'
 import { afterCursor, pageQuery } from './page-query.server.ts'
 import {
@@ -36,11 +35,6 @@ export type CommentView = {
 export type CommentThread = CommentView & { replies: CommentView[] }
 
 export type CommentPage = Page<CommentThread> & { total: number }
-
-const newComment = subjectSchema.extend({
-  body: commentBody,
-  parentId: z.string().min(1).max(64).optional(),
-})
 
 type CommentRow = {
   id: string
@@ -151,13 +145,15 @@ export async function listComments(
 export async function postComment(
   db: Kysely<DB>,
   actor: Actor | undefined,
+  subjectInput: unknown,
   input: unknown,
   now = Date.now(),
 ): Promise<CommentView> {
   if (!actor) throw ContentError.signInRequired()
+  const requested = parseInput(subjectSchema, subjectInput)
   const fields = parseInput(newComment, input)
   return db.transaction().execute(async (trx) => {
-    const subject = await visibleSubject(trx, fields, actor)
+    const subject = await visibleSubject(trx, requested, actor)
     const parent = fields.parentId ? await parentComment(trx, subject, fields.parentId) : undefined
     const id = newContentId()
     await trx

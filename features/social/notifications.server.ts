@@ -165,6 +165,15 @@ export async function countUnreadNotifications(db: Kysely<DB>, userId: string): 
   return Number(row.count)
 }
 
+/** The signed-in user's unread count, for /api. */
+export async function readUnreadCount(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+): Promise<{ unread: number }> {
+  if (!actor) throw ContentError.signInRequired()
+  return { unread: await countUnreadNotifications(db, actor.userId) }
+}
+
 /** Marks every notification of the user read (they opened the list). */
 export async function markNotificationsRead(
   db: Kysely<DB>,

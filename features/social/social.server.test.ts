@@ -121,7 +121,8 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       const comment = await postComment(
         db,
         reader,
-        { ...subject, body: '**いいね** <script>alert(1)</script><img src=x onerror=alert(1)>' },
+        subject,
+        { body: '**いいね** <script>alert(1)</script><img src=x onerror=alert(1)>' },
         NOW,
       )
       expect(comment.html).toContain('<strong>いいね</strong>')
@@ -129,11 +130,12 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       const reply = await postComment(
         db,
         author,
-        { ...subject, body: 'ありがとう', parentId: comment.id },
+        subject,
+        { body: 'ありがとう', parentId: comment.id },
         NOW + 1,
       )
       const refusal = await refused(
-        postComment(db, reader, { ...subject, body: '再返信', parentId: reply.id }, NOW),
+        postComment(db, reader, subject, { body: '再返信', parentId: reply.id }, NOW),
         'VALIDATION_FAILED',
       )
       expect(refusal.fields?.parentId).toEqual(['返信に返信することはできません'])
@@ -157,13 +159,13 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       const subject = await study()
       const before = await socialRows(db)
       const tooLong = await refused(
-        postComment(db, reader, { ...subject, body: 'あ'.repeat(COMMENT_MAX_LENGTH + 1) }),
+        postComment(db, reader, subject, { body: 'あ'.repeat(COMMENT_MAX_LENGTH + 1) }),
         'VALIDATION_FAILED',
       )
       expect(tooLong.fields?.body).toEqual(['コメントは5,000文字以内で入力してください'])
-      await refused(postComment(db, reader, { ...subject, body: '  ' }), 'VALIDATION_FAILED')
+      await refused(postComment(db, reader, subject, { body: '  ' }), 'VALIDATION_FAILED')
       await deleteStudy(db, author, subject.id)
-      await refused(postComment(db, reader, { ...subject, body: 'こんにちは' }), 'NOT_FOUND')
+      await refused(postComment(db, reader, subject, { body: 'こんにちは' }), 'NOT_FOUND')
       await refused(listComments(db, reader, subject, {}), 'NOT_FOUND')
       expect(await socialRows(db)).toEqual(before)
     })
@@ -171,7 +173,7 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
     it('pages top-level comments newest first with a cursor', async () => {
       const subject = await study()
       for (let index = 0; index < 5; index++) {
-        await postComment(db, reader, { ...subject, body: `コメント${index}` }, NOW + index)
+        await postComment(db, reader, subject, { body: `コメント${index}` }, NOW + index)
       }
       const first = await listComments(db, undefined, subject, { limit: 2 })
       expect(first.items.map((item) => item.body)).toEqual(['コメント4', 'コメント3'])
@@ -191,7 +193,7 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
 
     it('lets the author edit; the author, the owner or an admin delete', async () => {
       const subject = await study()
-      const post = (body: string) => postComment(db, reader, { ...subject, body }, NOW)
+      const post = (body: string) => postComment(db, reader, subject, { body }, NOW)
       const comment = await post('最初の文')
       await refused(updateComment(db, author, comment.id, { body: '改ざん' }), 'FORBIDDEN')
       await refused(updateComment(db, reader, comment.id, { body: '' }), 'VALIDATION_FAILED')
@@ -204,7 +206,8 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       const reply = await postComment(
         db,
         stranger,
-        { ...subject, body: '返信', parentId: comment.id },
+        subject,
+        { body: '返信', parentId: comment.id },
         NOW,
       )
       await deleteComment(db, reader, comment.id)
@@ -225,7 +228,7 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       const courseSubject = { kind: 'course' as const, id: course.id }
       for (const item of [subject, courseSubject]) {
         await likeSubject(db, reader, item, NOW)
-        await postComment(db, reader, { ...item, body: '参考になりました' }, NOW)
+        await postComment(db, reader, item, { body: '参考になりました' }, NOW)
       }
       await deleteStudy(db, author, subject.id)
       await deleteCourse(db, author, course.id)
@@ -238,9 +241,9 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       const subject = await study()
       const theirs = await study('published', leaver)
       await likeSubject(db, leaver, subject, NOW)
-      const comment = await postComment(db, leaver, { ...subject, body: '退会前のコメント' }, NOW)
+      const comment = await postComment(db, leaver, subject, { body: '退会前のコメント' }, NOW)
       await likeSubject(db, reader, theirs, NOW)
-      await postComment(db, reader, { ...theirs, body: 'さようなら' }, NOW)
+      await postComment(db, reader, theirs, { body: 'さようなら' }, NOW)
 
       await deleteProfile(db, leaver.userId)
 
@@ -263,8 +266,8 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
     it('lists likes, comments, replies and follows for their recipient, newest first, and marks them read', async () => {
       const subject = await study()
       await likeSubject(db, reader, subject, NOW)
-      const comment = await postComment(db, reader, { ...subject, body: '質問です' }, NOW + 1)
-      await postComment(db, author, { ...subject, body: '回答です', parentId: comment.id }, NOW + 2)
+      const comment = await postComment(db, reader, subject, { body: '質問です' }, NOW + 1)
+      await postComment(db, author, subject, { body: '回答です', parentId: comment.id }, NOW + 2)
       await notifyFollow(db, { followerId: reader.userId, followeeId: author.userId }, NOW + 3)
       await notifyFollow(db, { followerId: author.userId, followeeId: author.userId }, NOW + 4)
 

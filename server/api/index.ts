@@ -8,6 +8,7 @@ import { registerCourseRoutes } from './courses.ts'
 import { registerDraftRoutes } from './drafts.ts'
 import { openApiDocument } from './openapi.ts'
 import { registerSearchRoutes } from './search.ts'
+import { registerSocialRoutes } from './social.ts'
 import { registerStudyRoutes } from './studies.ts'
 
 /** The product API under /api: thin adapters from HTTP to feature functions. */
@@ -47,6 +48,7 @@ export async function apiPlugin(
   registerStudyRoutes(api, options.db, actor)
   registerDraftRoutes(api, options.db, actor)
   registerSearchRoutes(api, options.db)
+  registerSocialRoutes(api, options.db, actor)
   const document = openApiDocument()
   api.get('/openapi.json', async () => document)
   // Claims the rest of /api, so that no unknown API path falls through to the page router.
