@@ -1,0 +1,135 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
+import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
+import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { collectPageErrors, launchBrowser, newPhonePage, waitForHydration } from './browser.ts'
+
+/**
+ * Two users in Chromium: one likes and comments on the other's study; the author sees the
+ * unread badge, opens the list (which reads it), and answers the comment.
+ */
+let server: TestServer
+let browser: Browser
+const contexts: BrowserContext[] = []
+
+beforeAll(async () => {
+  server = await startTestServer()
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await Promise.all(contexts.map((context) => context.close()))
+  await browser?.close()
+  await server?.close()
+})
+
+async function newPage(cookieHeader?: string): Promise<Page> {
+  const page = await newPhonePage(browser, server.url, cookieHeader)
+  contexts.push(page.context())
+  return page
+}
+
+async function signIn(username: string) {
+  return amplifyCookieHeader(CLIENT_ID, username, await signedInUser(server, username))
+}
+
+async function publishedStudy(cookie: string, title: string): Promise<string> {
+  const send = (path: string, body: unknown) =>
+    fetch(`${server.url}/api${path}`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+  const { id } = (await (await send('/studies', { title, notes: '# 本文' })).json()) as {
+    id: string
+  }
+  expect((await send(`/studies/${id}/publish`, { revision: 1 })).status).toBe(200)
+  return id
+}
+
+describe('likes, comments and notifications', () => {
+  test('a reader likes and comments; the author sees the badge and the list, and replies', async () => {
+    const authorCookie = await signIn('nao_author')
+    const readerCookie = await signIn('rin_reader')
+    const studyId = await publishedStudy(authorCookie, '非同期処理の基本')
+    const studyPath = `/nao_author/studies/${studyId}`
+
+    const reader = await newPage(readerCookie)
+    const readerErrors = collectPageErrors(reader)
+    await reader.goto(studyPath)
+    await waitForHydration(reader)
+    const like = reader.getByRole('button', { name: /いいね/ })
+    await like.click()
+    await expect.poll(() => like.getAttribute('aria-pressed')).toBe('true')
+    await expect.poll(() => reader.getByTestId('like-count').textContent()).toBe('1')
+
+    await reader
+      .getByRole('textbox', { name: 'コメント（Markdown）' })
+      .fill('**とても**わかりやすいです')
+    await reader.getByRole('button', { name: 'コメントする' }).click()
+    const comment = reader.getByRole('article', { name: 'rin_readerのコメント' })
+    await comment.locator('strong', { hasText: 'とても' }).waitFor()
+    await expect.poll(() => reader.getByTestId('comment-count').textContent()).toBe('1')
+    // The like and the comment were saved: a reload shows them.
+    await reader.reload()
+    await waitForHydration(reader)
+    await expect.poll(() => reader.getByTestId('like-count').textContent()).toBe('1')
+    await comment.waitFor()
+    expect(readerErrors).toEqual([])
+
+    const author = await newPage(authorCookie)
+    const authorErrors = collectPageErrors(author)
+    await author.goto('/')
+    await waitForHydration(author)
+    const bell = author.getByRole('link', { name: /^通知/ })
+    expect(await bell.getAttribute('aria-label')).toBe('通知（未読 2 件）')
+    expect(await author.getByTestId('unread-badge').textContent()).toBe('2')
+    await bell.click()
+    await author.waitForURL('**/notifications')
+    const list = author.getByRole('region', { name: '通知' })
+    await list
+      .getByText('rin_reader さんがあなたのスタディ「非同期処理の基本」にコメントしました')
+      .waitFor()
+    await list.getByText('にいいねしました').waitFor()
+    // Opening the list read it: the badge goes, the items opened as unread stay marked.
+    await expect.poll(() => bell.getAttribute('aria-label')).toBe('通知')
+    expect(await author.getByTestId('unread-badge').count()).toBe(0)
+    expect(await list.getByText('未読').count()).toBe(2)
+
+    await list.getByText(/にコメントしました/).click()
+    await author.waitForURL(`**${studyPath}#comment-*`)
+    const received = author.getByRole('article', { name: 'rin_readerのコメント' })
+    await received.getByRole('button', { name: '返信' }).click()
+    await author.getByRole('textbox', { name: '返信（Markdown）' }).fill('ありがとうございます！')
+    await author.getByRole('button', { name: '返信する' }).click()
+    await author
+      .getByRole('list', { name: '返信' })
+      .getByRole('article', { name: 'nao_authorのコメント' })
+      .getByText('ありがとうございます！')
+      .waitFor()
+    await expect.poll(() => author.getByTestId('comment-count').textContent()).toBe('2')
+    expect(authorErrors).toEqual([])
+
+    // The reader hears of the reply.
+    await reader.goto('/notifications')
+    await reader
+      .getByText(
+        'nao_author さんがスタディ「非同期処理の基本」についたあなたのコメントに返信しました',
+      )
+      .waitFor()
+  })
+
+  test('a guest sees the count and comments, with links to sign in', async () => {
+    const authorCookie = await signIn('guest_author')
+    const studyId = await publishedStudy(authorCookie, 'ゲストが読むスタディ')
+    const guest = await newPage()
+    await guest.goto(`/guest_author/studies/${studyId}`)
+    await waitForHydration(guest)
+    await guest.getByText('まだコメントはありません。').waitFor()
+    expect(await guest.getByTestId('like-count').textContent()).toBe('0')
+    expect(
+      await guest.getByRole('link', { name: 'ログインしていいねする' }).getAttribute('href'),
+    ).toBe(`/auth/signin?redirectTo=${encodeURIComponent(`/guest_author/studies/${studyId}`)}`)
+    expect(await guest.getByRole('textbox', { name: 'コメント（Markdown）' }).count()).toBe(0)
+  })
+})
