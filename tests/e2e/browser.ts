@@ -1,5 +1,7 @@
 import { accessSync, constants } from 'node:fs'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
+import { startTestServer, type TestServer } from '../support/test-server.ts'
 
 /**
  * Debian's Chromium, driven by playwright-core. Playwright's own browser downloads are not
@@ -96,4 +98,38 @@ export async function newPhonePage(
     )
   }
   return context.newPage()
+}
+
+/**
+ * For a test file: the real server and Chromium, started before its tests and closed after
+ * them, and phone-sized pages on that server (signed in when given a Cookie header).
+ */
+export function serverWithBrowser() {
+  let server: TestServer | undefined
+  let browser: Browser | undefined
+  const contexts: BrowserContext[] = []
+  beforeAll(async () => {
+    server = await startTestServer()
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await Promise.all(contexts.map((context) => context.close()))
+    await browser?.close()
+    await server?.close()
+  })
+  const started = () => {
+    if (!server || !browser) throw new Error('serverWithBrowser() is used before its tests run')
+    return { server, browser }
+  }
+  return {
+    get server(): TestServer {
+      return started().server
+    },
+    async newPage(cookieHeader?: string): Promise<Page> {
+      const { server, browser } = started()
+      const page = await newPhonePage(browser, server.url, cookieHeader)
+      contexts.push(page.context())
+      return page
+    },
+  }
 }

@@ -1,40 +1,22 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
 import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
 import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
-import { collectPageErrors, launchBrowser, newPhonePage, waitForHydration } from './browser.ts'
+import { collectPageErrors, serverWithBrowser, waitForHydration } from './browser.ts'
 
 /**
  * The course editor in Chromium: create a course with a section and a lesson, reload (it was
  * autosaved), publish, and read it as a guest.
  */
-let server: TestServer
-let browser: Browser
-const contexts: BrowserContext[] = []
-
-beforeAll(async () => {
-  server = await startTestServer()
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await Promise.all(contexts.map((context) => context.close()))
-  await browser?.close()
-  await server?.close()
-})
-
-async function newPage(cookieHeader?: string): Promise<Page> {
-  const page = await newPhonePage(browser, server.url, cookieHeader)
-  contexts.push(page.context())
-  return page
-}
+const site = serverWithBrowser()
+const newPage = site.newPage
 
 const saved = (scope: Page | ReturnType<Page['locator']>) =>
   scope.locator('[data-save-state="saved"]').first()
 
 describe('the course editor', () => {
   test('creates a course with a section and a lesson, autosaves, publishes; a guest reads it', async () => {
-    const tokens = await signedInUser(server, 'mika_editor')
+    const tokens = await signedInUser(site.server, 'mika_editor')
     const page = await newPage(amplifyCookieHeader(CLIENT_ID, 'mika_editor', tokens))
     const errors = collectPageErrors(page)
 

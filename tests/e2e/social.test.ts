@@ -1,60 +1,35 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
-import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
-import { collectPageErrors, launchBrowser, newPhonePage, waitForHydration } from './browser.ts'
+import { describe, expect, test } from 'vitest'
+import { callApi } from '../support/server-requests.ts'
+import { signedInCookie } from '../support/signed-in-user.ts'
+import { collectPageErrors, serverWithBrowser, waitForHydration } from './browser.ts'
 
 /**
  * Two users in Chromium: one likes and comments on the other's study; the author sees the
  * unread badge, opens the list (which reads it), and answers the comment.
  */
-let server: TestServer
-let browser: Browser
-const contexts: BrowserContext[] = []
-
-beforeAll(async () => {
-  server = await startTestServer()
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await Promise.all(contexts.map((context) => context.close()))
-  await browser?.close()
-  await server?.close()
-})
-
-async function newPage(cookieHeader?: string): Promise<Page> {
-  const page = await newPhonePage(browser, server.url, cookieHeader)
-  contexts.push(page.context())
-  return page
-}
-
-async function signIn(username: string) {
-  return amplifyCookieHeader(CLIENT_ID, username, await signedInUser(server, username))
-}
+const site = serverWithBrowser()
 
 async function publishedStudy(cookie: string, title: string): Promise<string> {
-  const send = (path: string, body: unknown) =>
-    fetch(`${server.url}/api${path}`, {
-      method: 'POST',
-      headers: { cookie, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-  const { id } = (await (await send('/studies', { title, notes: '# 本文' })).json()) as {
-    id: string
-  }
-  expect((await send(`/studies/${id}/publish`, { revision: 1 })).status).toBe(200)
+  const created = await callApi(site.server.url, 'POST', '/studies', cookie, {
+    title,
+    notes: '# 本文',
+  })
+  const { id } = created.body as { id: string }
+  const published = await callApi(site.server.url, 'POST', `/studies/${id}/publish`, cookie, {
+    revision: 1,
+  })
+  expect(published.status).toBe(200)
   return id
 }
 
 describe('likes, comments and notifications', () => {
   test('a reader likes and comments; the author sees the badge and the list, and replies', async () => {
-    const authorCookie = await signIn('nao_author')
-    const readerCookie = await signIn('rin_reader')
+    const authorCookie = await signedInCookie(site.server, 'nao_author')
+    const readerCookie = await signedInCookie(site.server, 'rin_reader')
     const studyId = await publishedStudy(authorCookie, '非同期処理の基本')
     const studyPath = `/nao_author/studies/${studyId}`
 
-    const reader = await newPage(readerCookie)
+    const reader = await site.newPage(readerCookie)
     const readerErrors = collectPageErrors(reader)
     await reader.goto(studyPath)
     await waitForHydration(reader)
@@ -77,7 +52,7 @@ describe('likes, comments and notifications', () => {
     await comment.waitFor()
     expect(readerErrors).toEqual([])
 
-    const author = await newPage(authorCookie)
+    const author = await site.newPage(authorCookie)
     const authorErrors = collectPageErrors(author)
     await author.goto('/')
     await waitForHydration(author)
@@ -120,9 +95,9 @@ describe('likes, comments and notifications', () => {
   })
 
   test('a guest sees the count and comments, with links to sign in', async () => {
-    const authorCookie = await signIn('guest_author')
+    const authorCookie = await signedInCookie(site.server, 'guest_author')
     const studyId = await publishedStudy(authorCookie, 'ゲストが読むスタディ')
-    const guest = await newPage()
+    const guest = await site.newPage()
     await guest.goto(`/guest_author/studies/${studyId}`)
     await waitForHydration(guest)
     await guest.getByText('まだコメントはありません。').waitFor()

@@ -1,37 +1,18 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
 import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
-import { collectPageErrors, launchBrowser, newPhonePage, waitForHydration } from './browser.ts'
+import { collectPageErrors, serverWithBrowser, waitForHydration } from './browser.ts'
 
 /**
  * The study editor in Chromium: create a study, it autosaves (a reload shows it), it waits in
  * /drafts, is published from there, and a guest finds it on its tag page.
  */
-let server: TestServer
-let browser: Browser
-const contexts: BrowserContext[] = []
-
-beforeAll(async () => {
-  server = await startTestServer()
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await Promise.all(contexts.map((context) => context.close()))
-  await browser?.close()
-  await server?.close()
-})
-
-async function newPage(cookieHeader?: string): Promise<Page> {
-  const page = await newPhonePage(browser, server.url, cookieHeader)
-  contexts.push(page.context())
-  return page
-}
+const site = serverWithBrowser()
+const newPage = site.newPage
 
 describe('the study editor', () => {
   test('creates a study, autosaves, shows it in /drafts, publishes; a guest finds it by tag', async () => {
-    const tokens = await signedInUser(server, 'yui_studies')
+    const tokens = await signedInUser(site.server, 'yui_studies')
     const page = await newPage(amplifyCookieHeader(CLIENT_ID, 'yui_studies', tokens))
     const errors = collectPageErrors(page)
 

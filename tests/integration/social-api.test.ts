@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
-import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
+import { callApi, fetchPage } from '../support/server-requests.ts'
+import { signedInCookie } from '../support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '../support/test-server.ts'
 
 /** Likes, comments and notifications through /api and the pages, on the real server. */
@@ -11,33 +11,17 @@ let reader: string
 
 beforeAll(async () => {
   server = await startTestServer()
-  author = amplifyCookieHeader(CLIENT_ID, 'mika_author', await signedInUser(server, 'mika_author'))
-  reader = amplifyCookieHeader(CLIENT_ID, 'ken_reader', await signedInUser(server, 'ken_reader'))
+  author = await signedInCookie(server, 'mika_author')
+  reader = await signedInCookie(server, 'ken_reader')
 })
 afterAll(async () => {
   await server?.close()
 })
 
-async function call(method: string, path: string, cookie?: string, body?: unknown) {
-  const response = await fetch(`${server.url}/api${path}`, {
-    method,
-    headers: {
-      ...(cookie && { cookie }),
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const text = await response.text()
-  return { status: response.status, body: text ? JSON.parse(text) : undefined }
-}
+const call = (method: string, path: string, cookie?: string, body?: unknown) =>
+  callApi(server.url, method, path, cookie, body)
 
-async function page(path: string, cookie?: string) {
-  const response = await fetch(`${server.url}${path}`, {
-    headers: cookie ? { cookie } : {},
-    redirect: 'manual',
-  })
-  return { status: response.status, html: await response.text(), response }
-}
+const page = (path: string, cookie?: string) => fetchPage(server.url, path, cookie)
 
 describe('likes, comments and notifications', () => {
   let studyId: string
