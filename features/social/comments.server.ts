@@ -9,6 +9,7 @@ import { commentUpdate, newComment } from './comment-input.ts'
 import { notify } from './notifications.server.ts'
 import { afterCursor, pageQuery } from './page-query.server.ts'
 import {
+  actingUser,
   type Subject,
   subjectSchema,
   type VisibleSubject,
@@ -153,7 +154,8 @@ export async function postComment(
   const requested = parseInput(subjectSchema, subjectInput)
   const fields = parseInput(newComment, input)
   return db.transaction().execute(async (trx) => {
-    const subject = await visibleSubject(trx, requested, actor)
+    const author = await actingUser(trx, actor)
+    const subject = await visibleSubject(trx, requested, author)
     const parent = fields.parentId ? await parentComment(trx, subject, fields.parentId) : undefined
     const id = newContentId()
     await trx

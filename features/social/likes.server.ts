@@ -3,7 +3,7 @@ import type { DB } from '../../db/schema.ts'
 import type { Actor } from '../actor.ts'
 import { ContentError, parseInput } from '../content-error.ts'
 import { notify, withdrawNotification } from './notifications.server.ts'
-import { type Subject, subjectSchema, visibleSubject } from './subjects.server.ts'
+import { actingUser, type Subject, subjectSchema, visibleSubject } from './subjects.server.ts'
 
 /** An item's likes as one viewer sees them. */
 export type LikeState = { count: number; liked: boolean }
@@ -60,7 +60,8 @@ export async function likeSubject(
   if (!actor) throw ContentError.signInRequired()
   const requested = parseInput(subjectSchema, input)
   return db.transaction().execute(async (trx) => {
-    const subject = await visibleSubject(trx, requested, actor)
+    const liker = await actingUser(trx, actor)
+    const subject = await visibleSubject(trx, requested, liker)
     const inserted = await trx
       .insertInto('likes')
       .values({

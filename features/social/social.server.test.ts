@@ -259,6 +259,11 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       expect(orphans).toEqual([])
       // The notifications they caused went with them.
       expect(await countUnreadNotifications(db, author.userId)).toBe(0)
+      // A session that outlived the account cannot like or comment any more.
+      const before = await socialRows(db)
+      await refused(likeSubject(db, leaver, subject, NOW), 'SIGN_IN_REQUIRED')
+      await refused(postComment(db, leaver, subject, { body: 'まだいます' }), 'SIGN_IN_REQUIRED')
+      expect(await socialRows(db)).toEqual(before)
     })
   })
 

@@ -46,3 +46,18 @@ export async function visibleSubject(
     path: contentPath(subject.kind, item.username, subject.id),
   }
 }
+
+/**
+ * The actor, once their profile exists: a session can outlive its deleted account for a
+ * while, and its likes and comments would have no author. Such a session signs in again.
+ */
+export async function actingUser(db: Kysely<DB>, actor: Actor | undefined): Promise<Actor> {
+  if (!actor) throw ContentError.signInRequired()
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', actor.userId)
+    .executeTakeFirst()
+  if (!user) throw ContentError.signInRequired()
+  return actor
+}

@@ -94,17 +94,49 @@ describe('likes, comments and notifications', () => {
       .waitFor()
   })
 
-  test('a guest sees the count and comments, with links to sign in', async () => {
+  test('a guest sees the count and comments with links to sign in, and loads more comments', async () => {
     const authorCookie = await signedInCookie(site.server, 'guest_author')
     const studyId = await publishedStudy(authorCookie, 'ゲストが読むスタディ')
+    const studyPath = `/guest_author/studies/${studyId}`
     const guest = await site.newPage()
-    await guest.goto(`/guest_author/studies/${studyId}`)
+    await guest.goto(studyPath)
     await waitForHydration(guest)
     await guest.getByText('まだコメントはありません。').waitFor()
     expect(await guest.getByTestId('like-count').textContent()).toBe('0')
     expect(
       await guest.getByRole('link', { name: 'ログインしていいねする' }).getAttribute('href'),
-    ).toBe(`/auth/signin?redirectTo=${encodeURIComponent(`/guest_author/studies/${studyId}`)}`)
+    ).toBe(`/auth/signin?redirectTo=${encodeURIComponent(studyPath)}`)
     expect(await guest.getByRole('textbox', { name: 'コメント（Markdown）' }).count()).toBe(0)
+
+    // One more comment than the first page holds.
+    for (let index = 1; index <= 21; index++) {
+      const posted = await callApi(
+        site.server.url,
+        'POST',
+        `/comments/study/${studyId}`,
+        authorCookie,
+        {
+          body: `メモ ${index}`,
+        },
+      )
+      expect(posted.status).toBe(201)
+    }
+    const comments = guest.getByRole('article', { name: 'guest_authorのコメント' })
+    // The guest page cache may answer with the empty page for a few seconds.
+    await expect
+      .poll(
+        async () => {
+          await guest.goto(studyPath)
+          return guest.getByTestId('comment-count').textContent()
+        },
+        { timeout: 15_000, interval: 1_000 },
+      )
+      .toBe('21')
+    await waitForHydration(guest)
+    expect(await comments.count()).toBe(20)
+    await guest.getByRole('button', { name: 'さらに読み込む' }).click()
+    await comments.getByText('メモ 1', { exact: true }).waitFor()
+    expect(await comments.count()).toBe(21)
+    expect(await guest.getByRole('button', { name: 'さらに読み込む' }).count()).toBe(0)
   })
 })
