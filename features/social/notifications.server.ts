@@ -109,28 +109,38 @@ export async function listNotifications(
     .orderBy('notifications.id', 'desc')
     .limit(query.limit + 1)
     .execute()
-  const subjects = await subjectsOf(db, found)
-  const items = found.map(
-    (row): NotificationView => ({
-      id: row.id,
-      kind: row.kind,
-      actor: { username: row.username, displayName: row.display_name },
-      subject:
-        row.subject_kind && row.subject_id
-          ? (subjects.get(`${row.subject_kind}:${row.subject_id}`) ?? null)
-          : null,
-      commentId: row.comment_id,
-      createdAt: row.created_at,
-      read: row.read_at !== null,
-    }),
-  )
-  return pageFrom(items, query.limit, (item) => ({ at: item.createdAt, id: item.id }))
+  const page = pageFrom(found, query.limit, (row) => ({ at: row.created_at, id: row.id }))
+  const subjects = await subjectsOf(db, page.items, actor.userId)
+  const items = page.items.flatMap((row): NotificationView[] => {
+    const subject =
+      row.subject_kind && row.subject_id
+        ? subjects.get(`${row.subject_kind}:${row.subject_id}`)
+        : null
+    // About an item the recipient may no longer see (taken back to draft): not shown.
+    if (subject === undefined) return []
+    return [
+      {
+        id: row.id,
+        kind: row.kind,
+        actor: { username: row.username, displayName: row.display_name },
+        subject,
+        commentId: row.comment_id,
+        createdAt: row.created_at,
+        read: row.read_at !== null,
+      },
+    ]
+  })
+  return { items, nextCursor: page.nextCursor }
 }
 
-/** Titles and pages of the items a page of notifications is about, one query per kind. */
+/**
+ * Titles and pages of the items a page of notifications is about that the recipient may see
+ * (published, or their own), one query per kind.
+ */
 async function subjectsOf(
   db: Kysely<DB>,
   rows: readonly { subject_kind: ContentKind | null; subject_id: string | null }[],
+  recipientId: string,
 ) {
   const subjects = new Map<string, NonNullable<NotificationView['subject']>>()
   for (const kind of Object.keys(CONTENT_KINDS) as ContentKind[]) {
@@ -141,6 +151,7 @@ async function subjectsOf(
       .innerJoin('users', 'users.id', 'owner_id')
       .select(['studies.id', 'title', 'users.username'])
       .where('studies.id', 'in', ids)
+      .where((eb) => eb.or([eb('status', '=', 'published'), eb('owner_id', '=', recipientId)]))
       .execute()
     for (const item of items) {
       subjects.set(`${kind}:${item.id}`, {

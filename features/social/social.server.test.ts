@@ -5,7 +5,12 @@ import { type Database, openTestDatabase, testEngines } from '../../db/test-supp
 import type { Actor } from '../actor.ts'
 import { insertTestUsers, refused, snapshotTables } from '../content-test-support.ts'
 import { createCourse, deleteCourse } from '../courses/course-editing.server.ts'
-import { createStudy, deleteStudy, publishStudy } from '../studies/study-editing.server.ts'
+import {
+  createStudy,
+  deleteStudy,
+  publishStudy,
+  unpublishStudy,
+} from '../studies/study-editing.server.ts'
 import { deleteProfile } from '../users/accounts.server.ts'
 import { COMMENT_MAX_LENGTH } from './comment-input.ts'
 import { deleteComment, listComments, postComment, updateComment } from './comments.server.ts'
@@ -294,6 +299,11 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       expect(await countUnreadNotifications(db, reader.userId)).toBe(1)
       expect((await listNotifications(db, author, {})).items.every((item) => item.read)).toBe(true)
       await refused(listNotifications(db, undefined, {}), 'SIGN_IN_REQUIRED')
+
+      // Taken back to draft, the study's title no longer reaches the reader through a reply.
+      await unpublishStudy(db, author, subject.id, { revision: 2 })
+      expect((await listNotifications(db, reader, {})).items).toEqual([])
+      expect((await listNotifications(db, author, {})).items).toHaveLength(3)
     })
 
     it('pages with a cursor', async () => {
