@@ -12,7 +12,7 @@ import { NotificationItem } from '../components/social/notification-item.tsx'
 import { apiFetch } from '../lib/api-client.ts'
 import { contentForPage, viewerCacheControl } from '../lib/content-response.server.ts'
 import { pageMeta } from '../lib/meta.ts'
-import { useSettings } from '../lib/root-data.ts'
+import { useCurrentUser, useSettings } from '../lib/root-data.ts'
 import type { Route } from './+types/notifications'
 
 const NOTIFICATION_PAGE_SIZE = 20
@@ -45,14 +45,15 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
 
   // Viewing the list reads it: the server marks everything read, and the header's badge
   // (the root loader's count) is loaded again. Once per visit: revalidating must not post again.
+  const unreadCount = useCurrentUser()?.unreadNotifications ?? 0
   const posted = useRef(false)
   useEffect(() => {
-    if (posted.current || unreadIds.size === 0) return
+    if (posted.current || unreadCount === 0) return
     posted.current = true
     void apiFetch(apiGatewayUrl, '/notifications/read', { method: 'POST' }).then(() =>
       revalidator.revalidate(),
     )
-  }, [unreadIds, apiGatewayUrl, revalidator])
+  }, [unreadCount, apiGatewayUrl, revalidator])
 
   return (
     <div>
