@@ -7,6 +7,7 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from 'react-router'
+import { countUnreadNotifications } from '../features/social/notifications.server.ts'
 import { findProfile } from '../features/users/profiles.server.ts'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
@@ -38,6 +39,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
             : null,
           email: session.email ?? null,
           groups: session.groups,
+          unreadNotifications: await countUnreadNotifications(context.db, session.sub),
           issuedAt: session.issuedAt,
           expiresAt: session.expiresAt,
         }

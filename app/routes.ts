@@ -55,6 +55,7 @@ export default [
     route('drafts', 'routes/drafts.tsx'),
     upcoming('exercises', 'exercises'),
     upcoming('histories', 'histories'),
+    route('notifications', 'routes/notifications.tsx'),
     route('labs', 'routes/labs/list.tsx', { id: 'labs' }),
     route('labs_stories', 'routes/labs/list.tsx', { id: 'labs-stories' }),
     upcoming('plans', 'plans'),

@@ -132,6 +132,42 @@ export interface HistoryEventsTable {
   at: EpochMs
 }
 
+/** Added by migration 0012: one row per (user, item) liked. */
+export interface LikesTable {
+  user_id: string
+  subject_kind: ContentKind
+  subject_id: string
+  created_at: EpochMs
+}
+
+/** Added by migration 0012: Markdown comments on an item; replies name their parent. */
+export interface CommentsTable {
+  id: string
+  subject_kind: ContentKind
+  subject_id: string
+  parent_id: string | null
+  /** Null once the author's account is deleted. */
+  author_id: string | null
+  body: string
+  created_at: EpochMs
+  updated_at: EpochMs
+}
+
+export type NotificationKind = 'follow' | 'like' | 'comment' | 'reply'
+
+/** Added by migration 0012: what happened to a user's content or account, unread until seen. */
+export interface NotificationsTable {
+  id: string
+  recipient_id: string
+  kind: NotificationKind
+  actor_id: string
+  subject_kind: ContentKind | null
+  subject_id: string | null
+  comment_id: string | null
+  created_at: EpochMs
+  read_at: EpochMs | null
+}
+
 export interface DB {
   users: UsersTable
   courses: CoursesTable
@@ -148,6 +184,9 @@ export interface DB {
   lab_tags: TagLinksTable
   lab_story_tags: TagLinksTable
   history_events: HistoryEventsTable
+  likes: LikesTable
+  comments: CommentsTable
+  notifications: NotificationsTable
   identity_users: IdentityUsersTable
   identity_user_groups: IdentityUserGroupsTable
   identity_codes: IdentityCodesTable

@@ -3,8 +3,10 @@ import { newContentId } from '../db/ids.ts'
 import type { ContentKind, DB } from '../db/schema.ts'
 import { type Actor, mayEdit } from './actor.ts'
 import { ContentError, parseInput } from './content-error.ts'
+import { CONTENT_KINDS } from './content-kinds.ts'
 import { basedOnRevision } from './courses/course-input.ts'
 import { recordHistoryEvent } from './history/history-events.server.ts'
+import { deleteSocialOfSubject } from './social/subject-cleanup.server.ts'
 import { replaceItemTags } from './tags/item-tags.server.ts'
 
 /** The tables of content that has an owner, a draft/published status and a revision. */
@@ -228,7 +230,10 @@ export function itemWrites<T extends 'studies' | 'labs' | 'lab_stories'>(
   }
 }
 
-/** Deletes an item the actor may edit; its children and tag links cascade. */
+/**
+ * Deletes an item the actor may edit; its children and tag links cascade, and its likes,
+ * comments and notifications about it go in the same transaction.
+ */
 export async function deleteItem<T extends PublishableTable>(
   db: Kysely<DB>,
   kind: EditableKind<T>,
@@ -237,9 +242,18 @@ export async function deleteItem<T extends PublishableTable>(
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await editableItem(trx, kind, actor, id)
+    await deleteSocialOfSubject(trx, kindOfTable(kind.table), id)
     await trx
       .deleteFrom(kind.table as PublishableTable as 'studies')
       .where('id', '=', id)
       .execute()
   })
+}
+
+/** The content kind stored in a table (likes and comments name items by kind). */
+function kindOfTable(table: PublishableTable): ContentKind {
+  const kinds = Object.keys(CONTENT_KINDS) as ContentKind[]
+  const kind = kinds.find((candidate) => CONTENT_KINDS[candidate].table === table)
+  if (!kind) throw new Error(`No content kind is stored in ${table}`)
+  return kind
 }

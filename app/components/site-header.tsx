@@ -64,7 +64,10 @@ export function SiteHeader({ siteTitle, user }: { siteTitle?: string; user: Curr
         />
         <div className="ml-auto flex items-center gap-2 md:ml-0">
           {user ? (
-            <UserMenu user={user} />
+            <>
+              <NotificationsLink unread={user.unreadNotifications} />
+              <UserMenu user={user} />
+            </>
           ) : (
             <>
               <Link
@@ -118,6 +121,28 @@ export function SiteHeader({ siteTitle, user }: { siteTitle?: string; user: Curr
         </div>
       </div>
     </header>
+  )
+}
+
+/** The bell: the user's notifications, with the number not seen yet. */
+function NotificationsLink({ unread }: { unread: number }) {
+  return (
+    <Link
+      to="/notifications"
+      aria-label={unread > 0 ? `通知（未読 ${unread} 件）` : '通知'}
+      className="relative rounded-md px-2 py-2 text-lg hover:bg-slate-100 dark:hover:bg-slate-800"
+    >
+      <span aria-hidden="true">🔔</span>
+      {unread > 0 && (
+        <span
+          data-testid="unread-badge"
+          aria-hidden="true"
+          className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-bold leading-5 text-white"
+        >
+          {unread > 99 ? '99+' : unread}
+        </span>
+      )}
+    </Link>
   )
 }
 

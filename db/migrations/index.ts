@@ -10,6 +10,7 @@ import * as userAvatars from './2026-11-23-0008-user-avatars.ts'
 import * as learningContent from './2026-11-23-0009-learning-content.ts'
 import * as contentSearch from './2026-11-23-0010-content-search.ts'
 import * as labStoryCover from './2026-11-23-0011-lab-story-cover.ts'
+import * as likesCommentsNotifications from './2026-11-23-0012-likes-comments-notifications.ts'
 
 /**
  * Every migration, in order. Listed statically rather than read from the folder so the same
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0009-learning-content': learningContent,
   '2026-11-23-0010-content-search': contentSearch,
   '2026-11-23-0011-lab-story-cover': labStoryCover,
+  '2026-11-23-0012-likes-comments-notifications': likesCommentsNotifications,
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
+import { deleteSocialOfOwner } from '../social/subject-cleanup.server.ts'
 
 /** Usernames become URLs (`/{user}`): lowercase letters, digits and underscores, 3–20 long. */
 export const USERNAME_PATTERN = /^[a-z0-9_]{3,20}$/
@@ -88,7 +89,14 @@ export async function createProfileForAccount(
     .execute()
 }
 
-/** Removes the profile, and with it (by foreign keys) everything the user owned. */
+/**
+ * Removes the profile, and with it (by foreign keys) everything the user owned and their
+ * likes; their comments stay as 退会したユーザー's (decision 017). Likes and comments on the
+ * user's own content name it by kind and id, so they are deleted first.
+ */
 export async function deleteProfile(db: Kysely<DB>, sub: string): Promise<void> {
-  await db.deleteFrom('users').where('id', '=', sub).execute()
+  await db.transaction().execute(async (trx) => {
+    await deleteSocialOfOwner(trx, sub)
+    await trx.deleteFrom('users').where('id', '=', sub).execute()
+  })
 }

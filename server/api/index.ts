@@ -10,6 +10,7 @@ import { registerDraftRoutes } from './drafts.ts'
 import { registerLabRoutes } from './labs.ts'
 import { openApiDocument } from './openapi.ts'
 import { registerSearchRoutes } from './search.ts'
+import { registerSocialRoutes } from './social.ts'
 import { registerStudyRoutes } from './studies.ts'
 
 type SessionUser = { sub: string; groups: string[] }
@@ -61,6 +62,7 @@ export async function apiPlugin(
   registerLabRoutes(api, options.db, options.images, actor)
   registerDraftRoutes(api, options.db, actor)
   registerSearchRoutes(api, options.db)
+  registerSocialRoutes(api, options.db, actor)
   const document = openApiDocument()
   api.get('/openapi.json', async () => document)
   // Claims the rest of /api, so that no unknown API path falls through to the page router.

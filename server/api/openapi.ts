@@ -18,6 +18,8 @@ import {
   labUpdate,
 } from '../../features/labs/lab-input.ts'
 import { searchQuery } from '../../features/search/search-query.ts'
+import { commentUpdate, newComment } from '../../features/social/comment-input.ts'
+import { pageQuery } from '../../features/social/page-query.server.ts'
 import { studyFields, studyUpdate } from '../../features/studies/study-input.ts'
 import { studyListQuery } from '../../features/studies/study-lists.server.ts'
 import { pathId } from './request-params.ts'
@@ -204,6 +206,56 @@ const OPERATIONS: readonly Operation[] = [
     summary: '公開中のコンテンツを全文検索',
     query: searchQuery,
   },
+  { method: 'get', path: '/likes/:kind/:id', summary: 'いいねの数と自分のいいね' },
+  {
+    method: 'put',
+    path: '/likes/:kind/:id',
+    summary: 'いいねする（何度しても 1 回）',
+    signIn: true,
+  },
+  { method: 'delete', path: '/likes/:kind/:id', summary: 'いいねを取り消す', signIn: true },
+  {
+    method: 'get',
+    path: '/comments/:kind/:id',
+    summary: 'コメント一覧（新しい順、返信つき）',
+    query: pageQuery,
+  },
+  {
+    method: 'post',
+    path: '/comments/:kind/:id',
+    summary: 'コメント・返信を投稿（Markdown）',
+    body: newComment,
+    status: 201,
+    signIn: true,
+  },
+  {
+    method: 'put',
+    path: '/comments/:commentId',
+    summary: 'コメントを編集（投稿者のみ）',
+    body: commentUpdate,
+    signIn: true,
+  },
+  {
+    method: 'delete',
+    path: '/comments/:commentId',
+    summary: 'コメントを削除（投稿者・コンテンツの作成者・管理者）',
+    status: 204,
+    signIn: true,
+  },
+  {
+    method: 'get',
+    path: '/notifications',
+    summary: '自分への通知（新しい順）',
+    query: pageQuery,
+    signIn: true,
+  },
+  {
+    method: 'get',
+    path: '/notifications/unread-count',
+    summary: '未読の通知の数',
+    signIn: true,
+  },
+  { method: 'post', path: '/notifications/read', summary: '通知をすべて既読にする', signIn: true },
   { method: 'get', path: '/openapi.json', summary: 'この OpenAPI ドキュメント' },
 ]
 

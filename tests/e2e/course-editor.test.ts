@@ -1,49 +1,26 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
-import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
 import {
   collectPageErrors,
   holdCreateRequest,
-  launchBrowser,
   markdownEditor,
-  newPhonePage,
   waitForHydration,
 } from './browser.ts'
 import { PNG_1X1 } from './fixtures/images.ts'
+import { browserSuite } from './suite.ts'
 
 /**
  * The course editor in Chromium: create a course with a section and a lesson, reload (it was
  * autosaved), publish, and read it as a guest.
  */
-let server: TestServer
-let browser: Browser
-const contexts: BrowserContext[] = []
-
-beforeAll(async () => {
-  server = await startTestServer()
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await Promise.all(contexts.map((context) => context.close()))
-  await browser?.close()
-  await server?.close()
-})
-
-async function newPage(cookieHeader?: string): Promise<Page> {
-  const page = await newPhonePage(browser, server.url, cookieHeader)
-  contexts.push(page.context())
-  return page
-}
+const { newPage, signedInPage } = browserSuite()
 
 const saved = (scope: Page | ReturnType<Page['locator']>) =>
   scope.locator('[data-save-state="saved"]').first()
 
 describe('the course editor', () => {
   test('creates a course with a section and a lesson, autosaves, publishes; a guest reads it', async () => {
-    const tokens = await signedInUser(server, 'mika_editor')
-    const page = await newPage(amplifyCookieHeader(CLIENT_ID, 'mika_editor', tokens))
+    const page = await signedInPage('mika_editor')
     const errors = collectPageErrors(page)
 
     await page.goto('/mika_editor/courses/create')

@@ -28,6 +28,10 @@ export function browserSuite(environment: Record<string, string> = {}) {
     return page
   }
   return {
+    /** The running server (during the tests). */
+    get server(): TestServer {
+      return server
+    },
     newPage,
     /** A page signed in as a new user of this name (signed up and confirmed first). */
     async signedInPage(username: string): Promise<Page> {

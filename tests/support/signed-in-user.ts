@@ -5,6 +5,7 @@ import {
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider'
 import { expect } from 'vitest'
+import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
 import type { TestServer } from './test-server.ts'
 
 /** The web app's client of the embedded user pool (the test server's default settings). */
@@ -55,4 +56,9 @@ export async function signedInUser(target: TestServer, username: string) {
     idToken: result.IdToken,
     refreshToken: result.RefreshToken,
   }
+}
+
+/** A new user's session as the browser's Cookie header (Amplify's cookies for the web client). */
+export async function signedInCookie(target: TestServer, username: string): Promise<string> {
+  return amplifyCookieHeader(CLIENT_ID, username, await signedInUser(target, username))
 }

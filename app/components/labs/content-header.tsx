@@ -56,11 +56,3 @@ export function ContentHeader(props: {
 
 export const actionLinkClass =
   'rounded-md border border-slate-300 px-4 py-2.5 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800'
-
-/**
- * Where likes, comments and sharing of a lab or story will appear (built by the community
- * work); kept as a labelled region so that work has its place on both pages.
- */
-export function ReactionsPlace() {
-  return <section aria-label="反応" data-reactions className="mt-12" />
-}

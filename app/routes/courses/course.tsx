@@ -2,9 +2,12 @@ import { data, Link, Outlet, useOutlet } from 'react-router'
 import { actorOf } from '../../../features/actor.ts'
 import { LEVEL_LABELS } from '../../../features/courses/course-card.ts'
 import { readCourseForViewer } from '../../../features/courses/course-view.server.ts'
+import { socialView } from '../../../features/social/social-view.server.ts'
 import { AccessBadge } from '../../components/course-card.tsx'
 import { CoverImage } from '../../components/courses/course-cover.tsx'
 import { CourseOutline } from '../../components/courses/course-outline.tsx'
+import { COMMENT_PAGE_SIZE } from '../../components/social/comment-section.tsx'
+import { SocialSection } from '../../components/social/social-section.tsx'
 import { TagLinks } from '../../components/tag-links.tsx'
 import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
 import { formatDate } from '../../lib/format.ts'
@@ -22,18 +25,27 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
 /** The course, as the signed-in learner (with their progress) or a guest sees it. */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const user = await context.auth.currentUser(request)
+  const viewer = actorOf(user)
   const course = await contentForPage(
-    readCourseForViewer(context.db, { username: params.user, courseId: params.id }, actorOf(user)),
+    readCourseForViewer(context.db, { username: params.user, courseId: params.id }, viewer),
     new URL(request.url).pathname,
   )
+  const social = await socialView(
+    context.db,
+    viewer,
+    { kind: 'course', id: course.id },
+    COMMENT_PAGE_SIZE,
+  )
   return data(
-    { course, signedIn: user !== undefined },
+    { course, social, signedIn: user !== undefined },
     { headers: viewerCacheControl(user !== undefined) },
   )
 }
 
 /** The course page; a lesson (the nested route) renders beside the course's outline. */
-export default function CoursePage({ loaderData: { course, signedIn } }: Route.ComponentProps) {
+export default function CoursePage({
+  loaderData: { course, social, signedIn },
+}: Route.ComponentProps) {
   const lesson = useOutlet()
   const coursePath = `/${course.author.username}/courses/${course.id}`
   if (lesson) {
@@ -137,6 +149,7 @@ export default function CoursePage({ loaderData: { course, signedIn } }: Route.C
           <CourseOutline course={course} />
         </div>
       </section>
+      <SocialSection kind="course" id={course.id} social={social} signedIn={signedIn} />
     </article>
   )
 }

@@ -4,14 +4,13 @@ import { listPublishedLabStories } from '../../../features/labs/lab-lists.server
 import { readLabForViewer } from '../../../features/labs/lab-view.server.ts'
 import { plainExcerpt } from '../../../features/markdown/excerpt.ts'
 import { renderMarkdown } from '../../../features/markdown/render.ts'
-import {
-  actionLinkClass,
-  ContentHeader,
-  ReactionsPlace,
-} from '../../components/labs/content-header.tsx'
+import { socialView } from '../../../features/social/social-view.server.ts'
+import { actionLinkClass, ContentHeader } from '../../components/labs/content-header.tsx'
 import { LabList } from '../../components/labs/lab-list.tsx'
 import { MarkdownView } from '../../components/markdown-view.tsx'
 import { LIST_PAGE_SIZE } from '../../components/published-list.tsx'
+import { COMMENT_PAGE_SIZE } from '../../components/social/comment-section.tsx'
+import { SocialSection } from '../../components/social/social-section.tsx'
 import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
 import { pageMeta } from '../../lib/meta.ts'
 import { useStorageSettings } from '../../lib/root-data.ts'
@@ -29,9 +28,16 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
 /** A lab with its screenshots, links, description and stories; drafts only for their owner. */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const user = await context.auth.currentUser(request)
+  const viewer = actorOf(user)
   const { description, ...lab } = await contentForPage(
-    readLabForViewer(context.db, { username: params.user, labId: params.id }, actorOf(user)),
+    readLabForViewer(context.db, { username: params.user, labId: params.id }, viewer),
     new URL(request.url).pathname,
+  )
+  const social = await socialView(
+    context.db,
+    viewer,
+    { kind: 'lab', id: lab.id },
+    COMMENT_PAGE_SIZE,
   )
   const stories = await listPublishedLabStories(
     context.db,
@@ -45,13 +51,14 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       descriptionHtml: renderMarkdown(description),
       stories,
       viewer: user?.username ?? null,
+      social,
     },
     { headers: viewerCacheControl(user !== undefined) },
   )
 }
 
 export default function LabPage({ loaderData }: Route.ComponentProps) {
-  const { lab, descriptionHtml, stories, viewer } = loaderData
+  const { lab, descriptionHtml, stories, viewer, social } = loaderData
   const storage = useStorageSettings()
   const labPath = `/${lab.author.username}/labs/${lab.id}`
   return (
@@ -109,7 +116,7 @@ export default function LabPage({ loaderData }: Route.ComponentProps) {
         </h2>
         <LabList kind="labs_stories" firstPage={stories} apiPath={`/labs/${lab.id}/stories`} />
       </section>
-      <ReactionsPlace />
+      <SocialSection kind="lab" id={lab.id} social={social} signedIn={viewer !== null} />
     </article>
   )
 }

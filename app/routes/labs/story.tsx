@@ -3,12 +3,11 @@ import { actorOf } from '../../../features/actor.ts'
 import { readLabStoryForViewer } from '../../../features/labs/lab-view.server.ts'
 import { plainExcerpt } from '../../../features/markdown/excerpt.ts'
 import { renderMarkdown } from '../../../features/markdown/render.ts'
-import {
-  actionLinkClass,
-  ContentHeader,
-  ReactionsPlace,
-} from '../../components/labs/content-header.tsx'
+import { socialView } from '../../../features/social/social-view.server.ts'
+import { actionLinkClass, ContentHeader } from '../../components/labs/content-header.tsx'
 import { MarkdownView } from '../../components/markdown-view.tsx'
+import { COMMENT_PAGE_SIZE } from '../../components/social/comment-section.tsx'
+import { SocialSection } from '../../components/social/social-section.tsx'
 import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
 import { pageMeta } from '../../lib/meta.ts'
 import { useStorageSettings } from '../../lib/root-data.ts'
@@ -26,18 +25,33 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
 /** A lab story with its cover, body and lab; drafts only for their owner (anyone else: 404). */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const user = await context.auth.currentUser(request)
+  const viewer = actorOf(user)
   const { body, ...story } = await contentForPage(
-    readLabStoryForViewer(context.db, { username: params.user, storyId: params.id }, actorOf(user)),
+    readLabStoryForViewer(context.db, { username: params.user, storyId: params.id }, viewer),
     new URL(request.url).pathname,
+  )
+  const social = await socialView(
+    context.db,
+    viewer,
+    { kind: 'lab_story', id: story.id },
+    COMMENT_PAGE_SIZE,
   )
   // Rendered (and sanitised) once on the server; the browser only shows the HTML.
   return data(
-    { story, excerpt: plainExcerpt(body), bodyHtml: renderMarkdown(body) },
+    {
+      story,
+      excerpt: plainExcerpt(body),
+      bodyHtml: renderMarkdown(body),
+      social,
+      signedIn: user !== undefined,
+    },
     { headers: viewerCacheControl(user !== undefined) },
   )
 }
 
-export default function LabStoryPage({ loaderData: { story, bodyHtml } }: Route.ComponentProps) {
+export default function LabStoryPage({
+  loaderData: { story, bodyHtml, social, signedIn },
+}: Route.ComponentProps) {
   const storage = useStorageSettings()
   return (
     <article className="mx-auto max-w-3xl">
@@ -66,7 +80,7 @@ export default function LabStoryPage({ loaderData: { story, bodyHtml } }: Route.
       <section aria-label="本文" className="mt-10">
         <MarkdownView html={bodyHtml} />
       </section>
-      <ReactionsPlace />
+      <SocialSection kind="lab_story" id={story.id} social={social} signedIn={signedIn} />
     </article>
   )
 }

@@ -1,8 +1,11 @@
 import { data, Link } from 'react-router'
 import { actorOf } from '../../../features/actor.ts'
 import { renderMarkdown } from '../../../features/markdown/render.ts'
+import { socialView } from '../../../features/social/social-view.server.ts'
 import { readStudyForViewer } from '../../../features/studies/study-view.server.ts'
 import { MarkdownView } from '../../components/markdown-view.tsx'
+import { COMMENT_PAGE_SIZE } from '../../components/social/comment-section.tsx'
+import { SocialSection } from '../../components/social/social-section.tsx'
 import { TagLinks } from '../../components/tag-links.tsx'
 import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
 import { formatDate } from '../../lib/format.ts'
@@ -20,18 +23,27 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
 /** A study with its notes; drafts only for their owner (anyone else gets 404). */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const user = await context.auth.currentUser(request)
+  const viewer = actorOf(user)
   const { notes, ...study } = await contentForPage(
-    readStudyForViewer(context.db, { username: params.user, studyId: params.id }, actorOf(user)),
+    readStudyForViewer(context.db, { username: params.user, studyId: params.id }, viewer),
     new URL(request.url).pathname,
+  )
+  const social = await socialView(
+    context.db,
+    viewer,
+    { kind: 'study', id: study.id },
+    COMMENT_PAGE_SIZE,
   )
   // Rendered (and sanitised) once on the server; the browser only shows the HTML.
   return data(
-    { study, notesHtml: renderMarkdown(notes) },
+    { study, notesHtml: renderMarkdown(notes), social, signedIn: user !== undefined },
     { headers: viewerCacheControl(user !== undefined) },
   )
 }
 
-export default function StudyPage({ loaderData: { study, notesHtml } }: Route.ComponentProps) {
+export default function StudyPage({
+  loaderData: { study, notesHtml, social, signedIn },
+}: Route.ComponentProps) {
   const studyPath = `/${study.author.username}/studies/${study.id}`
   return (
     <article className="mx-auto max-w-3xl">
@@ -90,6 +102,7 @@ export default function StudyPage({ loaderData: { study, notesHtml } }: Route.Co
       <section aria-label="ノート" className="mt-10">
         <MarkdownView html={notesHtml} />
       </section>
+      <SocialSection kind="study" id={study.id} social={social} signedIn={signedIn} />
     </article>
   )
 }

@@ -1,0 +1,329 @@
+import { type FormEvent, useState } from 'react'
+import type { ContentKind } from '../../../db/schema.ts'
+import type {
+  CommentPage,
+  CommentThread,
+  CommentView,
+} from '../../../features/social/comments.server.ts'
+import { ApiRequestError } from '../../lib/api-client.ts'
+import { formatDate } from '../../lib/format.ts'
+import { useSettings } from '../../lib/root-data.ts'
+import { MarkdownEditor } from '../markdown-editor.tsx'
+import { MarkdownView } from '../markdown-view.tsx'
+import { SignInLink } from './sign-in-link.tsx'
+import { type SocialApi, socialApi } from './social-api.ts'
+
+export const COMMENT_PAGE_SIZE = 20
+
+const buttonClass =
+  'rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100 disabled:opacity-60 dark:border-slate-600 dark:hover:bg-slate-800'
+const primaryClass =
+  'rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60'
+
+function messageOf(error: unknown): string {
+  if (error instanceof ApiRequestError) return error.fields?.body?.[0] ?? error.message
+  return '送信できませんでした。通信環境を確認してもう一度お試しください'
+}
+
+/**
+ * The comments of an item of any kind: threads newest first with their replies, a Markdown
+ * form for signed-in readers, edit and delete where the server allows, and more on demand.
+ */
+export function CommentSection(props: {
+  kind: ContentKind
+  id: string
+  firstPage: CommentPage
+  signedIn: boolean
+}) {
+  const { apiGatewayUrl } = useSettings()
+  const api = socialApi(apiGatewayUrl, props.kind, props.id)
+  const [threads, setThreads] = useState<CommentThread[]>(props.firstPage.items)
+  const [total, setTotal] = useState(props.firstPage.total)
+  const [nextCursor, setNextCursor] = useState(props.firstPage.nextCursor)
+  const [loading, setLoading] = useState(false)
+  const [loadError, setLoadError] = useState<string>()
+
+  async function loadMore() {
+    if (!nextCursor) return
+    setLoading(true)
+    setLoadError(undefined)
+    try {
+      const page = await api.comments(nextCursor, COMMENT_PAGE_SIZE)
+      setThreads((shown) => [
+        ...shown,
+        ...page.items.filter((item) => !shown.some((thread) => thread.id === item.id)),
+      ])
+      setNextCursor(page.nextCursor)
+      setTotal(page.total)
+    } catch (error) {
+      setLoadError(messageOf(error))
+    } finally {
+      setLoading(false)
+    }
+  }
+
+  const changes: ThreadChanges = {
+    added(comment) {
+      setTotal((count) => count + 1)
+      setThreads((shown) =>
+        comment.parentId === null
+          ? [{ ...comment, replies: [] }, ...shown]
+          : shown.map((thread) =>
+              thread.id === comment.parentId
+                ? { ...thread, replies: [...thread.replies, comment] }
+                : thread,
+            ),
+      )
+    },
+    edited(comment) {
+      setThreads((shown) =>
+        shown.map((thread) =>
+          thread.id === comment.id
+            ? { ...comment, replies: thread.replies }
+            : {
+                ...thread,
+                replies: thread.replies.map((reply) => (reply.id === comment.id ? comment : reply)),
+              },
+        ),
+      )
+    },
+    removed(comment) {
+      const thread = threads.find((candidate) => candidate.id === comment.id)
+      setTotal((count) => count - 1 - (thread?.replies.length ?? 0))
+      setThreads((shown) =>
+        shown
+          .filter((candidate) => candidate.id !== comment.id)
+          .map((candidate) => ({
+            ...candidate,
+            replies: candidate.replies.filter((reply) => reply.id !== comment.id),
+          })),
+      )
+    },
+  }
+
+  return (
+    <section aria-labelledby="comments-heading" className="mt-12">
+      <h2 id="comments-heading" className="text-xl font-bold">
+        コメント <span data-testid="comment-count">{total}</span> 件
+      </h2>
+      {props.signedIn ? (
+        <div className="mt-4">
+          <CommentForm
+            label="コメント（Markdown）"
+            submitLabel="コメントする"
+            onSubmit={async (body) => changes.added(await api.post(body))}
+          />
+        </div>
+      ) : (
+        <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">
+          コメントするには<SignInLink>ログイン</SignInLink>してください。
+        </p>
+      )}
+      {threads.length === 0 ? (
+        <p className="mt-6 text-sm text-slate-600 dark:text-slate-400">
+          まだコメントはありません。
+        </p>
+      ) : (
+        <ul className="mt-6 flex flex-col gap-6">
+          {threads.map((thread) => (
+            <li key={thread.id}>
+              <CommentItem comment={thread} api={api} changes={changes} signedIn={props.signedIn} />
+              {thread.replies.length > 0 && (
+                <ul
+                  aria-label="返信"
+                  className="mt-3 ml-6 flex flex-col gap-3 border-l-2 border-slate-200 pl-4 dark:border-slate-700"
+                >
+                  {thread.replies.map((reply) => (
+                    <li key={reply.id}>
+                      <CommentItem
+                        comment={reply}
+                        api={api}
+                        changes={changes}
+                        signedIn={props.signedIn}
+                      />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {nextCursor && (
+        <div className="mt-6 text-center">
+          <button
+            type="button"
+            onClick={() => void loadMore()}
+            disabled={loading}
+            className={buttonClass}
+          >
+            {loading ? '読み込み中…' : 'さらに読み込む'}
+          </button>
+          {loadError && (
+            <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300">
+              {loadError}
+            </p>
+          )}
+        </div>
+      )}
+    </section>
+  )
+}
+
+type ThreadChanges = {
+  added(comment: CommentView): void
+  edited(comment: CommentView): void
+  removed(comment: CommentView): void
+}
+
+function CommentItem(props: {
+  comment: CommentView
+  api: SocialApi
+  changes: ThreadChanges
+  signedIn: boolean
+}) {
+  const { comment, api, changes } = props
+  const [mode, setMode] = useState<'view' | 'edit' | 'reply'>('view')
+  const [deleting, setDeleting] = useState(false)
+  const [error, setError] = useState<string>()
+
+  async function remove() {
+    const question = comment.parentId
+      ? 'この返信を削除しますか？'
+      : 'このコメントを削除しますか？返信も削除されます。'
+    if (!window.confirm(question)) return
+    setDeleting(true)
+    setError(undefined)
+    try {
+      await api.remove(comment.id)
+      changes.removed(comment)
+    } catch (caught) {
+      setError(messageOf(caught))
+      setDeleting(false)
+    }
+  }
+
+  return (
+    <article
+      id={`comment-${comment.id}`}
+      aria-label={`${comment.author?.displayName ?? '退会したユーザー'}のコメント`}
+    >
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        <span className="font-semibold text-slate-900 dark:text-slate-100">
+          {comment.author?.displayName ?? '退会したユーザー'}
+        </span>
+        <span aria-hidden="true"> ・ </span>
+        <time dateTime={new Date(comment.createdAt).toISOString()}>
+          {formatDate(comment.createdAt)}
+        </time>
+        {comment.edited && <span>（編集済み）</span>}
+      </p>
+      {mode === 'edit' ? (
+        <div className="mt-2">
+          <CommentForm
+            label="コメントを編集（Markdown）"
+            initial={comment.body}
+            submitLabel="保存する"
+            onSubmit={async (body) => {
+              changes.edited(await api.update(comment.id, body))
+              setMode('view')
+            }}
+            onCancel={() => setMode('view')}
+          />
+        </div>
+      ) : (
+        <MarkdownView html={comment.html} className="mt-1" />
+      )}
+      {mode !== 'edit' && (
+        <div className="mt-2 flex flex-wrap gap-2">
+          {props.signedIn && comment.parentId === null && mode === 'view' && (
+            <button type="button" onClick={() => setMode('reply')} className={buttonClass}>
+              返信
+            </button>
+          )}
+          {comment.canEdit && (
+            <button type="button" onClick={() => setMode('edit')} className={buttonClass}>
+              編集
+            </button>
+          )}
+          {comment.canDelete && (
+            <button
+              type="button"
+              onClick={() => void remove()}
+              disabled={deleting}
+              className={buttonClass}
+            >
+              削除
+            </button>
+          )}
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
+      {mode === 'reply' && (
+        <div className="mt-3">
+          <CommentForm
+            label="返信（Markdown）"
+            submitLabel="返信する"
+            onSubmit={async (body) => {
+              changes.added(await api.post(body, comment.id))
+              setMode('view')
+            }}
+            onCancel={() => setMode('view')}
+          />
+        </div>
+      )}
+    </article>
+  )
+}
+
+function CommentForm(props: {
+  label: string
+  submitLabel: string
+  initial?: string
+  onSubmit(body: string): Promise<void>
+  onCancel?(): void
+}) {
+  const [body, setBody] = useState(props.initial ?? '')
+  const [sending, setSending] = useState(false)
+  const [error, setError] = useState<string>()
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    setSending(true)
+    setError(undefined)
+    try {
+      await props.onSubmit(body)
+      setBody('')
+    } catch (caught) {
+      setError(messageOf(caught))
+    } finally {
+      setSending(false)
+    }
+  }
+
+  return (
+    <form onSubmit={(event) => void submit(event)} className="flex flex-col gap-2">
+      <MarkdownEditor
+        label={props.label}
+        name="body"
+        value={body}
+        onChange={setBody}
+        error={error}
+      />
+      <div className="flex gap-2">
+        <button type="submit" disabled={sending} className={primaryClass}>
+          {sending ? '送信中…' : props.submitLabel}
+        </button>
+        {props.onCancel && (
+          <button type="button" onClick={props.onCancel} className={buttonClass}>
+            キャンセル
+          </button>
+        )}
+      </div>
+    </form>
+  )
+}

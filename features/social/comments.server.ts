@@ -1,0 +1,288 @@
+import type { Kysely } from 'kysely'
+import { newContentId } from '../../db/ids.ts'
+import type { DB } from '../../db/schema.ts'
+import { type Actor, mayEdit } from '../actor.ts'
+import { ContentError, parseInput } from '../content-error.ts'
+import { renderMarkdown } from '../markdown/render.ts'
+import { type Page, pageFrom } from '../pagination.ts'
+import { commentUpdate, newComment } from './comment-input.ts'
+import { notify } from './notifications.server.ts'
+import { afterCursor, pageQuery } from './page-query.server.ts'
+import {
+  actingUser,
+  type Subject,
+  subjectSchema,
+  type VisibleSubject,
+  visibleSubject,
+} from './subjects.server.ts'
+
+/** A comment as one viewer sees it; `html` is the body rendered and sanitised on the server. */
+export type CommentView = {
+  id: string
+  parentId: string | null
+  /** Null once the author deleted their account (shown as 退会したユーザー). */
+  author: { username: string; displayName: string } | null
+  body: string
+  html: string
+  createdAt: number
+  edited: boolean
+  /** Only the author edits. */
+  canEdit: boolean
+  /** The author, the item's owner and admins delete. */
+  canDelete: boolean
+}
+
+/** A top-level comment with its replies (one level, oldest first). */
+export type CommentThread = CommentView & { replies: CommentView[] }
+
+export type CommentPage = Page<CommentThread> & { total: number }
+
+type CommentRow = {
+  id: string
+  parent_id: string | null
+  author_id: string | null
+  body: string
+  created_at: number
+  updated_at: number
+  username: string | null
+  display_name: string | null
+}
+
+function commentView(row: CommentRow, subject: VisibleSubject, viewer: Actor | undefined) {
+  const isAuthor = viewer !== undefined && row.author_id === viewer.userId
+  return {
+    id: row.id,
+    parentId: row.parent_id,
+    author:
+      row.username === null || row.display_name === null
+        ? null
+        : { username: row.username, displayName: row.display_name },
+    body: row.body,
+    html: renderMarkdown(row.body),
+    createdAt: row.created_at,
+    edited: row.updated_at > row.created_at,
+    canEdit: isAuthor,
+    canDelete: isAuthor || mayEdit(viewer, subject.ownerId),
+  } satisfies CommentView
+}
+
+function commentRows(db: Kysely<DB>) {
+  return db
+    .selectFrom('comments')
+    .leftJoin('users', 'users.id', 'comments.author_id')
+    .select([
+      'comments.id',
+      'comments.parent_id',
+      'comments.author_id',
+      'comments.body',
+      'comments.created_at',
+      'comments.updated_at',
+      'users.username',
+      'users.display_name',
+    ])
+}
+
+/** How many comments (replies included) an item has. */
+async function countComments(db: Kysely<DB>, subject: Subject): Promise<number> {
+  const row = await db
+    .selectFrom('comments')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('subject_kind', '=', subject.kind)
+    .where('subject_id', '=', subject.id)
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+/** An item's comments, newest thread first, each with its replies; 404 for a hidden item. */
+export async function listComments(
+  db: Kysely<DB>,
+  viewer: Actor | undefined,
+  subjectInput: unknown,
+  queryInput: unknown,
+): Promise<CommentPage> {
+  const subject = await visibleSubject(db, parseInput(subjectSchema, subjectInput), viewer)
+  const query = parseInput(pageQuery, queryInput)
+  let threads = commentRows(db)
+    .where('comments.subject_kind', '=', subject.kind)
+    .where('comments.subject_id', '=', subject.id)
+    .where('comments.parent_id', 'is', null)
+  if (query.cursor) {
+    threads = threads.where(afterCursor(query.cursor, 'comments.created_at', 'comments.id'))
+  }
+  const page = pageFrom(
+    await threads
+      .orderBy('comments.created_at', 'desc')
+      .orderBy('comments.id', 'desc')
+      .limit(query.limit + 1)
+      .execute(),
+    query.limit,
+    (row) => ({ at: row.created_at, id: row.id }),
+  )
+  const parentIds = page.items.map((row) => row.id)
+  const replies =
+    parentIds.length === 0
+      ? []
+      : await commentRows(db)
+          .where('comments.parent_id', 'in', parentIds)
+          .orderBy('comments.created_at')
+          .orderBy('comments.id')
+          .execute()
+  return {
+    items: page.items.map((row) => ({
+      ...commentView(row, subject, viewer),
+      replies: replies
+        .filter((reply) => reply.parent_id === row.id)
+        .map((reply) => commentView(reply, subject, viewer)),
+    })),
+    nextCursor: page.nextCursor,
+    total: await countComments(db, subject),
+  }
+}
+
+/**
+ * Comments on an item, or replies to a top-level comment of it. The owner of the item hears
+ * of a comment; the author of the parent hears of a reply.
+ */
+export async function postComment(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  subjectInput: unknown,
+  input: unknown,
+  now = Date.now(),
+): Promise<CommentView> {
+  if (!actor) throw ContentError.signInRequired()
+  const requested = parseInput(subjectSchema, subjectInput)
+  const fields = parseInput(newComment, input)
+  return db.transaction().execute(async (trx) => {
+    const author = await actingUser(trx, actor)
+    const subject = await visibleSubject(trx, requested, author)
+    const parent = fields.parentId ? await parentComment(trx, subject, fields.parentId) : undefined
+    const id = newContentId()
+    await trx
+      .insertInto('comments')
+      .values({
+        id,
+        subject_kind: subject.kind,
+        subject_id: subject.id,
+        parent_id: parent?.id ?? null,
+        author_id: actor.userId,
+        body: fields.body,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute()
+    const about = { kind: subject.kind, id: subject.id }
+    if (parent?.author_id) {
+      await notify(
+        trx,
+        {
+          recipientId: parent.author_id,
+          actorId: actor.userId,
+          kind: 'reply',
+          subject: about,
+          commentId: id,
+        },
+        now,
+      )
+    }
+    if (parent?.author_id !== subject.ownerId) {
+      await notify(
+        trx,
+        {
+          recipientId: subject.ownerId,
+          actorId: actor.userId,
+          kind: 'comment',
+          subject: about,
+          commentId: id,
+        },
+        now,
+      )
+    }
+    const row = await commentRows(trx).where('comments.id', '=', id).executeTakeFirstOrThrow()
+    return commentView(row, subject, actor)
+  })
+}
+
+/** The comment a reply answers: a top-level comment of the same item. */
+async function parentComment(trx: Kysely<DB>, subject: Subject, parentId: string) {
+  const parent = await trx
+    .selectFrom('comments')
+    .select(['id', 'parent_id', 'author_id'])
+    .where('id', '=', parentId)
+    .where('subject_kind', '=', subject.kind)
+    .where('subject_id', '=', subject.id)
+    .executeTakeFirst()
+  if (!parent) {
+    throw ContentError.validation([
+      { path: ['parentId'], message: '返信先のコメントが見つかりません' },
+    ])
+  }
+  if (parent.parent_id !== null) {
+    throw ContentError.validation([
+      { path: ['parentId'], message: '返信に返信することはできません' },
+    ])
+  }
+  return parent
+}
+
+/** A comment and its item, once the actor may see the item (else 404). */
+async function commentOnVisibleSubject(
+  trx: Kysely<DB>,
+  actor: Actor | undefined,
+  commentId: string,
+) {
+  if (!actor) throw ContentError.signInRequired()
+  const comment = await trx
+    .selectFrom('comments')
+    .select(['id', 'subject_kind', 'subject_id', 'author_id'])
+    .where('id', '=', commentId)
+    .executeTakeFirst()
+  if (!comment) throw ContentError.notFound('コメントが見つかりません')
+  const subject = await visibleSubject(
+    trx,
+    { kind: comment.subject_kind, id: comment.subject_id },
+    actor,
+  )
+  return { comment, subject, actor }
+}
+
+/** Its author edits a comment. */
+export async function updateComment(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  commentId: string,
+  input: unknown,
+  now = Date.now(),
+): Promise<CommentView> {
+  return db.transaction().execute(async (trx) => {
+    const found = await commentOnVisibleSubject(trx, actor, commentId)
+    const { body } = parseInput(commentUpdate, input)
+    if (found.comment.author_id !== found.actor.userId) {
+      throw new ContentError('FORBIDDEN', 'コメントを編集できるのは投稿した本人だけです')
+    }
+    await trx
+      .updateTable('comments')
+      .set({ body, updated_at: now })
+      .where('id', '=', commentId)
+      .execute()
+    const row = await commentRows(trx)
+      .where('comments.id', '=', commentId)
+      .executeTakeFirstOrThrow()
+    return commentView(row, found.subject, found.actor)
+  })
+}
+
+/** Deletes a comment with its replies: its author, the item's owner or an admin. */
+export async function deleteComment(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  commentId: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const { comment, subject } = await commentOnVisibleSubject(trx, actor, commentId)
+    if (comment.author_id !== actor?.userId && !mayEdit(actor, subject.ownerId)) {
+      throw new ContentError('FORBIDDEN', 'このコメントを削除する権限がありません')
+    }
+    await trx.deleteFrom('comments').where('id', '=', commentId).execute()
+  })
+}

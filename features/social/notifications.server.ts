@@ -1,0 +1,202 @@
+import type { Kysely } from 'kysely'
+import { newContentId } from '../../db/ids.ts'
+import type { ContentKind, DB, NotificationKind } from '../../db/schema.ts'
+import type { Actor } from '../actor.ts'
+import { ContentError, parseInput } from '../content-error.ts'
+import { CONTENT_KINDS, contentPath } from '../content-kinds.ts'
+import { type Page, pageFrom } from '../pagination.ts'
+import { afterCursor, pageQuery } from './page-query.server.ts'
+import type { Subject } from './subjects.server.ts'
+
+/** Something that happened to a user's content or account, caused by someone else. */
+export type NewNotification = {
+  recipientId: string
+  actorId: string
+  kind: NotificationKind
+  subject?: Subject
+  commentId?: string
+}
+
+/**
+ * Records a notification. Nobody is told about their own doing, so callers need not check.
+ * Runs in the caller's transaction, with the action it reports.
+ */
+export async function notify(
+  db: Kysely<DB>,
+  notification: NewNotification,
+  now = Date.now(),
+): Promise<void> {
+  if (notification.recipientId === notification.actorId) return
+  await db
+    .insertInto('notifications')
+    .values({
+      id: newContentId(),
+      recipient_id: notification.recipientId,
+      actor_id: notification.actorId,
+      kind: notification.kind,
+      subject_kind: notification.subject?.kind ?? null,
+      subject_id: notification.subject?.id ?? null,
+      comment_id: notification.commentId ?? null,
+      created_at: now,
+      read_at: null,
+    })
+    .execute()
+}
+
+/** For the follows feature: tells `followeeId` that `followerId` follows them. */
+export function notifyFollow(
+  db: Kysely<DB>,
+  follow: { followerId: string; followeeId: string },
+  now = Date.now(),
+): Promise<void> {
+  return notify(
+    db,
+    { recipientId: follow.followeeId, actorId: follow.followerId, kind: 'follow' },
+    now,
+  )
+}
+
+/** Withdraws an unread notification whose cause was undone (an unlike, an unfollow). */
+export async function withdrawNotification(
+  db: Kysely<DB>,
+  notification: Omit<NewNotification, 'commentId'>,
+): Promise<void> {
+  let query = db
+    .deleteFrom('notifications')
+    .where('recipient_id', '=', notification.recipientId)
+    .where('actor_id', '=', notification.actorId)
+    .where('kind', '=', notification.kind)
+    .where('read_at', 'is', null)
+  if (notification.subject) {
+    query = query
+      .where('subject_kind', '=', notification.subject.kind)
+      .where('subject_id', '=', notification.subject.id)
+  }
+  await query.execute()
+}
+
+/** One notification as its recipient sees it. */
+export type NotificationView = {
+  id: string
+  kind: NotificationKind
+  actor: { username: string; displayName: string }
+  /** The item it is about (none for a follow), with the page to open. */
+  subject: { kind: ContentKind; id: string; title: string; path: string } | null
+  commentId: string | null
+  createdAt: number
+  read: boolean
+}
+
+/** The signed-in user's notifications, newest first. */
+export async function listNotifications(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  input: unknown,
+): Promise<Page<NotificationView>> {
+  if (!actor) throw ContentError.signInRequired()
+  const query = parseInput(pageQuery, input)
+  let rows = db
+    .selectFrom('notifications')
+    .innerJoin('users as actor', 'actor.id', 'notifications.actor_id')
+    .selectAll('notifications')
+    .select(['actor.username', 'actor.display_name'])
+    .where('recipient_id', '=', actor.userId)
+  if (query.cursor) {
+    rows = rows.where(afterCursor(query.cursor, 'notifications.created_at', 'notifications.id'))
+  }
+  const found = await rows
+    .orderBy('notifications.created_at', 'desc')
+    .orderBy('notifications.id', 'desc')
+    .limit(query.limit + 1)
+    .execute()
+  const page = pageFrom(found, query.limit, (row) => ({ at: row.created_at, id: row.id }))
+  const subjects = await subjectsOf(db, page.items, actor.userId)
+  const items = page.items.flatMap((row): NotificationView[] => {
+    const subject =
+      row.subject_kind && row.subject_id
+        ? subjects.get(`${row.subject_kind}:${row.subject_id}`)
+        : null
+    // About an item the recipient may no longer see (taken back to draft): not shown.
+    if (subject === undefined) return []
+    return [
+      {
+        id: row.id,
+        kind: row.kind,
+        actor: { username: row.username, displayName: row.display_name },
+        subject,
+        commentId: row.comment_id,
+        createdAt: row.created_at,
+        read: row.read_at !== null,
+      },
+    ]
+  })
+  return { items, nextCursor: page.nextCursor }
+}
+
+/**
+ * Titles and pages of the items a page of notifications is about that the recipient may see
+ * (published, or their own), one query per kind.
+ */
+async function subjectsOf(
+  db: Kysely<DB>,
+  rows: readonly { subject_kind: ContentKind | null; subject_id: string | null }[],
+  recipientId: string,
+) {
+  const subjects = new Map<string, NonNullable<NotificationView['subject']>>()
+  for (const kind of Object.keys(CONTENT_KINDS) as ContentKind[]) {
+    const ids = rows.filter((row) => row.subject_kind === kind).map((row) => row.subject_id ?? '')
+    if (ids.length === 0) continue
+    const items = await db
+      .selectFrom(CONTENT_KINDS[kind].table as 'studies')
+      .innerJoin('users', 'users.id', 'owner_id')
+      .select(['studies.id', 'title', 'users.username'])
+      .where('studies.id', 'in', ids)
+      .where((eb) => eb.or([eb('status', '=', 'published'), eb('owner_id', '=', recipientId)]))
+      .execute()
+    for (const item of items) {
+      subjects.set(`${kind}:${item.id}`, {
+        kind,
+        id: item.id,
+        title: item.title,
+        path: contentPath(kind, item.username, item.id),
+      })
+    }
+  }
+  return subjects
+}
+
+/** How many notifications the user has not seen yet (the header's badge). */
+export async function countUnreadNotifications(db: Kysely<DB>, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('recipient_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+/** The signed-in user's unread count, for /api. */
+export async function readUnreadCount(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+): Promise<{ unread: number }> {
+  if (!actor) throw ContentError.signInRequired()
+  return { unread: await countUnreadNotifications(db, actor.userId) }
+}
+
+/** Marks every notification of the user read (they opened the list). */
+export async function markNotificationsRead(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  now = Date.now(),
+): Promise<{ unread: 0 }> {
+  if (!actor) throw ContentError.signInRequired()
+  await db
+    .updateTable('notifications')
+    .set({ read_at: now })
+    .where('recipient_id', '=', actor.userId)
+    .where('read_at', 'is', null)
+    .execute()
+  return { unread: 0 }
+}

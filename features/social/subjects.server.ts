@@ -1,0 +1,63 @@
+import type { Kysely } from 'kysely'
+import { z } from 'zod'
+import type { ContentKind, DB } from '../../db/schema.ts'
+import { type Actor, mayEdit } from '../actor.ts'
+import { ContentError } from '../content-error.ts'
+import { CONTENT_KINDS, contentPath } from '../content-kinds.ts'
+import type { PublishableTable } from '../editable-item.server.ts'
+
+/** What can be liked and commented on: an item of any content kind. */
+export type Subject = { kind: ContentKind; id: string }
+
+export const subjectKindSchema = z.enum(['course', 'study', 'lab', 'lab_story'], {
+  error: '種類は course, study, lab, lab_story のいずれかで指定してください',
+})
+
+export const subjectSchema = z.object({
+  kind: subjectKindSchema,
+  id: z.string().min(1).max(64),
+})
+
+/** An item the viewer may see, with who owns it (for notifications and moderation). */
+export type VisibleSubject = Subject & { ownerId: string; title: string; path: string }
+
+/**
+ * The item as `viewer` may see it: published, or their own (or any, for an admin). A missing
+ * item and someone else's draft are both "not found", so likes and comments never reveal a draft.
+ */
+export async function visibleSubject(
+  db: Kysely<DB>,
+  subject: Subject,
+  viewer: Actor | undefined,
+): Promise<VisibleSubject> {
+  const item = await db
+    .selectFrom(CONTENT_KINDS[subject.kind].table as PublishableTable as 'studies')
+    .innerJoin('users', 'users.id', 'owner_id')
+    .select(['owner_id', 'status', 'title', 'users.username'])
+    .where(`${CONTENT_KINDS[subject.kind].table as 'studies'}.id`, '=', subject.id)
+    .executeTakeFirst()
+  if (!item || (item.status !== 'published' && !mayEdit(viewer, item.owner_id))) {
+    throw ContentError.notFound(`${CONTENT_KINDS[subject.kind].label}が見つかりません`)
+  }
+  return {
+    ...subject,
+    ownerId: item.owner_id,
+    title: item.title,
+    path: contentPath(subject.kind, item.username, subject.id),
+  }
+}
+
+/**
+ * The actor, once their profile exists: a session can outlive its deleted account for a
+ * while, and its likes and comments would have no author. Such a session signs in again.
+ */
+export async function actingUser(db: Kysely<DB>, actor: Actor | undefined): Promise<Actor> {
+  if (!actor) throw ContentError.signInRequired()
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', actor.userId)
+    .executeTakeFirst()
+  if (!user) throw ContentError.signInRequired()
+  return actor
+}
