@@ -94,7 +94,6 @@ export function CourseEditor(props: {
         } else {
           const saved = await api.write('PUT', `/courses/${draftId.current}`, {
             ...payloadOf(value),
-            coverKey: draft?.coverKey ?? null,
             revision: revision.current,
           })
           revision.current = saved.revision
