@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely'
 import type { MatchKind, SearchEngine, SearchMatch } from './search-engine.ts'
-import { containsPattern } from './search-query.ts'
+import { containsPattern, isIndexable, SHORT_QUERY_CANDIDATES } from './search-query.ts'
 
 /** Where each kind's searched text lives; every listed column has a GIN trigram index (0010). */
 const SOURCES: Record<
@@ -58,6 +58,8 @@ type MatchRow = {
 export const postgresSearchEngine: SearchEngine = {
   async match(db, { terms, kinds, limit }) {
     const whole = terms.join(' ')
+    // No trigram index answers short terms: rank among the first candidates found.
+    const shortOnly = !terms.some(isIndexable)
     const selects = kinds.map((kind) => {
       const source = SOURCES[kind]
       const body = sql.raw(
@@ -79,14 +81,15 @@ export const postgresSearchEngine: SearchEngine = {
         terms.map((term) => sql`t.title ilike ${containsPattern(term)}`),
         sql` and `,
       )
-      return sql`
+      return sql`(
         select ${sql.lit(kind)} as kind, t.id as subject_id, ${sql.raw(source.courseId)} as course_id,
           t.title, ${body} as body, ${sql.raw(`${source.owner}.owner_id`)} as owner_id,
           ${sql.raw(`${source.owner}.published_at`)} as published_at,
           (case when ${titleHasTerms} then 1 else 0 end) + similarity(t.title, ${whole}) as score
         from ${source.from}
         where ${sql.raw(`${source.owner}.status`)} = 'published'
-          and ${sql.join(everyTerm, sql` and `)}`
+          and ${sql.join(everyTerm, sql` and `)}
+        ${shortOnly ? sql`limit ${SHORT_QUERY_CANDIDATES}` : sql``})`
     })
     const { rows } = await sql<MatchRow>`
       ${sql.join(selects, sql` union all `)}

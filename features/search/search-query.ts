@@ -37,6 +37,13 @@ export function isIndexable(term: string): boolean {
   return [...term].length >= 3
 }
 
+/**
+ * A query of short terms only (変数, JS) has no index to use: its matches are ranked among the
+ * first this many rows found rather than among all of them, so that a common two-character word
+ * costs a short scan instead of reading every lesson (decision 015).
+ */
+export const SHORT_QUERY_CANDIDATES = 300
+
 /** A LIKE pattern matching `term` anywhere, with `\` as the escape character. */
 export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (character) => `\\${character}`)}%`

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { SearchEngine, SearchMatch } from './search-engine.ts'
-import { containsPattern, isIndexable } from './search-query.ts'
+import { containsPattern, isIndexable, SHORT_QUERY_CANDIDATES } from './search-query.ts'
 
 type EntryRow = Omit<SearchMatch, 'subjectId' | 'courseId' | 'ownerId' | 'publishedAt'> & {
   subject_id: string
@@ -13,7 +13,8 @@ type EntryRow = Omit<SearchMatch, 'subjectId' | 'courseId' | 'ownerId' | 'publis
  * SQLite: FTS5 with the trigram tokenizer over `search_entries` (kept in step by triggers, see
  * migration 0010). Terms of three characters or more go to MATCH, each as a quoted string so
  * no character of the query is FTS syntax; shorter terms, which the trigram index cannot
- * answer, are LIKE conditions over the same rows. Ranked by bm25 with titles weighted.
+ * answer, are LIKE conditions over the same rows. Ranked by bm25 with titles weighted; a
+ * query of short terms only is ranked among its first SHORT_QUERY_CANDIDATES matches.
  */
 export const sqliteSearchEngine: SearchEngine = {
   async match(db, { terms, kinds, limit }) {
@@ -39,14 +40,17 @@ export const sqliteSearchEngine: SearchEngine = {
             order by score desc, e.published_at desc
             limit ${limit}`
         : sql<EntryRow>`
-            select ${columns},
-              (${sql.join(
-                scanned.map((term) => sql`(e.title like ${containsPattern(term)} escape '\\')`),
-                sql` + `,
-              )}) as score
-            from search_entries as e
-            where e.kind in (${kindList}) and ${sql.join(likeConditions, sql` and `)}
-            order by score desc, e.published_at desc
+            select * from (
+              select ${columns},
+                (${sql.join(
+                  scanned.map((term) => sql`(e.title like ${containsPattern(term)} escape '\\')`),
+                  sql` + `,
+                )}) as score
+              from search_entries as e
+              where e.kind in (${kindList}) and ${sql.join(likeConditions, sql` and `)}
+              limit ${SHORT_QUERY_CANDIDATES}
+            )
+            order by score desc, published_at desc
             limit ${limit}`
     const { rows } = await query.execute(db)
     return rows.map((row) => ({
