@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
 import type { DB, PublicationStatus } from '../../db/schema.ts'
 import { type Actor, mayEdit } from '../actor.ts'
 import { ContentError } from '../content-error.ts'
@@ -67,18 +67,7 @@ export async function readLabForEditor(
   return labDraftOf(db, await editableItem(db, LAB, actor, labId))
 }
 
-async function labDraftOf(
-  db: Kysely<DB>,
-  lab: {
-    id: string
-    title: string
-    description: string
-    repository_url: string | null
-    demo_url: string | null
-    status: PublicationStatus
-    revision: number
-  },
-): Promise<LabDraft> {
+async function labDraftOf(db: Kysely<DB>, lab: Selectable<DB['labs']>): Promise<LabDraft> {
   const tags = await tagsOfItems(db, 'lab_tags', [lab.id])
   return {
     id: lab.id,
@@ -172,15 +161,7 @@ export async function readLabStoryForEditor(
 
 async function storyDraftOf(
   db: Kysely<DB>,
-  story: {
-    id: string
-    title: string
-    body: string
-    lab_id: string | null
-    cover_key: string | null
-    status: PublicationStatus
-    revision: number
-  },
+  story: Selectable<DB['lab_stories']>,
 ): Promise<LabStoryDraft> {
   const tags = await tagsOfItems(db, 'lab_story_tags', [story.id])
   return {
