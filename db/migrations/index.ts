@@ -9,6 +9,7 @@ import * as objectStore from './2026-11-23-0007-object-store.ts'
 import * as userAvatars from './2026-11-23-0008-user-avatars.ts'
 import * as learningContent from './2026-11-23-0009-learning-content.ts'
 import * as contentSearch from './2026-11-23-0010-content-search.ts'
+import * as followsAndProfiles from './2026-11-23-0013-follows-and-profiles.ts'
 
 /**
  * Every migration, in order. Listed statically rather than read from the folder so the same
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0008-user-avatars': userAvatars,
   '2026-11-23-0009-learning-content': learningContent,
   '2026-11-23-0010-content-search': contentSearch,
+  '2026-11-23-0013-follows-and-profiles': followsAndProfiles,
 }
