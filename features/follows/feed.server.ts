@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import type { Actor } from '../actor.ts'
 import { ContentError } from '../content-error.ts'
-import { type Page, pageFrom } from '../pagination.ts'
-import type { FollowListQuery } from './follows.server.ts'
+import { type Page, type PageQuery, pageFrom } from '../pagination.ts'
 
 /** The published kinds a profile counts and the home feed lists, with their URL segment. */
 export const PUBLISHED_KINDS = {
@@ -48,7 +47,7 @@ export async function publishedCount(db: Kysely<DB>, userId: string): Promise<nu
 export async function listFeed(
   db: Kysely<DB>,
   actor: Actor | undefined,
-  { cursor, limit }: FollowListQuery,
+  { cursor, limit }: PageQuery,
 ): Promise<Page<FeedItem>> {
   if (!actor) throw ContentError.signInRequired()
   const perKind = await Promise.all(

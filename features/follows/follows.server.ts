@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely'
-import { z } from 'zod'
 import { newContentId } from '../../db/ids.ts'
 import type { DB } from '../../db/schema.ts'
 import type { Actor } from '../actor.ts'
 import { ContentError } from '../content-error.ts'
-import { cursorParameter, type Page, pageFrom, pageSizeParameter } from '../pagination.ts'
+import { type Page, type PageQuery, pageFrom } from '../pagination.ts'
 
 /** A person in a followers or following list. */
 export type FollowCard = {
@@ -20,12 +19,6 @@ export type FollowCard = {
 
 /** Where the signed-in viewer stands with a profile, and its follow counts. */
 export type FollowState = { following: boolean; followers: number; followees: number }
-
-export const followListQuery = z.object({
-  cursor: cursorParameter.optional(),
-  limit: pageSizeParameter,
-})
-export type FollowListQuery = z.infer<typeof followListQuery>
 
 async function userIdOf(db: Kysely<DB>, username: string): Promise<string> {
   const row = await db
@@ -137,7 +130,7 @@ export async function listFollows(
   db: Kysely<DB>,
   username: string,
   direction: 'followers' | 'following',
-  { cursor, limit }: FollowListQuery,
+  { cursor, limit }: PageQuery,
 ): Promise<Page<FollowCard>> {
   const userId = await userIdOf(db, username)
   // Followers are the rows pointing at the user; the other side of each row is the person shown.
