@@ -7,6 +7,7 @@ import { registerCourseEditingRoutes } from './course-editing.ts'
 import { registerCourseRoutes } from './courses.ts'
 import { registerDraftRoutes } from './drafts.ts'
 import { openApiDocument } from './openapi.ts'
+import { registerPeopleRoutes } from './people.ts'
 import { registerSearchRoutes } from './search.ts'
 import { registerStudyRoutes } from './studies.ts'
 
@@ -47,6 +48,7 @@ export async function apiPlugin(
   registerStudyRoutes(api, options.db, actor)
   registerDraftRoutes(api, options.db, actor)
   registerSearchRoutes(api, options.db)
+  registerPeopleRoutes(api, options.db, actor)
   const document = openApiDocument()
   api.get('/openapi.json', async () => document)
   // Claims the rest of /api, so that no unknown API path falls through to the page router.
