@@ -8,16 +8,6 @@ export const headers = publicPageHeaders
 
 /** Profile tabs whose lists arrive with the content and community features. */
 const TABS: Record<string, { title: string; empty: string; body: string }> = {
-  'profile-followers': {
-    title: 'フォロワー',
-    empty: 'まだフォロワーはいません',
-    body: 'フォローされると、ここに一覧で表示されます。',
-  },
-  'profile-following': {
-    title: 'フォロー中',
-    empty: 'まだ誰もフォローしていません',
-    body: 'フォローした人が、ここに一覧で表示されます。',
-  },
   'profile-labs': {
     title: 'ラボ',
     empty: '公開中のラボはまだありません',
