@@ -10,11 +10,7 @@ import { InfiniteList } from '../infinite-list.tsx'
 export const PERSON_PAGE_SIZE = 20
 
 /** Followers or followed people, continued from /api (`apiPath`) as the reader scrolls. */
-export function PersonList(props: {
-  label: string
-  firstPage: Page<FollowCard>
-  apiPath: string
-}) {
+export function PersonList(props: { label: string; firstPage: Page<FollowCard>; apiPath: string }) {
   const { apiGatewayUrl } = useSettings()
   const storage = useStorageSettings()
   return (
