@@ -54,22 +54,27 @@ export function ShareButtons({ path, title }: { path: string; title: string }) {
   }
 
   return (
-    <div className="flex flex-wrap items-center gap-2" aria-label="共有" role="group">
-      {shareLinks(url, title).map((link) => (
-        <a
-          key={link.name}
-          href={link.href}
-          target="_blank"
-          rel="noopener noreferrer"
-          aria-label={link.label}
-          className={linkClass}
-        >
-          {link.name}
-        </a>
-      ))}
-      <button type="button" onClick={() => void copy()} className={linkClass}>
-        リンクをコピー
-      </button>
+    <div>
+      <ul aria-label="このページを共有" className="flex flex-wrap items-center gap-2">
+        {shareLinks(url, title).map((link) => (
+          <li key={link.name}>
+            <a
+              href={link.href}
+              target="_blank"
+              rel="noopener noreferrer"
+              aria-label={link.label}
+              className={linkClass}
+            >
+              {link.name}
+            </a>
+          </li>
+        ))}
+        <li>
+          <button type="button" onClick={() => void copy()} className={linkClass}>
+            リンクをコピー
+          </button>
+        </li>
+      </ul>
       <div
         role="status"
         className={
