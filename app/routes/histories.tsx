@@ -1,5 +1,6 @@
 import { data, Link } from 'react-router'
 import { actorOf } from '../../features/actor.ts'
+import { CONTENT_KINDS } from '../../features/content-kinds.ts'
 import {
   type HistoryEntry,
   listHistory,
@@ -115,18 +116,9 @@ export default function Histories({ loaderData: { history } }: Route.ComponentPr
   )
 }
 
-const SUBJECT_LABELS: Record<HistoryEntry['subjectKind'], string> = {
-  lesson: 'レッスン',
-  course: 'コース',
-  study: 'スタディ',
-  lab: 'ラボ',
-  lab_story: 'ストーリー',
-}
-
 function eventLabel(entry: HistoryEntry): string {
-  return entry.kind === 'lesson_done'
-    ? 'レッスンを完了'
-    : `${SUBJECT_LABELS[entry.subjectKind]}を公開`
+  if (entry.subjectKind === 'lesson') return 'レッスンを完了'
+  return `${CONTENT_KINDS[entry.subjectKind].label}を公開`
 }
 
 function Timeline({ firstPage, timeZone }: { firstPage: Page<HistoryEntry>; timeZone: string }) {

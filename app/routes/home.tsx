@@ -29,8 +29,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const actor = actorOf(user)
   const [featured, stories, studies, continueLearning, feed] = await Promise.all([
     listPublishedCourses(context.db, { limit: 6 }),
-    listNewestWriting(context.db, 'lab_stories'),
-    listNewestWriting(context.db, 'studies'),
+    listNewestWriting(context.db, 'lab_story'),
+    listNewestWriting(context.db, 'study'),
     user ? listContinueLearning(context.db, user.sub) : null,
     actor ? listFeed(context.db, actor, pageQuery.parse({ limit: FEED_PAGE_SIZE })) : null,
   ])

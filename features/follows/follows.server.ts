@@ -3,6 +3,7 @@ import { newContentId } from '../../db/ids.ts'
 import type { DB } from '../../db/schema.ts'
 import type { Actor } from '../actor.ts'
 import { ContentError } from '../content-error.ts'
+import { afterCursor } from '../pagination.server.ts'
 import { type Page, type PageQuery, pageFrom } from '../pagination.ts'
 
 /** A person in a followers or following list. */
@@ -150,14 +151,7 @@ export async function listFollows(
       'users.avatar_key',
     ])
     .where(`follows.${own}`, '=', userId)
-  if (cursor) {
-    query = query.where(({ eb, or, and }) =>
-      or([
-        eb('follows.created_at', '<', cursor.at),
-        and([eb('follows.created_at', '=', cursor.at), eb('follows.id', '<', cursor.id)]),
-      ]),
-    )
-  }
+  if (cursor) query = query.where(afterCursor(cursor, 'follows.created_at', 'follows.id'))
   const rows = await query
     .orderBy('follows.created_at', 'desc')
     .orderBy('follows.id', 'desc')

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely'
-import type { DB, HistoryEventKind, HistoryEventsTable } from '../../db/schema.ts'
+import type { ContentKind, DB, HistoryEventKind, HistoryEventsTable } from '../../db/schema.ts'
 import type { Actor } from '../actor.ts'
 import { ContentError } from '../content-error.ts'
-import { PUBLISHED_KINDS } from '../follows/feed.server.ts'
+import { CONTENT_KINDS, contentPath } from '../content-kinds.ts'
+import { afterCursor } from '../pagination.server.ts'
 import { type Page, type PageQuery, pageFrom } from '../pagination.ts'
 import { DEFAULT_TIME_ZONE } from '../users/profile-input.ts'
 import {
@@ -114,8 +115,8 @@ async function subjectsOf(
       })
     }
   }
-  for (const table of Object.keys(PUBLISHED_KINDS) as (keyof typeof PUBLISHED_KINDS)[]) {
-    const { kind, segment } = PUBLISHED_KINDS[table]
+  for (const kind of Object.keys(CONTENT_KINDS) as ContentKind[]) {
+    const { table } = CONTENT_KINDS[kind]
     const ids = idsOf(kind)
     if (ids.length === 0) continue
     const rows = await db
@@ -125,7 +126,7 @@ async function subjectsOf(
       .where(`${table}.id`, 'in', ids)
       .execute()
     for (const row of rows) {
-      subjects.set(row.id, { title: row.title, path: `/${row.username}/${segment}/${row.id}` })
+      subjects.set(row.id, { title: row.title, path: contentPath(kind, row.username, row.id) })
     }
   }
   return subjects
@@ -142,11 +143,7 @@ export async function listHistory(
     .selectFrom('history_events')
     .select(['id', 'kind', 'subject_kind', 'subject_id', 'at'])
     .where('user_id', '=', userId)
-  if (cursor) {
-    query = query.where(({ eb, or, and }) =>
-      or([eb('at', '<', cursor.at), and([eb('at', '=', cursor.at), eb('id', '<', cursor.id)])]),
-    )
-  }
+  if (cursor) query = query.where(afterCursor(cursor, 'at', 'id'))
   const rows = await query
     .orderBy('at', 'desc')
     .orderBy('id', 'desc')

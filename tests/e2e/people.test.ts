@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
 import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
@@ -14,7 +14,6 @@ let server: TestServer
 let browser: Browser
 let writer: string
 let reader: string
-const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
   server = await startTestServer({ PUBLIC_BASE_URL: SITE })
@@ -23,16 +22,12 @@ beforeAll(async () => {
   reader = amplifyCookieHeader(CLIENT_ID, 'riku_reader', await signedInUser(server, 'riku_reader'))
 })
 afterAll(async () => {
-  await Promise.all(contexts.map((context) => context.close()))
+  // Closing the browser closes every page's context with it.
   await browser?.close()
   await server?.close()
 })
 
-async function newPage(cookieHeader?: string): Promise<Page> {
-  const page = await newPhonePage(browser, server.url, cookieHeader)
-  contexts.push(page.context())
-  return page
-}
+const newPage = (cookieHeader?: string) => newPhonePage(browser, server.url, cookieHeader)
 
 async function api(cookie: string, method: string, path: string, body?: unknown) {
   const response = await fetch(`${server.url}/api${path}`, {
@@ -118,9 +113,14 @@ describe('people', () => {
     await waitForHydration(page)
     expect(await page.locator('h1').textContent()).toBe('ななせ')
     expect(await page.getByText('フロントエンドを勉強しています').count()).toBe(1)
+    // A published study puts a line in the timeline, its time written in the learner's zone.
+    const study = await api(writer, 'POST', '/studies', { title: '履歴に残るスタディ' })
+    await api(writer, 'POST', `/studies/${study.id}/publish`, { revision: study.revision })
     await page.goto('/histories')
     await waitForHydration(page)
     expect(await page.getByText('America/New_York', { exact: false }).count()).toBe(1)
+    expect(await page.getByRole('link', { name: '履歴に残るスタディ' }).count()).toBe(1)
+    expect(await page.locator('[data-stat="current"]').textContent()).toBe('1 日')
     expect(errors).toEqual([])
   })
 

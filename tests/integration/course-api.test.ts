@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
+import { apiCall } from '../support/http.ts'
 import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '../support/test-server.ts'
 
@@ -18,18 +19,8 @@ afterAll(async () => {
   await server?.close()
 })
 
-async function call(method: string, path: string, cookie?: string, body?: unknown) {
-  const response = await fetch(`${server.url}/api${path}`, {
-    method,
-    headers: {
-      ...(cookie && { cookie }),
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const text = await response.text()
-  return { status: response.status, body: text ? JSON.parse(text) : undefined }
-}
+const call = (method: string, path: string, cookie?: string, body?: unknown) =>
+  apiCall(server.url, method, path, cookie, body)
 
 describe('course API', () => {
   let courseId: string

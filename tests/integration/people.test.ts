@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
+import { apiCall, fetchPage } from '../support/http.ts'
 import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '../support/test-server.ts'
 
@@ -15,26 +16,9 @@ let studyPath: string
 let coursePath: string
 let lessonPath: string
 
-async function call(method: string, path: string, cookie?: string, body?: unknown) {
-  const response = await fetch(`${server.url}/api${path}`, {
-    method,
-    headers: {
-      ...(cookie && { cookie }),
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const text = await response.text()
-  return { status: response.status, body: text ? JSON.parse(text) : undefined }
-}
-
-async function page(path: string, cookie?: string) {
-  const response = await fetch(`${server.url}${path}`, {
-    headers: cookie ? { cookie } : {},
-    redirect: 'manual',
-  })
-  return { status: response.status, html: await response.text(), response }
-}
+const call = (method: string, path: string, cookie?: string, body?: unknown) =>
+  apiCall(server.url, method, path, cookie, body)
+const page = (path: string, cookie?: string) => fetchPage(server.url, path, cookie)
 
 /** The content of `<meta property|name="key" content="…">`, as a crawler reads it. */
 function metaContent(html: string, key: string): string | undefined {

@@ -1,5 +1,6 @@
 import { Link } from 'react-router'
-import type { FeedItem } from '../../../features/follows/feed.server.ts'
+import { CONTENT_KINDS } from '../../../features/content-kinds.ts'
+import type { PublishedItem } from '../../../features/follows/feed.server.ts'
 import type { Page } from '../../../features/pagination.ts'
 import { apiFetch } from '../../lib/api-client.ts'
 import { formatDate } from '../../lib/format.ts'
@@ -9,15 +10,8 @@ import { InfiniteList } from '../infinite-list.tsx'
 
 export const FEED_PAGE_SIZE = 10
 
-const KIND_LABELS: Record<FeedItem['kind'], string> = {
-  course: 'コース',
-  study: 'スタディ',
-  lab: 'ラボ',
-  lab_story: 'ストーリー',
-}
-
 /** The signed-in home page's feed: what the people I follow published, newest first. */
-export function FeedList({ firstPage }: { firstPage: Page<FeedItem> }) {
+export function FeedList({ firstPage }: { firstPage: Page<PublishedItem> }) {
   const { apiGatewayUrl } = useSettings()
   return (
     <section aria-labelledby="feed-heading">
@@ -31,11 +25,11 @@ export function FeedList({ firstPage }: { firstPage: Page<FeedItem> }) {
           </EmptyState>
         </div>
       ) : (
-        <InfiniteList<FeedItem>
+        <InfiniteList<PublishedItem>
           label="フォロー中の新着"
           firstPage={firstPage}
           fetchPage={(cursor) =>
-            apiFetch<Page<FeedItem>>(
+            apiFetch<Page<PublishedItem>>(
               apiGatewayUrl,
               `/feed?limit=${FEED_PAGE_SIZE}&cursor=${encodeURIComponent(cursor)}`,
             )
@@ -44,7 +38,7 @@ export function FeedList({ firstPage }: { firstPage: Page<FeedItem> }) {
           renderItem={(item) => (
             <div className="py-3">
               <span className="mr-2 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold dark:bg-slate-800">
-                {KIND_LABELS[item.kind]}
+                {CONTENT_KINDS[item.kind].label}
               </span>
               <Link to={item.path} className="font-semibold hover:underline">
                 {item.title}

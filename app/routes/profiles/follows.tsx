@@ -45,7 +45,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
 
 /** `/{user}/followers` and `/{user}/following`: the first page; the rest comes from /api. */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const routeId = new URL(request.url).pathname.endsWith('/followers')
+  const routeId = new URL(request.url).pathname.replace(/\/$/, '').endsWith('/followers')
     ? 'profile-followers'
     : 'profile-following'
   const { direction } = listOf(routeId)
