@@ -27,41 +27,42 @@ function linksOf(stored: string): string[] {
 }
 
 /** Usernames are stored lowercase; URLs may arrive in any case. */
+async function profileRow(db: Kysely<DB>, username: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'display_name', 'bio', 'avatar_key', 'links', 'created_at'])
+    .where('username', '=', username.toLowerCase())
+    .executeTakeFirst()
+}
+
+function publicProfileOf(row: NonNullable<Awaited<ReturnType<typeof profileRow>>>): PublicProfile {
+  return {
+    username: row.username,
+    displayName: row.display_name,
+    bio: row.bio,
+    avatarKey: row.avatar_key,
+    links: linksOf(row.links),
+    joinedAt: row.created_at,
+  }
+}
+
 export async function findProfile(
   db: Kysely<DB>,
   username: string,
 ): Promise<PublicProfile | undefined> {
-  const row = await db
-    .selectFrom('users')
-    .select(['username', 'display_name', 'bio', 'avatar_key', 'links', 'created_at'])
-    .where('username', '=', username.toLowerCase())
-    .executeTakeFirst()
-  return (
-    row && {
-      username: row.username,
-      displayName: row.display_name,
-      bio: row.bio,
-      avatarKey: row.avatar_key,
-      links: linksOf(row.links),
-      joinedAt: row.created_at,
-    }
-  )
+  const row = await profileRow(db, username)
+  return row && publicProfileOf(row)
 }
 
 /** The profile with its follower, following and published counts; 404 for unknown users. */
 export async function readProfileHeader(db: Kysely<DB>, username: string): Promise<ProfileHeader> {
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where('username', '=', username.toLowerCase())
-    .executeTakeFirst()
-  const profile = await findProfile(db, username)
-  if (!row || !profile) throw ContentError.notFound('ユーザーが見つかりません')
+  const row = await profileRow(db, username)
+  if (!row) throw ContentError.notFound('ユーザーが見つかりません')
   const [follows, published] = await Promise.all([
     followCounts(db, row.id),
     publishedCount(db, row.id),
   ])
-  return { ...profile, counts: { ...follows, published } }
+  return { ...publicProfileOf(row), counts: { ...follows, published } }
 }
 
 /** The signed-in user's own editable profile fields, as /settings shows them. */

@@ -118,7 +118,7 @@ function ProfileHeader({ profile }: { profile: Profile }) {
             ))}
           </ul>
         )}
-        <ul aria-label="数" className="mt-3 flex flex-wrap gap-x-5 gap-y-1 text-sm">
+        <ul aria-label="フォローと公開の数" className="mt-3 flex flex-wrap gap-x-5 gap-y-1 text-sm">
           <li>
             <NavLink to={`${base}/followers`} className="hover:underline">
               <strong data-count="followers">{counts.followers}</strong> フォロワー
