@@ -10,6 +10,10 @@ export interface UsersTable {
   bio: ColumnType<string, string | undefined, string>
   /** A public object in the site's bucket; see features/users/avatars.server.ts. */
   avatar_key: ColumnType<string | null, string | null | undefined, string | null>
+  /** Added by migration 0013: a JSON array of the profile's link URLs. */
+  links: Defaulted<string>
+  /** Added by migration 0013: the IANA zone /histories counts days in (default Asia/Tokyo). */
+  time_zone: Defaulted<string>
   created_at: EpochMs
   updated_at: EpochMs
 }
@@ -168,6 +172,14 @@ export interface NotificationsTable {
   read_at: EpochMs | null
 }
 
+/** Added by migration 0013: `follower_id` follows `followee_id`; one row per pair. */
+export interface FollowsTable {
+  id: string
+  follower_id: string
+  followee_id: string
+  created_at: EpochMs
+}
+
 export interface DB {
   users: UsersTable
   courses: CoursesTable
@@ -187,6 +199,7 @@ export interface DB {
   likes: LikesTable
   comments: CommentsTable
   notifications: NotificationsTable
+  follows: FollowsTable
   identity_users: IdentityUsersTable
   identity_user_groups: IdentityUserGroupsTable
   identity_codes: IdentityCodesTable

@@ -8,6 +8,7 @@ export type ContentErrorCode =
   | 'NOT_FOUND'
   | 'FORBIDDEN'
   | 'STALE_REVISION'
+  | 'CONFLICT'
   | 'VALIDATION_FAILED'
   | 'LOCKED'
 
@@ -18,6 +19,7 @@ const HTTP_STATUS: Record<ContentErrorCode, number> = {
   FORBIDDEN: 403,
   LOCKED: 403,
   STALE_REVISION: 409,
+  CONFLICT: 409,
   VALIDATION_FAILED: 400,
 }
 

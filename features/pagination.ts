@@ -57,3 +57,10 @@ export function pageFrom<T>(
     nextCursor: rows.length > limit && last ? encodeCursor(cursorOf(last)) : null,
   }
 }
+
+/** The query of a plain cursor-paginated list: `?cursor=…&limit=…`. */
+export const pageQuery = z.object({
+  cursor: cursorParameter.optional(),
+  limit: pageSizeParameter,
+})
+export type PageQuery = z.infer<typeof pageQuery>

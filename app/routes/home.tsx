@@ -1,11 +1,15 @@
 import { data, Link } from 'react-router'
+import { actorOf } from '../../features/actor.ts'
 import { listPublishedCourses } from '../../features/courses/catalogue.server.ts'
 import {
   type ContinueLearningCard,
   listContinueLearning,
 } from '../../features/courses/continue-learning.server.ts'
+import { listFeed } from '../../features/follows/feed.server.ts'
 import { listNewestWriting, type WritingCard } from '../../features/home/newest-writing.server.ts'
+import { pageQuery } from '../../features/pagination.ts'
 import { CourseCard } from '../components/course-card.tsx'
+import { FEED_PAGE_SIZE, FeedList } from '../components/people/feed-list.tsx'
 import { viewerCacheControl } from '../lib/content-response.server.ts'
 import { formatDate } from '../lib/format.ts'
 import { pageMeta } from '../lib/meta.ts'
@@ -22,14 +26,16 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 /** Guests see the pitch; a signed-in learner sees where they left off first. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = await context.auth.currentUser(request)
-  const [featured, stories, studies, continueLearning] = await Promise.all([
+  const actor = actorOf(user)
+  const [featured, stories, studies, continueLearning, feed] = await Promise.all([
     listPublishedCourses(context.db, { limit: 6 }),
-    listNewestWriting(context.db, 'lab_stories'),
-    listNewestWriting(context.db, 'studies'),
+    listNewestWriting(context.db, 'lab_story'),
+    listNewestWriting(context.db, 'study'),
     user ? listContinueLearning(context.db, user.sub) : null,
+    actor ? listFeed(context.db, actor, pageQuery.parse({ limit: FEED_PAGE_SIZE })) : null,
   ])
   return data(
-    { featured: featured.items, stories, studies, continueLearning },
+    { featured: featured.items, stories, studies, continueLearning, feed },
     { headers: viewerCacheControl(user !== undefined) },
   )
 }
@@ -41,11 +47,14 @@ const STEPS = [
 ]
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { continueLearning, stories, studies } = loaderData
+  const { continueLearning, stories, studies, feed } = loaderData
   return (
     <div className="flex flex-col gap-16">
       {continueLearning ? (
-        <ContinueLearning cards={continueLearning} />
+        <>
+          <ContinueLearning cards={continueLearning} />
+          {feed && <FeedList firstPage={feed} />}
+        </>
       ) : (
         <>
           <section className="rounded-3xl bg-gradient-to-br from-brand-50 to-white px-6 py-14 sm:px-12 dark:from-slate-900 dark:to-slate-950">

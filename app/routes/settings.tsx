@@ -1,7 +1,14 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { Link, redirect, useFetcher } from 'react-router'
+import { actorOf } from '../../features/actor.ts'
+import { ContentError } from '../../features/content-error.ts'
 import { removeAvatar, setAvatar } from '../../features/users/avatars.server.ts'
-import { findProfile } from '../../features/users/profiles.server.ts'
+import { TIME_ZONES } from '../../features/users/profile-input.ts'
+import {
+  findProfile,
+  readOwnProfile,
+  updateOwnProfile,
+} from '../../features/users/profiles.server.ts'
 import {
   FormMessage,
   PasswordField,
@@ -11,6 +18,7 @@ import {
 } from '../components/forms.tsx'
 import { AvatarSettings } from '../components/settings/avatar-settings.tsx'
 import { MfaSettings } from '../components/settings/mfa-settings.tsx'
+import { ProfileSettings } from '../components/settings/profile-settings.tsx'
 import { RememberedDevices } from '../components/settings/remembered-devices.tsx'
 import {
   errorResult,
@@ -32,7 +40,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
     title: '設定',
     description:
-      'プロフィール画像、パスワードの変更、二段階認証、記憶した端末、アカウントの削除を行います。',
+      'プロフィール（表示名・自己紹介・リンク・タイムゾーン）と画像、パスワードの変更、二段階認証、記憶した端末、アカウントの削除を行います。',
   })
 
 export function headers() {
@@ -50,6 +58,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     avatarUrl: profile?.avatarKey
       ? publicObjectUrl(context.storage.client, profile.avatarKey)
       : null,
+    profile: await readOwnProfile(context.db, actorOf(user)),
+    // The server's list, so that the page hydrates with the options it was rendered with.
+    timeZones: TIME_ZONES,
     features: context.auth.client.features,
   }
 }
@@ -69,6 +80,9 @@ export async function action({ context, request }: Route.ActionArgs) {
     )
     return error ? { intent, error } : { intent, notice: 'プロフィール画像を変更しました。' }
   }
+  if (intent === 'updateProfile') {
+    return { intent, ...(await saveProfile(context.db, actorOf(user), form)) }
+  }
   if (intent === 'removeAvatar') {
     await removeAvatar(context.db, context.storage.images, user.sub)
     return { intent, notice: 'プロフィール画像を削除しました。' }
@@ -76,9 +90,37 @@ export async function action({ context, request }: Route.ActionArgs) {
   throw new Response('Unknown intent', { status: 400 })
 }
 
+/** The profile form: links arrive one per line; each field keeps its first message. */
+async function saveProfile(
+  db: Route.ActionArgs['context']['db'],
+  actor: ReturnType<typeof actorOf>,
+  form: FormData,
+): Promise<FormResult> {
+  try {
+    await updateOwnProfile(db, actor, {
+      displayName: formString(form, 'displayName'),
+      bio: formString(form, 'bio'),
+      links: formString(form, 'links')
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean),
+      timeZone: formString(form, 'timeZone'),
+    })
+  } catch (error) {
+    if (!(error instanceof ContentError) || !error.fields) throw error
+    const errors: Record<string, string> = {}
+    for (const [path, messages] of Object.entries(error.fields)) {
+      const field = path.split('.')[0] ?? path
+      errors[field] ??= messages[0] ?? error.message
+    }
+    return { errors }
+  }
+  return { notice: 'プロフィールを保存しました。' }
+}
+
 type SettingsResult = FormResult & { intent?: string; done?: boolean }
 
-const SERVER_INTENTS = new Set(['setAvatar', 'removeAvatar'])
+const SERVER_INTENTS = new Set(['setAvatar', 'removeAvatar', 'updateProfile'])
 
 export async function clientAction({
   request,
@@ -157,7 +199,7 @@ export async function clientAction({
 }
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  const { username, displayName, email, avatarUrl, features } = loaderData
+  const { username, displayName, email, avatarUrl, profile, timeZones, features } = loaderData
   const storage = useStorageSettings()
   return (
     <div className="max-w-2xl">
@@ -166,6 +208,9 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         アカウントとログインに関する設定です。
       </p>
       <div className="mt-8 flex flex-col gap-6">
+        <Section title="プロフィール" id="profile">
+          <ProfileSettings profile={profile} timeZones={timeZones} />
+        </Section>
         <Section title="プロフィール画像" id="avatar">
           <AvatarSettings name={displayName} avatarUrl={avatarUrl} storage={storage} />
         </Section>

@@ -51,14 +51,6 @@ export const UPCOMING_PAGES: Record<string, UpcomingPage> = {
     emptyBody: '選択問題、記述問題、JavaScript や Python のコード問題が、ここに並びます。',
     actions: [BROWSE],
   },
-  histories: {
-    title: '学習履歴',
-    description: '学んだレッスン、解いた演習、公開した作品の記録です。',
-    heading: '学習履歴',
-    emptyTitle: '学習履歴はまだありません',
-    emptyBody: 'ログインしてレッスンを終えると、その日の記録と連続学習日数がここに表示されます。',
-    actions: [SIGN_UP, BROWSE],
-  },
   plans: {
     title: '料金プラン',
     description: '無料プランと有料プランの比較です。',

@@ -11,6 +11,7 @@ import * as learningContent from './2026-11-23-0009-learning-content.ts'
 import * as contentSearch from './2026-11-23-0010-content-search.ts'
 import * as labStoryCover from './2026-11-23-0011-lab-story-cover.ts'
 import * as likesCommentsNotifications from './2026-11-23-0012-likes-comments-notifications.ts'
+import * as followsAndProfiles from './2026-11-23-0013-follows-and-profiles.ts'
 
 /**
  * Every migration, in order. Listed statically rather than read from the folder so the same
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0010-content-search': contentSearch,
   '2026-11-23-0011-lab-story-cover': labStoryCover,
   '2026-11-23-0012-likes-comments-notifications': likesCommentsNotifications,
+  '2026-11-23-0013-follows-and-profiles': followsAndProfiles,
 }

@@ -4,10 +4,10 @@ import type { DB } from '../../db/schema.ts'
 import { type Actor, mayEdit } from '../actor.ts'
 import { ContentError, parseInput } from '../content-error.ts'
 import { renderMarkdown } from '../markdown/render.ts'
-import { type Page, pageFrom } from '../pagination.ts'
+import { afterCursor } from '../pagination.server.ts'
+import { type Page, pageFrom, pageQuery } from '../pagination.ts'
 import { commentUpdate, newComment } from './comment-input.ts'
 import { notify } from './notifications.server.ts'
-import { afterCursor, pageQuery } from './page-query.server.ts'
 import {
   actingUser,
   type Subject,

@@ -4,8 +4,8 @@ import type { ContentKind, DB, NotificationKind } from '../../db/schema.ts'
 import type { Actor } from '../actor.ts'
 import { ContentError, parseInput } from '../content-error.ts'
 import { CONTENT_KINDS, contentPath } from '../content-kinds.ts'
-import { type Page, pageFrom } from '../pagination.ts'
-import { afterCursor, pageQuery } from './page-query.server.ts'
+import { afterCursor } from '../pagination.server.ts'
+import { type Page, pageFrom, pageQuery } from '../pagination.ts'
 import type { Subject } from './subjects.server.ts'
 
 /** Something that happened to a user's content or account, caused by someone else. */

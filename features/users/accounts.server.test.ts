@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import routes from '../../app/routes.ts'
 import { openTemporaryDatabase, type TemporaryDatabase } from '../../db/test-support.ts'
-import { createProfileForAccount, deleteProfile, usernameRefusal } from './accounts.server.ts'
+import { RESERVED_PREFIXES } from '../../server/reserved.ts'
+import {
+  createProfileForAccount,
+  deleteProfile,
+  RESERVED_USERNAMES,
+  usernameRefusal,
+} from './accounts.server.ts'
 
 let database: TemporaryDatabase
 
@@ -29,6 +36,23 @@ describe('usernameRefusal', () => {
       expect(await usernameRefusal(database.db, username)).toBe('このユーザー名は使えません')
     },
   )
+
+  it('reserves the first segment of every route the site has, so no profile can shadow it', () => {
+    type RouteEntry = { path?: string; children?: RouteEntry[] }
+    const firstSegments = (entries: readonly RouteEntry[], parent = ''): string[] =>
+      entries.flatMap((entry) => {
+        const path = [parent, entry.path ?? ''].filter(Boolean).join('/')
+        const first = path.split('/')[0] ?? ''
+        return first ? [first] : firstSegments(entry.children ?? [], path)
+      })
+    const segments = new Set([
+      ...firstSegments(routes),
+      ...RESERVED_PREFIXES.map((prefix) => prefix.slice(1)),
+    ])
+    const own = [...segments].filter((segment) => !segment.startsWith(':') && segment !== '*')
+    expect(own).toEqual(expect.arrayContaining(['courses', 'auth', 'dms', 'plans', 'histories']))
+    expect(own.filter((segment) => !RESERVED_USERNAMES.has(segment))).toEqual([])
+  })
 
   it('refuses a username that already has a profile', async () => {
     await createProfileForAccount(database.db, { sub: 'sub-1', username: 'hana' })

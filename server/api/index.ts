@@ -9,6 +9,7 @@ import { registerCourseRoutes } from './courses.ts'
 import { registerDraftRoutes } from './drafts.ts'
 import { registerLabRoutes } from './labs.ts'
 import { openApiDocument } from './openapi.ts'
+import { registerPeopleRoutes } from './people.ts'
 import { registerSearchRoutes } from './search.ts'
 import { registerSocialRoutes } from './social.ts'
 import { registerStudyRoutes } from './studies.ts'
@@ -63,6 +64,7 @@ export async function apiPlugin(
   registerDraftRoutes(api, options.db, actor)
   registerSearchRoutes(api, options.db)
   registerSocialRoutes(api, options.db, actor)
+  registerPeopleRoutes(api, options.db, actor)
   const document = openApiDocument()
   api.get('/openapi.json', async () => document)
   // Claims the rest of /api, so that no unknown API path falls through to the page router.

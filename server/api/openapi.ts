@@ -17,11 +17,12 @@ import {
   labStoryUpdate,
   labUpdate,
 } from '../../features/labs/lab-input.ts'
+import { pageQuery } from '../../features/pagination.ts'
 import { searchQuery } from '../../features/search/search-query.ts'
 import { commentUpdate, newComment } from '../../features/social/comment-input.ts'
-import { pageQuery } from '../../features/social/page-query.server.ts'
 import { studyFields, studyUpdate } from '../../features/studies/study-input.ts'
 import { studyListQuery } from '../../features/studies/study-lists.server.ts'
+import { profileFields } from '../../features/users/profile-input.ts'
 import { pathId } from './request-params.ts'
 
 type Operation = {
@@ -256,6 +257,68 @@ const OPERATIONS: readonly Operation[] = [
     signIn: true,
   },
   { method: 'post', path: '/notifications/read', summary: '通知をすべて既読にする', signIn: true },
+  {
+    method: 'get',
+    path: '/users/:username',
+    summary: 'プロフィール（フォロワー数・フォロー数・公開数）',
+  },
+  {
+    method: 'get',
+    path: '/users/:username/follow',
+    summary: 'フォローしているかとフォロー数（ゲストは following: false）',
+  },
+  {
+    method: 'post',
+    path: '/users/:username/follow',
+    summary: 'フォローする（自分自身は 400、フォロー済みは 409）',
+    signIn: true,
+  },
+  {
+    method: 'delete',
+    path: '/users/:username/follow',
+    summary: 'フォローをやめる（フォローしていなければ 409）',
+    signIn: true,
+  },
+  {
+    method: 'get',
+    path: '/users/:username/followers',
+    summary: 'フォロワーの一覧',
+    query: pageQuery,
+  },
+  {
+    method: 'get',
+    path: '/users/:username/following',
+    summary: 'フォロー中のユーザーの一覧',
+    query: pageQuery,
+  },
+  {
+    method: 'get',
+    path: '/feed',
+    summary: 'フォロー中のユーザーの新着コンテンツ',
+    query: pageQuery,
+    signIn: true,
+  },
+  {
+    method: 'get',
+    path: '/histories',
+    summary: '自分の学習履歴（新しい順）',
+    query: pageQuery,
+    signIn: true,
+  },
+  {
+    method: 'get',
+    path: '/histories/summary',
+    summary: '連続学習日数・合計・日ごとのヒートマップ（自分のタイムゾーン）',
+    signIn: true,
+  },
+  { method: 'get', path: '/profile', summary: '自分のプロフィール設定', signIn: true },
+  {
+    method: 'put',
+    path: '/profile',
+    summary: 'プロフィール（表示名・自己紹介・リンク・タイムゾーン）を更新',
+    body: profileFields,
+    signIn: true,
+  },
   { method: 'get', path: '/openapi.json', summary: 'この OpenAPI ドキュメント' },
 ]
 

@@ -133,6 +133,10 @@ describe('lab API and pages', () => {
     expect(detail.html).toContain(`src="/s3/${BUCKET}/${screenshot.replace(':', '%3A')}"`)
     expect(detail.html).toContain('href="https://github.com/example/weather"')
     expect(detail.html).toContain('href="/tags/javascript"')
+    // Shared with its first screenshot, in meta a crawler reads without running scripts.
+    expect(detail.html).toContain('<meta property="og:title" content="天気ダッシュボード"/>')
+    expect(detail.html).toMatch(/<meta property="og:image" content="http[^"]+\/s3\/[^"]+\.png"\/>/)
+    expect(detail.html).toContain('https://b.hatena.ne.jp/add?mode=confirm')
     expect((await page('/labs')).html).toContain('天気ダッシュボード')
     expect((await page(`/${author.username}/labs`)).html).toContain('天気ダッシュボード')
     expect((await page(`/${other.username}/labs`)).html).not.toContain('天気ダッシュボード')

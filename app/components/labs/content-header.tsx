@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { formatDate } from '../../lib/format.ts'
+import { ShareButtons } from '../share-buttons.tsx'
 import { TagLinks } from '../tag-links.tsx'
 
 /** The top of a lab's or a story's page: breadcrumb, draft badge, tags, title and author. */
@@ -13,6 +14,8 @@ export function ContentHeader(props: {
     publishedAt: number | null
     author: { username: string; displayName: string }
   }
+  /** The item's own page: published items get share buttons for it. */
+  path: string
   children?: ReactNode
 }) {
   const { item } = props
@@ -49,6 +52,11 @@ export function ContentHeader(props: {
           )}
         </p>
         {props.children && <div className="mt-6 flex flex-wrap gap-3">{props.children}</div>}
+        {item.status === 'published' && (
+          <div className="mt-6">
+            <ShareButtons path={props.path} title={item.title} />
+          </div>
+        )}
       </header>
     </>
   )

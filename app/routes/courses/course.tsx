@@ -6,21 +6,26 @@ import { socialView } from '../../../features/social/social-view.server.ts'
 import { AccessBadge } from '../../components/course-card.tsx'
 import { CoverImage } from '../../components/courses/course-cover.tsx'
 import { CourseOutline } from '../../components/courses/course-outline.tsx'
+import { ShareButtons } from '../../components/share-buttons.tsx'
 import { COMMENT_PAGE_SIZE } from '../../components/social/comment-section.tsx'
 import { SocialSection } from '../../components/social/social-section.tsx'
 import { TagLinks } from '../../components/tag-links.tsx'
 import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
 import { formatDate } from '../../lib/format.ts'
-import { pageMeta } from '../../lib/meta.ts'
+import { pageMeta, shareableMeta } from '../../lib/meta.ts'
 import type { Route } from './+types/course'
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageMeta(matches, {
-    title: loaderData?.course.title,
-    description: loaderData?.course.summary ?? '',
-  })
+  loaderData
+    ? shareableMeta(matches, {
+        title: loaderData.course.title,
+        description: loaderData.course.summary,
+        path: `/${loaderData.course.author.username}/courses/${loaderData.course.id}`,
+        imageKey: loaderData.course.coverKey,
+      })
+    : pageMeta(matches, { description: '' })
 
 /** The course, as the signed-in learner (with their progress) or a guest sees it. */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -127,6 +132,11 @@ export default function CoursePage({
             </Link>
           )}
         </div>
+        {course.status === 'published' && (
+          <div className="mt-6">
+            <ShareButtons path={coursePath} title={course.title} />
+          </div>
+        )}
         {signedIn && total > 0 && (
           <div className="mt-6">
             <p className="text-sm" id="course-progress-label">

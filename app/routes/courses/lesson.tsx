@@ -3,18 +3,23 @@ import { actorOf } from '../../../features/actor.ts'
 import { markLessonDone } from '../../../features/courses/lesson-progress.server.ts'
 import { readLessonForViewer } from '../../../features/courses/lesson-view.server.ts'
 import { renderMarkdown } from '../../../features/markdown/render.ts'
+import { ShareButtons } from '../../components/share-buttons.tsx'
 import { query } from '../../lib/auth/flow.ts'
 import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
-import { pageMeta } from '../../lib/meta.ts'
+import { pageMeta, shareableMeta } from '../../lib/meta.ts'
 import type { Route } from './+types/lesson'
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageMeta(matches, {
-    title: loaderData && `${loaderData.lesson.title} - ${loaderData.course.title}`,
-    description: loaderData?.course.summary ?? '',
-  })
+  loaderData
+    ? shareableMeta(matches, {
+        title: `${loaderData.lesson.title} - ${loaderData.course.title}`,
+        description: loaderData.course.summary,
+        path: `${loaderData.course.path}/lessons/${loaderData.lesson.id}`,
+        imageKey: loaderData.course.coverKey,
+      })
+    : pageMeta(matches, { description: '' })
 
 function addressOf(params: Route.LoaderArgs['params']) {
   return { username: params.user, courseId: params.id, lessonId: params.lessonId }
@@ -32,6 +37,8 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
         title: view.course.title,
         summary: view.course.summary,
         path: `/${view.course.author.username}/courses/${view.course.id}`,
+        coverKey: view.course.coverKey,
+        published: view.course.status === 'published',
       },
       lesson: {
         id: view.lesson.id,
@@ -115,6 +122,14 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
           )
         )}
       </div>
+      {course.published && (
+        <div className="mt-6">
+          <ShareButtons
+            path={`${course.path}/lessons/${lesson.id}`}
+            title={`${lesson.title} - ${course.title}`}
+          />
+        </div>
+      )}
       <nav aria-label="前後のレッスン" className="mt-6 flex flex-wrap justify-between gap-3">
         {previous ? (
           <Link to={`${course.path}/lessons/${previous.id}`} className="hover:underline">

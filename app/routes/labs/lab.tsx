@@ -12,7 +12,7 @@ import { LIST_PAGE_SIZE } from '../../components/published-list.tsx'
 import { COMMENT_PAGE_SIZE } from '../../components/social/comment-section.tsx'
 import { SocialSection } from '../../components/social/social-section.tsx'
 import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
-import { pageMeta } from '../../lib/meta.ts'
+import { pageMeta, shareableMeta } from '../../lib/meta.ts'
 import { useStorageSettings } from '../../lib/root-data.ts'
 import { publicObjectUrl } from '../../lib/storage/storage-settings.ts'
 import type { Route } from './+types/lab'
@@ -20,10 +20,14 @@ import type { Route } from './+types/lab'
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageMeta(matches, {
-    title: loaderData?.lab.title,
-    description: loaderData?.excerpt ?? '',
-  })
+  loaderData
+    ? shareableMeta(matches, {
+        title: loaderData.lab.title,
+        description: loaderData.excerpt || `${loaderData.lab.author.displayName} さんのラボ`,
+        path: `/${loaderData.lab.author.username}/labs/${loaderData.lab.id}`,
+        imageKey: loaderData.lab.screenshotKeys[0],
+      })
+    : pageMeta(matches, { description: '' })
 
 /** A lab with its screenshots, links, description and stories; drafts only for their owner. */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -63,7 +67,7 @@ export default function LabPage({ loaderData }: Route.ComponentProps) {
   const labPath = `/${lab.author.username}/labs/${lab.id}`
   return (
     <article className="mx-auto max-w-3xl">
-      <ContentHeader section={{ to: '/labs', label: 'ラボ' }} item={lab}>
+      <ContentHeader section={{ to: '/labs', label: 'ラボ' }} item={lab} path={labPath}>
         {lab.demoUrl && (
           <a
             href={lab.demoUrl}

@@ -9,7 +9,7 @@ import { MarkdownView } from '../../components/markdown-view.tsx'
 import { COMMENT_PAGE_SIZE } from '../../components/social/comment-section.tsx'
 import { SocialSection } from '../../components/social/social-section.tsx'
 import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
-import { pageMeta } from '../../lib/meta.ts'
+import { pageMeta, shareableMeta } from '../../lib/meta.ts'
 import { useStorageSettings } from '../../lib/root-data.ts'
 import { publicObjectUrl } from '../../lib/storage/storage-settings.ts'
 import type { Route } from './+types/story'
@@ -17,10 +17,18 @@ import type { Route } from './+types/story'
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageMeta(matches, {
-    title: loaderData?.story.title,
-    description: loaderData?.excerpt ?? '',
-  })
+  loaderData
+    ? shareableMeta(matches, {
+        title: loaderData.story.title,
+        description:
+          loaderData.excerpt || `${loaderData.story.author.displayName} さんのストーリー`,
+        path: storyPath(loaderData.story),
+        imageKey: loaderData.story.coverKey,
+      })
+    : pageMeta(matches, { description: '' })
+
+const storyPath = (story: { id: string; author: { username: string } }) =>
+  `/${story.author.username}/labs_stories/${story.id}`
 
 /** A lab story with its cover, body and lab; drafts only for their owner (anyone else: 404). */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -55,7 +63,11 @@ export default function LabStoryPage({
   const storage = useStorageSettings()
   return (
     <article className="mx-auto max-w-3xl">
-      <ContentHeader section={{ to: '/labs_stories', label: 'ストーリー' }} item={story}>
+      <ContentHeader
+        section={{ to: '/labs_stories', label: 'ストーリー' }}
+        item={story}
+        path={storyPath(story)}
+      >
         {story.lab && (
           <Link to={`/${story.author.username}/labs/${story.lab.id}`} className={actionLinkClass}>
             ラボ「{story.lab.title}」

@@ -1,15 +1,31 @@
+import { useCallback, useState } from 'react'
 import { NavLink, Outlet } from 'react-router'
-import { findProfile } from '../../../features/users/profiles.server.ts'
+import type { FollowState } from '../../../features/follows/follows.server.ts'
+import { readProfileHeader } from '../../../features/users/profiles.server.ts'
+import { Avatar } from '../../components/avatar.tsx'
+import { FollowButton } from '../../components/people/follow-button.tsx'
 import { publicPageHeaders } from '../../lib/cache-control.ts'
+import { contentForPage } from '../../lib/content-response.server.ts'
 import { formatDate } from '../../lib/format.ts'
+import { publicObjectUrl } from '../../lib/storage/storage-settings.ts'
 import type { Route } from './+types/layout'
 
 export const headers = publicPageHeaders
 
+/** The same for every viewer (cached for guests); the follow button asks /api for the rest. */
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const profile = await findProfile(context.db, params.user)
-  if (!profile) throw new Response('Not Found', { status: 404 })
-  return { profile }
+  const profile = await contentForPage(
+    readProfileHeader(context.db, params.user),
+    `/${params.user}`,
+  )
+  return {
+    profile: {
+      ...profile,
+      avatarUrl: profile.avatarKey
+        ? publicObjectUrl(context.storage.client, profile.avatarKey)
+        : null,
+    },
+  }
 }
 
 const tabClass = ({ isActive }: { isActive: boolean }) =>
@@ -31,21 +47,7 @@ export default function ProfileLayout({ loaderData: { profile } }: Route.Compone
   ]
   return (
     <div className="mx-auto max-w-4xl">
-      <header className="flex items-start gap-4">
-        <div
-          className="grid size-16 shrink-0 place-items-center rounded-full bg-brand-100 text-2xl font-bold text-brand-700 dark:bg-slate-800 dark:text-brand-100"
-          aria-hidden="true"
-        >
-          {profile.displayName.slice(0, 1)}
-        </div>
-        <div>
-          <h1 className="text-2xl font-bold">{profile.displayName}</h1>
-          <p className="text-sm text-slate-500 dark:text-slate-400">
-            @{profile.username}・{formatDate(profile.joinedAt)} から参加
-          </p>
-          {profile.bio && <p className="mt-3 text-slate-700 dark:text-slate-300">{profile.bio}</p>}
-        </div>
-      </header>
+      <ProfileHeader key={profile.username} profile={profile} />
       <nav
         aria-label="プロフィールのタブ"
         className="mt-8 overflow-x-auto border-b border-slate-200 dark:border-slate-800"
@@ -64,5 +66,74 @@ export default function ProfileLayout({ loaderData: { profile } }: Route.Compone
         <Outlet />
       </div>
     </div>
+  )
+}
+
+type Profile = Route.ComponentProps['loaderData']['profile']
+
+/** Keyed by username, so the counts the follow button updates start afresh on each profile. */
+function ProfileHeader({ profile }: { profile: Profile }) {
+  const base = `/${profile.username}`
+  const [counts, setCounts] = useState(profile.counts)
+  const onFollowChange = useCallback(
+    (state: FollowState) =>
+      setCounts((current) => ({
+        ...current,
+        followers: state.followers,
+        followees: state.followees,
+      })),
+    [],
+  )
+  return (
+    <header className="flex flex-col gap-4 sm:flex-row sm:items-start">
+      <Avatar name={profile.displayName} url={profile.avatarUrl} size="large" />
+      <div className="min-w-0 flex-1">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <div>
+            <h1 className="text-2xl font-bold break-words">{profile.displayName}</h1>
+            <p className="text-sm text-slate-500 dark:text-slate-400">
+              @{profile.username}・{formatDate(profile.joinedAt)} から参加
+            </p>
+          </div>
+          <FollowButton username={profile.username} onChange={onFollowChange} />
+        </div>
+        {profile.bio && (
+          <p className="mt-3 whitespace-pre-line text-slate-700 dark:text-slate-300">
+            {profile.bio}
+          </p>
+        )}
+        {profile.links.length > 0 && (
+          <ul aria-label="リンク" className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+            {profile.links.map((link) => (
+              <li key={link} className="min-w-0">
+                <a
+                  href={link}
+                  rel="nofollow noopener noreferrer ugc"
+                  target="_blank"
+                  className="break-all text-brand-600 hover:underline dark:text-sky-300"
+                >
+                  {link.replace(/^https?:\/\//, '')}
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+        <ul aria-label="フォローと公開の数" className="mt-3 flex flex-wrap gap-x-5 gap-y-1 text-sm">
+          <li>
+            <NavLink to={`${base}/followers`} className="hover:underline">
+              <strong data-count="followers">{counts.followers}</strong> フォロワー
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to={`${base}/following`} className="hover:underline">
+              <strong data-count="followees">{counts.followees}</strong> フォロー中
+            </NavLink>
+          </li>
+          <li>
+            <strong data-count="published">{counts.published}</strong> 件を公開
+          </li>
+        </ul>
+      </div>
+    </header>
   )
 }

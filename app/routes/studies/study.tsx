@@ -4,21 +4,26 @@ import { renderMarkdown } from '../../../features/markdown/render.ts'
 import { socialView } from '../../../features/social/social-view.server.ts'
 import { readStudyForViewer } from '../../../features/studies/study-view.server.ts'
 import { MarkdownView } from '../../components/markdown-view.tsx'
+import { ShareButtons } from '../../components/share-buttons.tsx'
 import { COMMENT_PAGE_SIZE } from '../../components/social/comment-section.tsx'
 import { SocialSection } from '../../components/social/social-section.tsx'
 import { TagLinks } from '../../components/tag-links.tsx'
 import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
 import { formatDate } from '../../lib/format.ts'
-import { pageMeta } from '../../lib/meta.ts'
+import { pageMeta, shareableMeta } from '../../lib/meta.ts'
 import type { Route } from './+types/study'
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageMeta(matches, {
-    title: loaderData?.study.title,
-    description: loaderData?.study.summary ?? '',
-  })
+  loaderData
+    ? shareableMeta(matches, {
+        title: loaderData.study.title,
+        description:
+          loaderData.study.summary || `${loaderData.study.author.displayName} さんのスタディ`,
+        path: `/${loaderData.study.author.username}/studies/${loaderData.study.id}`,
+      })
+    : pageMeta(matches, { description: '' })
 
 /** A study with its notes; drafts only for their owner (anyone else gets 404). */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -98,6 +103,11 @@ export default function StudyPage({
             </Link>
           )}
         </div>
+        {study.status === 'published' && (
+          <div className="mt-6">
+            <ShareButtons path={studyPath} title={study.title} />
+          </div>
+        )}
       </header>
       <section aria-label="ノート" className="mt-10">
         <MarkdownView html={notesHtml} />

@@ -1,0 +1,116 @@
+import { useEffect, useState } from 'react'
+import { Link } from 'react-router'
+import type { FollowState } from '../../../features/follows/follows.server.ts'
+import { ApiRequestError, apiFetch } from '../../lib/api-client.ts'
+import { query } from '../../lib/auth/flow.ts'
+import { useCurrentUser, useSettings } from '../../lib/root-data.ts'
+
+const buttonClass =
+  'inline-flex min-h-10 items-center rounded-lg px-4 text-sm font-semibold transition-colors'
+
+/**
+ * Follow or unfollow a profile. The profile page is shared by every guest (decision 005), so
+ * whether the viewer follows is asked from /api after the page loads; counts the server
+ * answers replace the page's own.
+ */
+export function FollowButton(props: { username: string; onChange(state: FollowState): void }) {
+  const user = useCurrentUser()
+  const { apiGatewayUrl } = useSettings()
+  const [following, setFollowing] = useState<boolean | undefined>(undefined)
+  const [pending, setPending] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const { username, onChange } = props
+  const path = `/users/${encodeURIComponent(username)}/follow`
+  const isSelf = user?.username === username
+
+  useEffect(() => {
+    if (!user || isSelf) return
+    let cancelled = false
+    apiFetch<FollowState>(apiGatewayUrl, path).then(
+      (state) => {
+        if (cancelled) return
+        setFollowing(state.following)
+        onChange(state)
+      },
+      () => {
+        if (!cancelled) setError('フォローの状態を読み込めませんでした。')
+      },
+    )
+    return () => {
+      cancelled = true
+    }
+  }, [user, isSelf, apiGatewayUrl, path, onChange])
+
+  if (!user) {
+    return (
+      <Link
+        to={`/auth/signin${query({ redirectTo: `/${username}` })}`}
+        className={`${buttonClass} bg-brand-600 text-white hover:bg-brand-700`}
+      >
+        フォローする
+      </Link>
+    )
+  }
+  if (isSelf) {
+    return (
+      <Link
+        to="/settings#profile"
+        className={`${buttonClass} border border-slate-300 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800`}
+      >
+        プロフィールを編集
+      </Link>
+    )
+  }
+
+  async function toggle() {
+    if (following === undefined || pending) return
+    setPending(true)
+    setError(null)
+    try {
+      const state = await apiFetch<FollowState>(apiGatewayUrl, path, {
+        method: following ? 'DELETE' : 'POST',
+      })
+      setFollowing(state.following)
+      onChange(state)
+    } catch (caught) {
+      // Another tab already did it: show where things stand now.
+      if (caught instanceof ApiRequestError && caught.status === 409) {
+        const state = await apiFetch<FollowState>(apiGatewayUrl, path)
+        setFollowing(state.following)
+        onChange(state)
+      } else {
+        setError(
+          caught instanceof ApiRequestError
+            ? caught.message
+            : 'フォローを変更できませんでした。通信環境を確認して、もう一度お試しください。',
+        )
+      }
+    } finally {
+      setPending(false)
+    }
+  }
+
+  return (
+    <div className="flex flex-col items-start gap-1">
+      <button
+        type="button"
+        onClick={() => void toggle()}
+        aria-pressed={following ?? false}
+        aria-disabled={following === undefined || pending || undefined}
+        data-state={following === undefined ? 'loading' : following ? 'following' : 'not-following'}
+        className={`${buttonClass} aria-disabled:opacity-70 ${
+          following
+            ? 'border border-slate-300 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800'
+            : 'bg-brand-600 text-white hover:bg-brand-700'
+        }`}
+      >
+        {following ? 'フォロー中' : 'フォローする'}
+      </button>
+      {error && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,50 @@
+import { Link } from 'react-router'
+import type { FollowCard } from '../../../features/follows/follows.server.ts'
+import type { Page } from '../../../features/pagination.ts'
+import { apiFetch } from '../../lib/api-client.ts'
+import { useSettings, useStorageSettings } from '../../lib/root-data.ts'
+import { publicObjectUrl } from '../../lib/storage/storage-settings.ts'
+import { Avatar } from '../avatar.tsx'
+import { InfiniteList } from '../infinite-list.tsx'
+
+export const PERSON_PAGE_SIZE = 20
+
+/** Followers or followed people, continued from /api (`apiPath`) as the reader scrolls. */
+export function PersonList(props: { label: string; firstPage: Page<FollowCard>; apiPath: string }) {
+  const { apiGatewayUrl } = useSettings()
+  const storage = useStorageSettings()
+  return (
+    <InfiniteList<FollowCard>
+      label={props.label}
+      firstPage={props.firstPage}
+      fetchPage={(cursor) =>
+        apiFetch<Page<FollowCard>>(
+          apiGatewayUrl,
+          `${props.apiPath}?limit=${PERSON_PAGE_SIZE}&cursor=${encodeURIComponent(cursor)}`,
+        )
+      }
+      getKey={(person) => person.followId}
+      renderItem={(person) => (
+        <div className="flex items-start gap-3 py-3">
+          <Avatar
+            name={person.displayName}
+            url={person.avatarKey ? publicObjectUrl(storage, person.avatarKey) : null}
+            size="small"
+          />
+          <div className="min-w-0">
+            <Link to={`/${person.username}`} className="font-semibold hover:underline">
+              {person.displayName}
+            </Link>
+            <p className="text-xs text-slate-500 dark:text-slate-400">@{person.username}</p>
+            {person.bio && (
+              <p className="mt-1 line-clamp-2 text-sm text-slate-700 dark:text-slate-300">
+                {person.bio}
+              </p>
+            )}
+          </div>
+        </div>
+      )}
+      className="divide-y divide-slate-200 dark:divide-slate-800"
+    />
+  )
+}

@@ -1,0 +1,163 @@
+import type { Kysely } from 'kysely'
+import type { ContentKind, DB, HistoryEventKind, HistoryEventsTable } from '../../db/schema.ts'
+import type { Actor } from '../actor.ts'
+import { ContentError } from '../content-error.ts'
+import { CONTENT_KINDS, contentPath } from '../content-kinds.ts'
+import { afterCursor } from '../pagination.server.ts'
+import { type Page, type PageQuery, pageFrom } from '../pagination.ts'
+import { DEFAULT_TIME_ZONE } from '../users/profile-input.ts'
+import {
+  type HeatmapDay,
+  heatmapWeeks,
+  localDay,
+  type Streaks,
+  streaksOf,
+} from './learning-days.ts'
+
+/** One event of /histories, with what it was about (null once that was deleted). */
+export type HistoryEntry = {
+  id: string
+  kind: HistoryEventKind
+  subjectKind: HistoryEventsTable['subject_kind']
+  at: number
+  subject: { title: string; path: string; courseTitle?: string } | null
+}
+
+export type HistorySummary = {
+  timeZone: string
+  today: string
+  streaks: Streaks
+  totals: { events: number; lessonsDone: number; published: number; activeDays: number }
+  heatmap: HeatmapDay[][]
+}
+
+function signedIn(actor: Actor | undefined): Actor {
+  if (!actor) throw ContentError.signInRequired()
+  return actor
+}
+
+async function timeZoneOf(db: Kysely<DB>, userId: string): Promise<string> {
+  const row = await db
+    .selectFrom('users')
+    .select('time_zone')
+    .where('id', '=', userId)
+    .executeTakeFirst()
+  return row?.time_zone || DEFAULT_TIME_ZONE
+}
+
+/**
+ * Streaks, totals and the heatmap of the signed-in learner, in their time zone. Every event's
+ * instant is read (a learner has thousands at most): days depend on the zone, which SQL on
+ * both engines cannot group by portably.
+ */
+export async function readHistorySummary(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  now = Date.now(),
+): Promise<HistorySummary> {
+  const { userId } = signedIn(actor)
+  const timeZone = await timeZoneOf(db, userId)
+  const events = await db
+    .selectFrom('history_events')
+    .select(['kind', 'at'])
+    .where('user_id', '=', userId)
+    .execute()
+  const countsByDay = new Map<string, number>()
+  for (const event of events) {
+    const day = localDay(Number(event.at), timeZone)
+    countsByDay.set(day, (countsByDay.get(day) ?? 0) + 1)
+  }
+  const today = localDay(now, timeZone)
+  return {
+    timeZone,
+    today,
+    streaks: streaksOf(countsByDay.keys(), today),
+    totals: {
+      events: events.length,
+      lessonsDone: events.filter((event) => event.kind === 'lesson_done').length,
+      published: events.filter((event) => event.kind === 'published').length,
+      activeDays: countsByDay.size,
+    },
+    heatmap: heatmapWeeks(countsByDay, today),
+  }
+}
+
+type Subject = NonNullable<HistoryEntry['subject']>
+
+/** Titles and paths of the events' subjects that still exist, by subject id. */
+async function subjectsOf(
+  db: Kysely<DB>,
+  events: readonly { subject_kind: HistoryEntry['subjectKind']; subject_id: string }[],
+): Promise<Map<string, Subject>> {
+  const subjects = new Map<string, Subject>()
+  const idsOf = (kind: HistoryEntry['subjectKind']) =>
+    events.filter((event) => event.subject_kind === kind).map((event) => event.subject_id)
+  const lessonIds = idsOf('lesson')
+  if (lessonIds.length > 0) {
+    const lessons = await db
+      .selectFrom('lessons')
+      .innerJoin('courses', 'courses.id', 'lessons.course_id')
+      .innerJoin('users', 'users.id', 'courses.owner_id')
+      .select([
+        'lessons.id',
+        'lessons.title',
+        'courses.id as course_id',
+        'courses.title as course_title',
+        'users.username',
+      ])
+      .where('lessons.id', 'in', lessonIds)
+      .execute()
+    for (const lesson of lessons) {
+      subjects.set(lesson.id, {
+        title: lesson.title,
+        courseTitle: lesson.course_title,
+        path: `/${lesson.username}/courses/${lesson.course_id}/lessons/${lesson.id}`,
+      })
+    }
+  }
+  for (const kind of Object.keys(CONTENT_KINDS) as ContentKind[]) {
+    const { table } = CONTENT_KINDS[kind]
+    const ids = idsOf(kind)
+    if (ids.length === 0) continue
+    const rows = await db
+      .selectFrom(table)
+      .innerJoin('users', 'users.id', `${table}.owner_id`)
+      .select([`${table}.id as id`, `${table}.title as title`, 'users.username'])
+      .where(`${table}.id`, 'in', ids)
+      .execute()
+    for (const row of rows) {
+      subjects.set(row.id, { title: row.title, path: contentPath(kind, row.username, row.id) })
+    }
+  }
+  return subjects
+}
+
+/** The signed-in learner's timeline, newest first, a page at a time. */
+export async function listHistory(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  { cursor, limit }: PageQuery,
+): Promise<Page<HistoryEntry>> {
+  const { userId } = signedIn(actor)
+  let query = db
+    .selectFrom('history_events')
+    .select(['id', 'kind', 'subject_kind', 'subject_id', 'at'])
+    .where('user_id', '=', userId)
+  if (cursor) query = query.where(afterCursor(cursor, 'at', 'id'))
+  const rows = await query
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute()
+  const subjects = await subjectsOf(db, rows)
+  const entries = rows.map(
+    (row): HistoryEntry => ({
+      id: row.id,
+      kind: row.kind,
+      subjectKind: row.subject_kind,
+      at: Number(row.at),
+      subject: subjects.get(row.subject_id) ?? null,
+    }),
+  )
+  return pageFrom(entries, limit, (entry) => ({ at: entry.at, id: entry.id }))
+}
