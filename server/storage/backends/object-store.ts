@@ -115,8 +115,10 @@ export type OpenedObject = {
   /**
    * Bytes `start`..`end` inclusive, or all of them. Call it once: the snapshot is released when
    * that stream ends or is destroyed (to answer without the bytes, destroy the stream read()).
+   * `released` says when the caller holds none of the stream's chunks any more (true), or that
+   * it may still hold some (false): given it, the store may lend chunks from buffers it reuses.
    */
-  read(range?: { start: number; end: number }): Readable
+  read(range?: { start: number; end: number }, released?: Promise<boolean>): Readable
 }
 
 /**

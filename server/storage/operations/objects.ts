@@ -62,7 +62,12 @@ export async function getObject(context: ObjectContext, headOnly = false) {
     const length = whole ? object.size : range.end - range.start + 1
     reply.header('content-length', String(length))
     if (!opened) return reply.send()
-    return reply.send(opened.read(whole ? undefined : range))
+    // 'finish' comes once the socket has taken every byte: the chunks are no longer needed.
+    const released = new Promise<boolean>((resolve) => {
+      reply.raw.once('finish', () => resolve(true))
+      reply.raw.once('close', () => resolve(false))
+    })
+    return reply.send(opened.read(whole ? undefined : range, released))
   } catch (error) {
     opened?.read().destroy()
     throw error

@@ -1,15 +1,17 @@
 import { type Hash, randomBytes } from 'node:crypto'
 import { type FileHandle, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises'
 import path from 'node:path'
-import { Readable } from 'node:stream'
 import { type ContentStore, contentWriters } from '../indexed/content-store.ts'
+import { FileRangeStream, ReadBuffers } from './file-range-stream.ts'
 import { sharedFlushes } from './shared-flushes.ts'
 
 const FILE_ID = /^[0-9a-f]{32}$/
 const TEMPORARY = /^[0-9a-f]{32}\.tmp$/
 const WRITE_BATCH_BYTES = 1024 * 1024
+// Reads of up to 1 MiB: the 64 KiB default of file streams costs a thread pool round trip per
+// 64 KiB. Up to 16 of those buffers are kept for reuse (16 MiB), enough for the GETs in flight.
 const READ_CHUNK_BYTES = 1024 * 1024
-const MIN_READ_CHUNK_BYTES = 16 * 1024
+const KEPT_READ_BUFFERS = 16
 
 /**
  * Content on local disk: one file per object or part, named by its random id under `content/`.
@@ -27,6 +29,7 @@ export async function openContentFiles(
   await mkdir(tmpDir, { recursive: true })
   if (options.fsync) await syncDirectory(directory)
   const syncContentDir = sharedFlushes(() => syncDirectory(contentDir))
+  const readBuffers = new ReadBuffers(READ_CHUNK_BYTES, KEPT_READ_BUFFERS)
   const contentPath = (fileId: string) => {
     if (!FILE_ID.test(fileId)) throw new Error(`Not a content file id: ${fileId}`)
     return path.join(contentDir, fileId)
@@ -82,26 +85,8 @@ export async function openContentFiles(
       if (!file) return undefined
       // The open descriptor is the snapshot: a replacement unlinks the path, not these bytes.
       return {
-        read: (range) => {
-          const { start, end } = range ?? { start: 0, end: size - 1 }
-          if (end < start) {
-            // An empty object: nothing to read, so the descriptor goes at once.
-            file.close().catch(() => {})
-            return Readable.from([])
-          }
-          return file.createReadStream({
-            autoClose: true,
-            // Reads of up to 1 MiB (the 64 KiB default costs a thread pool round trip per
-            // 64 KiB), but no larger than what is asked: each read allocates its buffer.
-            highWaterMark: Math.max(
-              MIN_READ_CHUNK_BYTES,
-              Math.min(READ_CHUNK_BYTES, end - start + 1),
-            ),
-            // A known end spares the read that would only find the end of the file.
-            start,
-            end,
-          })
-        },
+        read: (range, released) =>
+          new FileRangeStream(file, range ?? { start: 0, end: size - 1 }, readBuffers, released),
       }
     },
     async remove(fileId) {

@@ -27,8 +27,11 @@ export type WrittenContent = { fileId: string; size: number }
 export type HashedContent = WrittenContent & { md5: Buffer }
 
 export type ContentReader = {
-  /** Bytes `start`..`end` inclusive, or all; called once, and the stream releases the reader. */
-  read(range?: { start: number; end: number }): Readable
+  /**
+   * Bytes `start`..`end` inclusive, or all; called once, and the stream releases the reader.
+   * `released` as in OpenedObject.read.
+   */
+  read(range?: { start: number; end: number }, released?: Promise<boolean>): Readable
 }
 
 /**

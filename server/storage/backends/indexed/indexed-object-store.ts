@@ -63,7 +63,7 @@ export function createIndexedObjectStore(options: IndexedObjectStoreOptions): Ob
         missingFile = row.file_id
         continue
       }
-      return { info: objectInfo(row), read: (range) => content.read(range) }
+      return { info: objectInfo(row), read: (range, released) => content.read(range, released) }
     }
   }
 
