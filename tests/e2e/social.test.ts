@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import { callApi } from '../support/http.ts'
 import { signedInCookie } from '../support/signed-in-user.ts'
-import { collectPageErrors, waitForHydration } from './browser.ts'
+import { collectPageErrors, markdownEditor, waitForHydration } from './browser.ts'
 import { browserSuite } from './suite.ts'
 
 /**
- * Two users in Chromium: one likes and comments on the other's study; the author sees the
- * unread badge, opens the list (which reads it), and answers the comment.
+ * Two users in Chromium: one follows the other, likes and comments on their study; the author
+ * sees the unread badge, opens the list (which reads it), and answers the comment.
  */
 const site = browserSuite()
 
@@ -24,7 +24,7 @@ async function publishedStudy(cookie: string, title: string): Promise<string> {
 }
 
 describe('likes, comments and notifications', () => {
-  test('a reader likes and comments; the author sees the badge and the list, and replies', async () => {
+  test('a reader follows, likes and comments; the author sees the badge and the list, and replies', async () => {
     const authorCookie = await signedInCookie(site.server, 'nao_author')
     const readerCookie = await signedInCookie(site.server, 'rin_reader')
     const studyId = await publishedStudy(authorCookie, '非同期処理の基本')
@@ -32,6 +32,12 @@ describe('likes, comments and notifications', () => {
 
     const reader = await site.newPage(readerCookie)
     const readerErrors = collectPageErrors(reader)
+    await reader.goto('/nao_author')
+    await waitForHydration(reader)
+    // Named by its state: 「フォローする」 becomes 「フォロー中」.
+    const follow = reader.getByRole('button', { name: /^フォロー(する|中)$/ })
+    await follow.click()
+    await expect.poll(() => follow.getAttribute('data-state')).toBe('following')
     await reader.goto(studyPath)
     await waitForHydration(reader)
     const like = reader.getByRole('button', { name: /いいね/ })
@@ -39,9 +45,7 @@ describe('likes, comments and notifications', () => {
     await expect.poll(() => like.getAttribute('aria-pressed')).toBe('true')
     await expect.poll(() => reader.getByTestId('like-count').textContent()).toBe('1')
 
-    await reader
-      .getByRole('textbox', { name: 'コメント（Markdown）' })
-      .fill('**とても**わかりやすいです')
+    await (await markdownEditor(reader, 'コメント（Markdown）')).fill('**とても**わかりやすいです')
     await reader.getByRole('button', { name: 'コメントする' }).click()
     const comment = reader.getByRole('article', { name: 'rin_readerのコメント' })
     await comment.locator('strong', { hasText: 'とても' }).waitFor()
@@ -58,8 +62,8 @@ describe('likes, comments and notifications', () => {
     await author.goto('/')
     await waitForHydration(author)
     const bell = author.getByRole('link', { name: /^通知/ })
-    expect(await bell.getAttribute('aria-label')).toBe('通知（未読 2 件）')
-    expect(await author.getByTestId('unread-badge').textContent()).toBe('2')
+    expect(await bell.getAttribute('aria-label')).toBe('通知（未読 3 件）')
+    expect(await author.getByTestId('unread-badge').textContent()).toBe('3')
     await bell.click()
     await author.waitForURL('**/notifications')
     const list = author.getByRole('region', { name: '通知' })
@@ -67,16 +71,17 @@ describe('likes, comments and notifications', () => {
       .getByText('rin_reader さんがあなたのスタディ「非同期処理の基本」にコメントしました')
       .waitFor()
     await list.getByText('にいいねしました').waitFor()
+    await list.getByText('rin_reader さんがあなたをフォローしました').waitFor()
     // Opening the list read it: the badge goes, the items opened as unread stay marked.
     await expect.poll(() => bell.getAttribute('aria-label')).toBe('通知')
     expect(await author.getByTestId('unread-badge').count()).toBe(0)
-    expect(await list.getByText('未読').count()).toBe(2)
+    expect(await list.getByText('未読').count()).toBe(3)
 
     await list.getByText(/にコメントしました/).click()
     await author.waitForURL(`**${studyPath}#comment-*`)
     const received = author.getByRole('article', { name: 'rin_readerのコメント' })
     await received.getByRole('button', { name: '返信' }).click()
-    await author.getByRole('textbox', { name: '返信（Markdown）' }).fill('ありがとうございます！')
+    await (await markdownEditor(author, '返信（Markdown）')).fill('ありがとうございます！')
     await author.getByRole('button', { name: '返信する' }).click()
     await author
       .getByRole('list', { name: '返信' })
