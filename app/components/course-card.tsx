@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { type CourseCard as Course, LEVEL_LABELS } from '../../features/courses/course-card.ts'
-import { formatDate } from '../lib/format.ts'
+import { Byline } from './byline.tsx'
 import { CoverImage } from './courses/course-cover.tsx'
 
 export function AccessBadge({ access }: { access: Course['access'] }) {
@@ -38,13 +38,7 @@ export function CourseCard({ course }: { course: Course }) {
         {course.summary}
       </p>
       <p className="mt-4 text-xs text-slate-500 dark:text-slate-400">
-        <Link to={`/${course.author.username}`} className="hover:underline">
-          {course.author.displayName}
-        </Link>
-        <span aria-hidden="true"> ・ </span>
-        <time dateTime={new Date(course.publishedAt).toISOString()}>
-          {formatDate(course.publishedAt)}
-        </time>
+        <Byline author={course.author} publishedAt={course.publishedAt} />
       </p>
     </article>
   )

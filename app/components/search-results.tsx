@@ -1,6 +1,6 @@
 import { Form, Link } from 'react-router'
 import type { SearchResult } from '../../features/search/search-result.ts'
-import { formatDate } from '../lib/format.ts'
+import { Byline } from './byline.tsx'
 
 const KIND_LABELS: Record<SearchResult['kind'], string> = {
   course: 'コース',
@@ -81,13 +81,7 @@ export function SearchResultList({ results }: { results: SearchResult[] }) {
             dangerouslySetInnerHTML={{ __html: result.snippetHtml }}
           />
           <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
-            <Link to={`/${result.author.username}`} className="hover:underline">
-              {result.author.displayName}
-            </Link>
-            <span aria-hidden="true"> ・ </span>
-            <time dateTime={new Date(result.publishedAt).toISOString()}>
-              {formatDate(result.publishedAt)}
-            </time>
+            <Byline author={result.author} publishedAt={result.publishedAt} />
           </p>
         </li>
       ))}

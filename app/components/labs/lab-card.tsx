@@ -1,8 +1,8 @@
 import { Link } from 'react-router'
 import type { LabCard as Card } from '../../../features/labs/lab-lists.server.ts'
-import { formatDate } from '../../lib/format.ts'
 import { useStorageSettings } from '../../lib/root-data.ts'
 import { publicObjectUrl } from '../../lib/storage/storage-settings.ts'
+import { Byline } from '../byline.tsx'
 import { TagLinks } from '../tag-links.tsx'
 
 /** A lab or a lab story in a list: its picture, title, opening words, tags and author. */
@@ -35,13 +35,7 @@ export function LabCard({ item, path }: { item: Card; path: 'labs' | 'labs_stori
           <TagLinks tags={item.tags} />
         </p>
         <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
-          <Link to={`/${item.author.username}`} className="hover:underline">
-            {item.author.displayName}
-          </Link>
-          <span aria-hidden="true"> ・ </span>
-          <time dateTime={new Date(item.publishedAt).toISOString()}>
-            {formatDate(item.publishedAt)}
-          </time>
+          <Byline author={item.author} publishedAt={item.publishedAt} />
         </p>
       </div>
     </article>

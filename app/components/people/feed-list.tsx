@@ -3,8 +3,8 @@ import { CONTENT_KINDS } from '../../../features/content-kinds.ts'
 import type { PublishedItem } from '../../../features/follows/feed.server.ts'
 import type { Page } from '../../../features/pagination.ts'
 import { apiFetch } from '../../lib/api-client.ts'
-import { formatDate } from '../../lib/format.ts'
 import { useSettings } from '../../lib/root-data.ts'
+import { Byline } from '../byline.tsx'
 import { EmptyState } from '../empty-state.tsx'
 import { InfiniteList } from '../infinite-list.tsx'
 
@@ -44,13 +44,7 @@ export function FeedList({ firstPage }: { firstPage: Page<PublishedItem> }) {
                 {item.title}
               </Link>
               <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-                <Link to={`/${item.author.username}`} className="hover:underline">
-                  {item.author.displayName}
-                </Link>
-                <span aria-hidden="true"> ・ </span>
-                <time dateTime={new Date(item.publishedAt).toISOString()}>
-                  {formatDate(item.publishedAt)}
-                </time>
+                <Byline author={item.author} publishedAt={item.publishedAt} />
               </p>
             </div>
           )}

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import type { StudyCard as Study } from '../../../features/studies/study-lists.server.ts'
-import { formatDate } from '../../lib/format.ts'
+import { Byline } from '../byline.tsx'
 import { TagLinks } from '../tag-links.tsx'
 
 export function StudyCard({ study }: { study: Study }) {
@@ -22,13 +22,7 @@ export function StudyCard({ study }: { study: Study }) {
         <TagLinks tags={study.tags} />
       </p>
       <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
-        <Link to={`/${study.author.username}`} className="hover:underline">
-          {study.author.displayName}
-        </Link>
-        <span aria-hidden="true"> ・ </span>
-        <time dateTime={new Date(study.publishedAt).toISOString()}>
-          {formatDate(study.publishedAt)}
-        </time>
+        <Byline author={study.author} publishedAt={study.publishedAt} />
       </p>
     </article>
   )
