@@ -12,7 +12,12 @@ import { queryInteger } from '../s3-request.ts'
 import { sendXml } from '../s3-response.ts'
 import { malformedXml, parseXml } from '../xml.ts'
 import { authorize, callerOwner, header, type ObjectContext } from './context.ts'
-import { newObjectFrom, writeChecksumHeaders } from './object-headers.ts'
+import {
+  newObjectFrom,
+  refuseCustomerKey,
+  refuseEncryptionOptions,
+  writeChecksumHeaders,
+} from './object-headers.ts'
 
 /** CreateMultipartUpload, UploadPart, ListParts, CompleteMultipartUpload, AbortMultipartUpload. */
 
@@ -32,6 +37,7 @@ const partNumberArgument = (value: string) =>
 export async function createMultipartUpload(context: ObjectContext) {
   const { bucket, key, store } = context
   await authorize(context, 'write', key)
+  refuseEncryptionOptions(context)
   const upload = await store.createMultipartUpload(
     bucket,
     key,
@@ -60,6 +66,7 @@ export async function uploadPart(context: ObjectContext, uploadId: string, partN
   if (partNumber < 1 || partNumber > MAX_PART_NUMBER) throw partNumberArgument(partNumberText)
   await authorize(context, 'write', key)
   await ownUpload(context, uploadId)
+  refuseCustomerKey(context)
   checkDeclaredSize(context.request.raw)
   const body = incomingBody(context.request.raw, context.auth)
   const part = await store.uploadPart(bucket, key, uploadId, partNumber, body)

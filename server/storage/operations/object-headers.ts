@@ -75,6 +75,55 @@ export function writeObjectHeaders(reply: FastifyReply, info: ObjectInfo) {
     reply.header(`x-amz-meta-${name}`, value)
 }
 
+const ENCRYPTION = 'x-amz-server-side-encryption'
+const ENCRYPTION_METHODS = ['AES256', 'aws:kms', 'aws:kms:dsse']
+const CUSTOMER_KEY = ['algorithm', 'key', 'key-md5']
+const ENCRYPTION_OPTIONS = [
+  ENCRYPTION,
+  `${ENCRYPTION}-aws-kms-key-id`,
+  `${ENCRYPTION}-context`,
+  `${ENCRYPTION}-bucket-key-enabled`,
+  ...CUSTOMER_KEY.map((part) => `${ENCRYPTION}-customer-${part}`),
+]
+
+/**
+ * A write's encryption options (seed §7). This endpoint keeps bytes as they came (encrypting the
+ * disk is the deployment's part), so a write that asks for server-side encryption is refused with
+ * S3's NotImplemented rather than stored unencrypted against the client's wish.
+ */
+export function refuseEncryptionOptions(context: S3Context): void {
+  const method = header(context, ENCRYPTION)
+  if (method !== undefined && !ENCRYPTION_METHODS.includes(method)) {
+    throw new S3Error('InvalidArgument', 'The encryption method specified is not supported', 400, {
+      ArgumentName: ENCRYPTION,
+      ArgumentValue: method,
+    })
+  }
+  const asked = ENCRYPTION_OPTIONS.find((name) => header(context, name) !== undefined)
+  if (asked) {
+    throw new S3Error(
+      'NotImplemented',
+      'A header you provided implies functionality that is not implemented',
+      501,
+      { Header: asked },
+    )
+  }
+}
+
+/**
+ * Customer-key parameters (SSE-C) where an object is read: on GET and HEAD, on an upload's parts,
+ * or (`x-amz-copy-source-…`) on a copy's source. No object here was written with such a key.
+ */
+export function refuseCustomerKey(context: S3Context, forCopySource = false): void {
+  const prefix = forCopySource ? 'x-amz-copy-source-server-side-encryption' : ENCRYPTION
+  if (CUSTOMER_KEY.some((part) => header(context, `${prefix}-customer-${part}`) !== undefined)) {
+    throw new S3Error(
+      'InvalidRequest',
+      'The encryption parameters are not applicable to this object.',
+    )
+  }
+}
+
 /** GetObject's `response-*` parameters: the headers they override. */
 export const RESPONSE_OVERRIDES: [string, string][] = [
   ['response-content-type', 'content-type'],

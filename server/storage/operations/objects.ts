@@ -8,6 +8,8 @@ import { authorize, callerOwner, header, type ObjectContext } from './context.ts
 import {
   newObjectFrom,
   RESPONSE_OVERRIDES,
+  refuseCustomerKey,
+  refuseEncryptionOptions,
   writeChecksumHeaders,
   writeObjectHeaders,
 } from './object-headers.ts'
@@ -16,6 +18,7 @@ export async function putObject(context: ObjectContext) {
   const { bucket, key, store, reply } = context
   await authorize(context, 'write', key)
   checkDeclaredSize(context.request.raw)
+  refuseEncryptionOptions(context)
   const object = newObjectFrom(context, callerOwner(context))
   const body = incomingBody(context.request.raw, context.auth)
   const info = await store.putObject(bucket, key, body, object)
@@ -35,6 +38,7 @@ export async function getObject(context: ObjectContext, headOnly = false) {
   const { bucket, key, store, reply, query } = context
   await authorize(context, 'read', key)
   checkVersionId(query.get('versionId'))
+  refuseCustomerKey(context)
   const overrides = RESPONSE_OVERRIDES.filter(([parameter]) => query.has(parameter))
   if (overrides.length > 0 && context.caller.kind === 'anonymous') {
     throw new S3Error(
@@ -210,6 +214,8 @@ export async function copyObject(context: ObjectContext, sourceHeader: string) {
   }
   await authorize({ ...context, bucket: source.bucket }, 'read', source.key)
   await authorize(context, 'write', key)
+  refuseCustomerKey(context, true)
+  refuseEncryptionOptions(context)
   if (source.bucket === bucket && source.key === key && directive === 'COPY') {
     throw new S3Error(
       'InvalidRequest',

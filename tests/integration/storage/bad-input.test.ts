@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto'
 import net from 'node:net'
 import {
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
+  GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checksumOf } from '../../../server/storage/checksums.ts'
@@ -256,6 +259,108 @@ describe('bad bodies', () => {
       404,
     )
     expect(await keysUnder(own('truncated'))).toEqual([])
+  })
+})
+
+describe('encryption options', () => {
+  // A customer key (SSE-C) as the SDK takes it: 32 bytes, which it sends with their MD5.
+  const customerKey = { SSECustomerAlgorithm: 'AES256', SSECustomerKey: 'k'.repeat(32) }
+
+  it('refuses writes that ask for server-side encryption (NotImplemented), storing nothing', async () => {
+    const asked: [string, Partial<ConstructorParameters<typeof PutObjectCommand>[0]>, string][] = [
+      ['SSE-S3', { ServerSideEncryption: 'AES256' }, 'x-amz-server-side-encryption'],
+      [
+        'SSE-KMS',
+        { ServerSideEncryption: 'aws:kms', SSEKMSKeyId: 'alias/site' },
+        'x-amz-server-side-encryption',
+      ],
+      ['SSE-C', customerKey, 'x-amz-server-side-encryption-customer-algorithm'],
+    ]
+    for (const [name, options, headerName] of asked) {
+      const key = own(`encrypted-${name}.txt`)
+      const error = await expectS3Error(
+        user.s3.send(
+          new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: 'secret', ...options }),
+        ),
+        'NotImplemented',
+        501,
+      )
+      expect(error.message).toMatch(/not implemented/)
+      expect((error as { Header?: string }).Header).toBe(headerName)
+      expect(await keysUnder(own('encrypted-'))).toEqual([])
+    }
+    await expectS3Error(
+      user.s3.send(
+        new CreateMultipartUploadCommand({
+          Bucket: BUCKET,
+          Key: own('encrypted-upload.bin'),
+          ServerSideEncryption: 'AES256',
+        }),
+      ),
+      'NotImplemented',
+      501,
+    )
+  })
+
+  it('answers InvalidArgument for an unknown encryption method', async () => {
+    const error = await expectS3Error(
+      user.s3.send(
+        new PutObjectCommand({
+          Bucket: BUCKET,
+          Key: own('rot13.txt'),
+          Body: 'x',
+          ServerSideEncryption: 'ROT13' as 'AES256',
+        }),
+      ),
+      'InvalidArgument',
+      400,
+    )
+    expect(error.message).toBe('The encryption method specified is not supported')
+  })
+
+  it('refuses customer-key parameters on reads and copies of objects stored without one', async () => {
+    const key = own('plain.txt')
+    await user.s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: 'plain' }))
+    await expectS3Error(
+      user.s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key, ...customerKey })),
+      'InvalidRequest',
+      400,
+    )
+    const copy = (options: Partial<ConstructorParameters<typeof CopyObjectCommand>[0]>) =>
+      user.s3.send(
+        new CopyObjectCommand({
+          Bucket: BUCKET,
+          Key: own('copy.txt'),
+          CopySource: `${BUCKET}/${encodedKey(key)}`,
+          ...options,
+        }),
+      )
+    await expectS3Error(
+      copy({ CopySourceSSECustomerAlgorithm: 'AES256', CopySourceSSECustomerKey: 'k'.repeat(32) }),
+      'InvalidRequest',
+      400,
+    )
+    await expectS3Error(copy({ ServerSideEncryption: 'AES256' }), 'NotImplemented', 501)
+    expect(await keysUnder(own('copy.txt'))).toEqual([])
+    const upload = await user.s3.send(
+      new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: own('parts.bin') }),
+    )
+    await expectS3Error(
+      user.s3.send(
+        new UploadPartCommand({
+          Bucket: BUCKET,
+          Key: own('parts.bin'),
+          UploadId: upload.UploadId,
+          PartNumber: 1,
+          Body: 'part',
+          ...customerKey,
+        }),
+      ),
+      'InvalidRequest',
+      400,
+    )
+    const plain = await user.s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))
+    expect(await plain.Body?.transformToString()).toBe('plain')
   })
 })
 
