@@ -377,7 +377,10 @@ export interface StorageBucketsTable {
 export interface StorageObjectsTable {
   bucket: string
   key: string
-  /** The content file's name under the store's directory; never derived from the key. */
+  /**
+   * The content item holding the object (a file's name under the store's directory, never
+   * derived from the key); for an object read from its parts, the first part's.
+   */
   file_id: string
   size: number
   etag: string
@@ -386,6 +389,8 @@ export interface StorageObjectsTable {
   owner: string
   checksum: string | null
   part_sizes: string | null
+  /** JSON array of the parts' content items in order, when the object is read from them. */
+  part_files: string | null
   last_modified: EpochMs
 }
 

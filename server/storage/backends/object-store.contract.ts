@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { text } from 'node:stream/consumers'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { S3Error } from '../s3-error.ts'
 import {
   type IncomingBody,
@@ -628,6 +628,70 @@ export function describeObjectStoreContract(
         const bytes = await bytesOf(required(await store.openObject(bucket, 'chosen')).read())
         expect(bytes.subarray(MIN_PART_SIZE).toString()).toBe('end')
         await expectNoLeftovers()
+      })
+
+      it('reads a completed object from its parts as a snapshot, and removes replaced parts once read', async () => {
+        const bodies = [big(), randomBytes(70_000)]
+        const complete = async () => {
+          const upload = await store.createMultipartUpload(bucket, 'parts-snapshot', owned)
+          const parts = []
+          for (const [index, bytes] of bodies.entries()) {
+            parts.push(
+              await store.uploadPart(
+                bucket,
+                'parts-snapshot',
+                upload.uploadId,
+                index + 1,
+                bodyOf(bytes),
+              ),
+            )
+          }
+          await store.completeMultipartUpload(bucket, 'parts-snapshot', upload.uploadId, parts)
+        }
+        await complete()
+        const old = Buffer.concat(bodies)
+        const whole = required(await store.openObject(bucket, 'parts-snapshot'))
+        const ranged = required(await store.openObject(bucket, 'parts-snapshot'))
+        const unread = required(await store.openObject(bucket, 'parts-snapshot'))
+        await store.putObject(bucket, 'parts-snapshot', bodyOf('replaced'), owned)
+        await store.deleteObject(bucket, 'parts-snapshot')
+        expectSameBytes(await bytesOf(whole.read()), old)
+        const across = { start: MIN_PART_SIZE - 3, end: MIN_PART_SIZE + 2 }
+        expectSameBytes(
+          await bytesOf(ranged.read(across)),
+          old.subarray(across.start, across.end + 1),
+        )
+        // Answering without the bytes (HEAD, 304) destroys the stream unread.
+        unread.read().destroy()
+        await vi.waitFor(expectNoLeftovers)
+
+        // A reader still holding the parts keeps them; the object is gone meanwhile.
+        await complete()
+        const held = required(await store.openObject(bucket, 'parts-snapshot'))
+        await store.deleteObject(bucket, 'parts-snapshot')
+        expect(await subject.leftovers()).toHaveLength(2)
+        expect(md5(await bytesOf(held.read()))).toBe(md5(old))
+        await vi.waitFor(expectNoLeftovers)
+      })
+
+      it('lets go of a completed source when a copy fails, so that deleting it leaves nothing', async () => {
+        const upload = await store.createMultipartUpload(bucket, 'copy-source', owned)
+        const parts = [
+          await store.uploadPart(bucket, 'copy-source', upload.uploadId, 1, bodyOf(big())),
+          await store.uploadPart(bucket, 'copy-source', upload.uploadId, 2, bodyOf('end')),
+        ]
+        await store.completeMultipartUpload(bucket, 'copy-source', upload.uploadId, parts)
+        await expectS3Error(
+          store.copyObject(
+            { bucket, key: 'copy-source' },
+            { bucket: `missing-${randomBytes(4).toString('hex')}`, key: 'copy' },
+            { metadata: 'COPY', owner: 'copier' },
+          ),
+          'NoSuchBucket',
+          404,
+        )
+        await store.deleteObject(bucket, 'copy-source')
+        await vi.waitFor(expectNoLeftovers)
       })
 
       it('rejects a bad part list with S3 error codes and keeps the upload usable', async () => {

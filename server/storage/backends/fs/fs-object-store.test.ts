@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -7,6 +8,7 @@ import { type Database, openDatabase } from '../../../../db/database.ts'
 import { migrateToLatest } from '../../../../db/migrate.ts'
 import { createPostgresDatabase, openTemporaryDatabase } from '../../../../db/test-support.ts'
 import { describeObjectStoreContract, type ObjectStoreUnderTest } from '../object-store.contract.ts'
+import { MIN_PART_SIZE, type ObjectStore } from '../object-store.ts'
 import { createFsObjectStore } from './fs-object-store.ts'
 import { findLeftovers } from './leftovers.ts'
 
@@ -51,7 +53,7 @@ if (adminUrl) {
 }
 
 describe('the disk object store', () => {
-  const body = (value: string) => ({
+  const body = (value: string | Buffer) => ({
     stream: Readable.from([Buffer.from(value)]),
     checksum: () => undefined,
   })
@@ -77,6 +79,42 @@ describe('the disk object store', () => {
     }
   })
 
+  async function completeFromParts(store: ObjectStore, key: string, bodies: Buffer[]) {
+    const upload = await store.createMultipartUpload('b', key, owned)
+    const parts = []
+    for (const [index, bytes] of bodies.entries()) {
+      parts.push(await store.uploadPart('b', key, upload.uploadId, index + 1, body(bytes)))
+    }
+    return store.completeMultipartUpload('b', key, upload.uploadId, parts)
+  }
+
+  it("completes a multipart upload without copying: the object is read from its parts' files", async () => {
+    const database = await openTemporaryDatabase()
+    const directory = path.join(database.dir, 'objects')
+    const contentFiles = () => readdir(path.join(directory, 'content'))
+    try {
+      // What is tested is which files exist, not their durability.
+      const store = await createFsObjectStore({ directory, db: database.db, fsync: false })
+      await store.createBucket('b')
+      const bodies = [randomBytes(MIN_PART_SIZE), randomBytes(99)]
+      const upload = await store.createMultipartUpload('b', 'video', owned)
+      const parts = []
+      for (const [index, bytes] of bodies.entries()) {
+        parts.push(await store.uploadPart('b', 'video', upload.uploadId, index + 1, body(bytes)))
+      }
+      const partFiles = (await contentFiles()).sort()
+      expect(partFiles).toHaveLength(2)
+      await store.completeMultipartUpload('b', 'video', upload.uploadId, parts)
+      expect((await contentFiles()).sort()).toEqual(partFiles)
+      const opened = await store.openObject('b', 'video')
+      expect(Buffer.concat((await opened?.read().toArray()) ?? [])).toEqual(Buffer.concat(bodies))
+      await store.deleteObject('b', 'video')
+      expect(await contentFiles()).toEqual([])
+    } finally {
+      await database.remove()
+    }
+  })
+
   it('recovers by removing temporary and unreferenced content files, and nothing else', async () => {
     const database = await openTemporaryDatabase()
     const directory = path.join(database.dir, 'objects')
@@ -84,6 +122,8 @@ describe('the disk object store', () => {
       const store = await createFsObjectStore({ directory, db: database.db })
       await store.createBucket('b')
       await store.putObject('b', 'kept', body('kept'), owned)
+      const whole = [randomBytes(MIN_PART_SIZE), randomBytes(10)]
+      await completeFromParts(store, 'whole', whole)
       const upload = await store.createMultipartUpload('b', 'pending', owned)
       await store.uploadPart('b', 'pending', upload.uploadId, 1, body('part'))
       // What an interrupted put leaves: a temporary file, or a renamed file never committed.
@@ -100,6 +140,8 @@ describe('the disk object store', () => {
       expect(await readdir(path.join(directory, 'content'))).toContain('README')
       const opened = await store.openObject('b', 'kept')
       expect((await opened?.read().toArray())?.join('')).toBe('kept')
+      const completed = await store.openObject('b', 'whole')
+      expect(Buffer.concat((await completed?.read().toArray()) ?? [])).toEqual(Buffer.concat(whole))
       expect(
         (await store.listParts('b', 'pending', upload.uploadId, { maxParts: 10 })).parts,
       ).toHaveLength(1)

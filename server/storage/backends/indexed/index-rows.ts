@@ -31,6 +31,7 @@ const checksumSchema = z.object({
   type: z.enum(['FULL_OBJECT', 'COMPOSITE']),
 })
 const partSizesSchema = z.array(z.number().int().nonnegative())
+const partFilesSchema = z.array(z.string().regex(/^[0-9a-f]{32}$/)).min(2)
 
 type ObjectRow = Selectable<StorageObjectsTable>
 type UploadRow = Selectable<StorageUploadsTable>
@@ -38,6 +39,14 @@ type PartRow = Selectable<StoragePartsTable>
 
 export const checksumColumn = (checksum: StoredChecksum | undefined) =>
   checksum ? JSON.stringify(checksum) : null
+
+/** `part_files` for an object read from these parts' items (one item needs none). */
+export const partFilesColumn = (items: string[] | undefined) =>
+  items && items.length > 1 ? JSON.stringify(items) : null
+
+/** The content items an object row names, in order: its one item, or its parts'. */
+export const contentItemsOf = (row: { file_id: string; part_files: string | null }): string[] =>
+  row.part_files === null ? [row.file_id] : partFilesSchema.parse(JSON.parse(row.part_files))
 
 export const describedColumns = (object: NewObject) => ({
   headers: JSON.stringify(object.headers),

@@ -1,9 +1,11 @@
+import { Readable } from 'node:stream'
 import type { Kysely } from 'kysely'
 import type { DB } from '../../../../db/schema.ts'
 import { noSuchKey, S3Error } from '../../s3-error.ts'
 import type { ObjectInfo, ObjectStore, OpenedObject } from '../object-store.ts'
+import { createContentLeases } from './content-leases.ts'
 import type { ContentStore } from './content-store.ts'
-import { objectInfo } from './index-rows.ts'
+import { contentItemsOf, objectInfo } from './index-rows.ts'
 import { createKeyLocks } from './key-locks.ts'
 import { listObjects } from './list-objects.ts'
 import { createMultipartUploads } from './multipart-uploads.ts'
@@ -36,9 +38,10 @@ export function createIndexedObjectStore(options: IndexedObjectStoreOptions): Ob
     db: options.db,
     files,
     withKeyLock: createKeyLocks(),
+    leases: createContentLeases(files),
     now: options.now ?? (() => new Date()),
   }
-  const { db, withKeyLock } = context
+  const { db, withKeyLock, leases } = context
   const multipart = createMultipartUploads(context)
 
   async function openObject(bucket: string, key: string): Promise<OpenedObject | undefined> {
@@ -48,6 +51,25 @@ export function createIndexedObjectStore(options: IndexedObjectStoreOptions): Ob
       if (!row) {
         await requireBucket(db, bucket)
         return undefined
+      }
+      const items = contentItemsOf(row)
+      if (items.length > 1) {
+        const release = leases.take(items)
+        // Replaced before the lease was taken: its items may be gone; read the new row.
+        const current = await findObjectRow(db, bucket, key).catch((error: unknown) => {
+          release()
+          throw error
+        })
+        if (current?.file_id !== row.file_id) {
+          release()
+          continue
+        }
+        const info = objectInfo(row)
+        return {
+          info,
+          read: (range, released) =>
+            readParts(files, items, info.partSizes ?? [], range, released, release),
+        }
       }
       // Replaced between reading the row and opening its content: read the new row.
       const content = await files.open(row.file_id, Number(row.size))
@@ -142,8 +164,13 @@ export function createIndexedObjectStore(options: IndexedObjectStoreOptions): Ob
     async copyObject(source, target, copied): Promise<ObjectInfo> {
       const opened = await openObject(source.bucket, source.key)
       if (!opened) throw noSuchKey(source.key)
-      await requireBucket(db, target.bucket)
-      const file = await files.write(opened.read())
+      const bytes = opened.read()
+      // The source's snapshot (a descriptor, or a lease) is let go on every way out.
+      await requireBucket(db, target.bucket).catch((error: unknown) => {
+        bytes.destroy()
+        throw error
+      })
+      const file = await files.write(bytes)
       const { info } = opened
       const object =
         copied.metadata === 'COPY'
@@ -166,9 +193,9 @@ export function createIndexedObjectStore(options: IndexedObjectStoreOptions): Ob
           .deleteFrom('storage_objects')
           .where('bucket', '=', bucket)
           .where('key', '=', key)
-          .returning('file_id')
+          .returning(['file_id', 'part_files'])
           .executeTakeFirst()
-        if (deleted) await files.remove(deleted.file_id)
+        if (deleted) await leases.remove(contentItemsOf(deleted))
         else await requireBucket(db, bucket)
       })
     },
@@ -184,4 +211,42 @@ export function createIndexedObjectStore(options: IndexedObjectStoreOptions): Ob
     },
     async close() {},
   }
+}
+
+/**
+ * Bytes of an object kept as its parts' items: each part the range touches, opened when its turn
+ * comes (the lease keeps them all until then). The lease goes when the stream closes.
+ */
+function readParts(
+  files: ContentStore,
+  items: readonly string[],
+  sizes: readonly number[],
+  range: { start: number; end: number } | undefined,
+  released: Promise<boolean> | undefined,
+  release: () => void,
+): Readable {
+  if (sizes.length !== items.length) {
+    release()
+    throw new Error('An object row names a different number of parts and part sizes')
+  }
+  const total = sizes.reduce((sum, size) => sum + size, 0)
+  const wanted = range ?? { start: 0, end: total - 1 }
+  async function* pieces(): AsyncGenerator<Buffer> {
+    let partStart = 0
+    for (const [index, item] of items.entries()) {
+      const size = sizes[index] as number
+      const start = Math.max(wanted.start, partStart)
+      const end = Math.min(wanted.end, partStart + size - 1)
+      if (start <= end) {
+        const content = await files.open(item, size)
+        // Leased items are never removed: a missing one is damage, not a replacement.
+        if (!content) throw new Error(`The content ${item} of an object is missing`)
+        yield* content.read({ start: start - partStart, end: end - partStart }, released)
+      }
+      partStart += size
+    }
+  }
+  const stream = Readable.from(pieces(), { objectMode: false })
+  stream.once('close', release)
+  return stream
 }

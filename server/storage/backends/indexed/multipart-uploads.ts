@@ -18,7 +18,7 @@ import {
   quotedEtag,
   requireBucket,
   type StoreContext,
-  switchContentFile,
+  switchContent,
 } from './object-index.ts'
 
 type MultipartUploads = Pick<
@@ -33,9 +33,9 @@ type MultipartUploads = Pick<
 >
 
 /**
- * Multipart uploads: each part is its own content file, indexed in `storage_parts` and never
- * visible as an object. Complete concatenates the chosen parts into one new content file and
- * commits it like a put, removing the upload in the same transaction.
+ * Multipart uploads: each part is its own content item, indexed in `storage_parts` and never
+ * visible as an object. Complete commits an object row naming the chosen parts' items, in the
+ * transaction that removes the upload: the bytes are not copied (docs/decisions/010).
  */
 export function createMultipartUploads(context: StoreContext): MultipartUploads {
   const { db, files, withKeyLock } = context
@@ -132,7 +132,7 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
         last_modified: context.now().getTime(),
       }
       await withKeyLock(`part\u0000${uploadId}\u0000${partNumber}`, () =>
-        switchContentFile(files, file.fileId, () =>
+        switchContent(context, [file.fileId], () =>
           db.transaction().execute(async (trx) => {
             if (!(await lockUpload(trx, uploadId))) throw noSuchUpload(uploadId)
             const previous = await trx
@@ -148,7 +148,7 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
                 conflict.columns(['upload_id', 'part_number']).doUpdateSet(row),
               )
               .execute()
-            return previous?.file_id
+            return previous ? [previous.file_id] : []
           }),
         ),
       )
@@ -183,7 +183,12 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
           completed,
           new Map(stored.map((row) => [Number(row.part_number), row])),
         )
-        const file = await files.writeUnhashed(concatenated(context, chosen))
+        const partFiles = chosen.map((part) => part.file_id)
+        const partSizes = chosen.map((part) => Number(part.size))
+        const file = {
+          fileId: partFiles[0] as string,
+          size: partSizes.reduce((sum, size) => sum + size, 0),
+        }
         const etag = quotedEtag(
           createHash('md5')
             .update(Buffer.concat(chosen.map((part) => Buffer.from(unquoted(part.etag), 'hex'))))
@@ -191,20 +196,21 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
           chosen.length,
         )
         const checksum = compositeChecksum(chosen.map(partInfo))
-        let partFiles: string[] = []
+        let uploadFiles: string[] = []
         const info = await commitObject(
           context,
           bucket,
           key,
           {
             file,
+            partFiles,
             etag,
             object: upload,
             ...(checksum && { checksum }),
-            partSizes: chosen.map((part) => Number(part.size)),
+            partSizes,
           },
           async (trx) => {
-            // A part replaced while its file was being copied: what was checked is gone.
+            // A part replaced since it was checked: what was checked is gone.
             const current = await trx
               .selectFrom('storage_parts')
               .select(['part_number', 'file_id'])
@@ -216,10 +222,12 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
                 throw invalidPart(uploadId, Number(part.part_number), part.etag)
               }
             }
-            partFiles = await removeUpload(uploadId, trx)
+            uploadFiles = await removeUpload(uploadId, trx)
           },
         )
-        for (const fileId of partFiles) await files.remove(fileId)
+        // The parts left out; the chosen ones are the object's now.
+        const kept = new Set(partFiles)
+        for (const fileId of uploadFiles) if (!kept.has(fileId)) await files.remove(fileId)
         return info
       })
     },
@@ -302,16 +310,6 @@ const invalidPart = (uploadId: string, partNumber: number, etag: string) =>
   )
 
 const unquoted = (etag: string) => etag.trim().replace(/^"|"$/g, '').toLowerCase()
-
-/** The bytes of the parts one after another, each opened only when its turn comes. */
-async function* concatenated(context: StoreContext, parts: PartRow[]): AsyncIterable<Uint8Array> {
-  for (const { file_id: fileId, size } of parts) {
-    const part = await context.files.open(fileId, Number(size))
-    // Parts change only under the key's lock, which Complete holds: a missing one is damage.
-    if (!part) throw new Error(`A part's content ${fileId} is missing`)
-    yield* part.read()
-  }
-}
 
 /**
  * S3's composite checksum of a multipart object: the checksum of the concatenated binary part

@@ -2,20 +2,34 @@ import type { Kysely } from 'kysely'
 import type { DB } from '../../../../db/schema.ts'
 import { noSuchBucket } from '../../s3-error.ts'
 import type { NewObject, ObjectInfo, StoredChecksum } from '../object-store.ts'
+import type { ContentLeases } from './content-leases.ts'
 import type { ContentStore, WrittenContent } from './content-store.ts'
-import { checksumColumn, describedColumns, objectInfo } from './index-rows.ts'
+import {
+  checksumColumn,
+  contentItemsOf,
+  describedColumns,
+  objectInfo,
+  partFilesColumn,
+} from './index-rows.ts'
 import type { KeyLocks } from './key-locks.ts'
 
-/** What the parts of an indexed store share: the index, the content store and the key locks. */
+/**
+ * What the parts of an indexed store share: the index, the content store, the key locks and the
+ * readers' leases.
+ */
 export type StoreContext = {
   db: Kysely<DB>
   files: ContentStore
   withKeyLock: KeyLocks
+  leases: ContentLeases
   now: () => Date
 }
 
 export type CommittedContent = {
+  /** A new item, or (with `partFiles`) the first part's item and the object's whole size. */
   file: WrittenContent
+  /** Complete: the parts' items, in order, which the object is read from from now on. */
+  partFiles?: string[]
   etag: string
   object: NewObject
   checksum?: StoredChecksum
@@ -35,10 +49,11 @@ export async function requireBucket(db: Kysely<DB>, bucket: string): Promise<voi
 }
 
 /**
- * Points the key at a content file that is already complete and durable, in one transaction
- * (the commit point), then removes the file it replaced. `beforeCommit` runs inside that
+ * Points the key at content that is already complete and durable, in one transaction (the
+ * commit point), then removes the content it replaced. `beforeCommit` runs inside that
  * transaction, for multipart's last checks and clean-up of its rows. The caller holds the key's
- * lock; if anything fails before the commit, the new file is removed and the old object stays.
+ * lock; if anything fails before the commit, a new item is removed (parts stay their upload's)
+ * and the old object stays.
  */
 export async function commitObject(
   context: StoreContext,
@@ -47,7 +62,7 @@ export async function commitObject(
   content: CommittedContent,
   beforeCommit?: (trx: Kysely<DB>) => Promise<void>,
 ): Promise<ObjectInfo> {
-  const { db, files } = context
+  const { db } = context
   const row = {
     bucket,
     key,
@@ -57,15 +72,16 @@ export async function commitObject(
     ...describedColumns(content.object),
     checksum: checksumColumn(content.checksum),
     part_sizes: content.partSizes ? JSON.stringify(content.partSizes) : null,
+    part_files: partFilesColumn(content.partFiles),
     last_modified: context.now().getTime(),
   }
-  await switchContentFile(files, content.file.fileId, () =>
+  await switchContent(context, content.partFiles ? [] : [content.file.fileId], () =>
     db.transaction().execute(async (trx) => {
       await requireBucket(trx, bucket)
       await beforeCommit?.(trx)
       const previous = await trx
         .selectFrom('storage_objects')
-        .select('file_id')
+        .select(['file_id', 'part_files'])
         .where('bucket', '=', bucket)
         .where('key', '=', key)
         .executeTakeFirst()
@@ -74,30 +90,30 @@ export async function commitObject(
         .values(row)
         .onConflict((conflict) => conflict.columns(['bucket', 'key']).doUpdateSet(row))
         .execute()
-      return previous?.file_id
+      return previous ? contentItemsOf(previous) : []
     }),
   )
   return objectInfo(row)
 }
 
 /**
- * Runs the transaction that makes `fileId` current (the commit point), which answers the file
- * it replaced. If it fails, the new file is removed and nothing changed; once it succeeded, the
- * replaced file is removed.
+ * Runs the transaction that makes new content current (the commit point), which answers the
+ * items it replaced. If it fails, the `created` items are removed and nothing changed; once it
+ * succeeded, the replaced items are removed (when their readers let go).
  */
-export async function switchContentFile(
-  files: ContentStore,
-  fileId: string,
-  commit: () => Promise<string | undefined>,
+export async function switchContent(
+  context: StoreContext,
+  created: readonly string[],
+  commit: () => Promise<string[]>,
 ): Promise<void> {
-  let replaced: string | undefined
+  let replaced: string[]
   try {
     replaced = await commit()
   } catch (error) {
-    await files.remove(fileId)
+    for (const item of created) await context.files.remove(item)
     throw error
   }
-  if (replaced) await files.remove(replaced)
+  await context.leases.remove(replaced)
 }
 
 /** The index row of one object, if any. */
@@ -115,9 +131,9 @@ export const quotedEtag = (md5: Buffer, partCount?: number) =>
 /** Every content id an object or a part row names. */
 export async function referencedFiles(db: Kysely<DB>): Promise<Set<string>> {
   const referenced = new Set<string>()
-  for (const table of ['storage_objects', 'storage_parts'] as const) {
-    const rows = await db.selectFrom(table).select('file_id').execute()
-    for (const row of rows) referenced.add(row.file_id)
-  }
+  const objects = await db.selectFrom('storage_objects').select(['file_id', 'part_files']).execute()
+  for (const row of objects) for (const item of contentItemsOf(row)) referenced.add(item)
+  const parts = await db.selectFrom('storage_parts').select('file_id').execute()
+  for (const row of parts) referenced.add(row.file_id)
   return referenced
 }
