@@ -63,6 +63,8 @@ async function start(message: StartMessage): Promise<string> {
     running = s3rver
     return `http://127.0.0.1:${port}`
   }
+  // As server/main.ts does before anything else.
+  await import('../server/gc-tuning.ts')
   const { loadConfig } = await import('../server/config.ts')
   const { startServer } = await import('../server/start.ts')
   const config = loadConfig({

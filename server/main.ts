@@ -1,3 +1,4 @@
+import './gc-tuning.ts'
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts'
 import { startServer } from './start.ts'
 
