@@ -26,6 +26,7 @@ import {
 } from 'react'
 import { renderToString } from 'react-dom/server'
 import type { CourseCard as Course } from '../features/courses/course-card.ts'
+import type { WritingCard } from '../features/home/newest-writing.server.ts'
 import type { Page } from '../features/pagination.ts'
 import type { PublicSettings } from '../server/config.ts'
 
@@ -45,6 +46,9 @@ export type BaselineInput = {
   courses: unknown
   /** `GET /api/courses?limit=6`: what the home page's loader reads. */
   featured: Course[]
+  /** The newest lab stories and studies, as the home page's loader reads them. */
+  stories: WritingCard[]
+  studies: WritingCard[]
   /** `GET /api/courses?limit=12`: what the catalogue's loader reads. */
   firstPage: Page<Course>
   shells: { home: PageShell; catalogue: PageShell }
@@ -64,9 +68,19 @@ export async function startBaseline(
         shell: input.shells.home,
         loaderData: {
           root: { settings: input.settings },
-          'routes/home': { featured: input.featured },
+          'routes/home': {
+            featured: input.featured,
+            stories: input.stories,
+            studies: input.studies,
+            continueLearning: null,
+            feed: null,
+          },
         },
-        children: h(DefaultLayout, null, h(Home, { featured: input.featured })),
+        children: h(
+          DefaultLayout,
+          null,
+          h(Home, { featured: input.featured, stories: input.stories, studies: input.studies }),
+        ),
       }),
     ),
   )
@@ -723,7 +737,15 @@ const STEPS = [
   { title: '作って書く', body: 'ラボで作品を作り、ストーリーとして学びを発信しましょう。' },
 ]
 
-function Home({ featured }: { featured: Course[] }) {
+function Home({
+  featured,
+  stories,
+  studies,
+}: {
+  featured: Course[]
+  stories: WritingCard[]
+  studies: WritingCard[]
+}) {
   return h(
     'div',
     { className: 'flex flex-col gap-16' },
@@ -827,20 +849,21 @@ function Home({ featured }: { featured: Course[] }) {
             featured.map((course) => h('li', { key: course.id }, h(CourseCard, { course }))),
           ),
     ),
-    // The demo content has no stories or studies: both lists show their empty state.
     h(
       'div',
       { className: 'grid gap-10 lg:grid-cols-2' },
-      h(EmptyWriting, {
+      h(NewestWriting, {
         id: 'stories',
         heading: '新着ラボストーリー',
         more: { to: '/labs_stories', label: 'ストーリーをもっと見る' },
+        items: stories,
         empty: '公開中のラボストーリーはまだありません。',
       }),
-      h(EmptyWriting, {
+      h(NewestWriting, {
         id: 'studies',
         heading: '新着スタディ',
         more: { to: '/studies', label: 'スタディをもっと見る' },
+        items: studies,
         empty: '公開中のスタディはまだありません。',
       }),
     ),
@@ -891,10 +914,11 @@ function Home({ featured }: { featured: Course[] }) {
   )
 }
 
-function EmptyWriting(props: {
+function NewestWriting(props: {
   id: string
   heading: string
   more: { to: string; label: string }
+  items: WritingCard[]
   empty: string
 }) {
   return h(
@@ -913,7 +937,30 @@ function EmptyWriting(props: {
         props.more.label,
       ),
     ),
-    h('p', { className: 'mt-6 text-slate-600 dark:text-slate-400' }, props.empty),
+    props.items.length === 0
+      ? h('p', { className: 'mt-6 text-slate-600 dark:text-slate-400' }, props.empty)
+      : h(
+          'ul',
+          { className: 'mt-6 divide-y divide-slate-200 dark:divide-slate-800' },
+          props.items.map((item) =>
+            h(
+              'li',
+              { key: item.id, className: 'py-3' },
+              h(Link, { to: item.path, className: 'font-semibold hover:underline' }, item.title),
+              h(
+                'p',
+                { className: 'mt-1 text-xs text-slate-500 dark:text-slate-400' },
+                item.author.displayName,
+                h('span', { 'aria-hidden': 'true' }, ' ・ '),
+                h(
+                  'time',
+                  { dateTime: new Date(item.publishedAt).toISOString() },
+                  dateFormat.format(item.publishedAt),
+                ),
+              ),
+            ),
+          ),
+        ),
   )
 }
 

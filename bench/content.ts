@@ -18,13 +18,11 @@ import { migrateToLatest } from '../db/migrate.ts'
 import { openNodeSqlite } from '../db/node-sqlite.ts'
 import type { DB } from '../db/schema.ts'
 import { listPublishedCourses } from '../features/courses/catalogue.server.ts'
-import type { CourseCard } from '../features/courses/course-card.ts'
 import { readCourseForViewer } from '../features/courses/course-view.server.ts'
-import type { Page } from '../features/pagination.ts'
 import { searchPublishedContent } from '../features/search/search.server.ts'
 import { searchQuery } from '../features/search/search-query.ts'
 import { loadConfig } from '../server/config.ts'
-import { readShell } from './baseline.ts'
+import { readBaselineInput } from './baseline-input.ts'
 import { appEnvironment } from './environment.ts'
 import {
   fetchOk,
@@ -70,26 +68,10 @@ async function main(): Promise<number> {
       pageCacheMaxEntries: 0,
     })
     servers.push(app)
-    const coursesJson = await fetchOk(`${app.url}/api/courses`)
-    const featured = JSON.parse(
-      (await fetchOk(`${app.url}/api/courses?limit=6`)).text,
-    ) as Page<CourseCard>
-    const firstPage = JSON.parse(
-      (await fetchOk(`${app.url}/api/courses?limit=12`)).text,
-    ) as Page<CourseCard>
     const baseline = await startServer(undefined, 'bare Fastify baseline', {
       type: 'start',
       server: 'baseline',
-      input: {
-        settings: config.public,
-        courses: JSON.parse(coursesJson.text),
-        featured: featured.items,
-        firstPage,
-        shells: {
-          home: readShell((await fetchOk(`${app.url}/`)).text),
-          catalogue: readShell((await fetchOk(`${app.url}/courses`)).text),
-        },
-      },
+      input: await readBaselineInput(app.url, config.public, config.database),
     })
     servers.push(baseline)
 

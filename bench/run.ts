@@ -13,10 +13,8 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { CourseCard } from '../features/courses/course-card.ts'
-import type { Page } from '../features/pagination.ts'
 import { loadConfig } from '../server/config.ts'
-import { readShell } from './baseline.ts'
+import { readBaselineInput } from './baseline-input.ts'
 import { appEnvironment } from './environment.ts'
 import {
   fetchOk,
@@ -70,26 +68,11 @@ async function main(): Promise<number> {
     })
     servers.push(uncached)
 
-    const home = await fetchOk(`${cached.url}/`)
-    const catalogue = await fetchOk(`${cached.url}/courses`)
-    const courses = await fetchOk(`${cached.url}/api/courses`)
-    const featured = JSON.parse(
-      (await fetchOk(`${cached.url}/api/courses?limit=6`)).text,
-    ) as Page<CourseCard>
-    const firstPage = JSON.parse(
-      (await fetchOk(`${cached.url}/api/courses?limit=12`)).text,
-    ) as Page<CourseCard>
-
+    const config = loadConfig(appEnvironment(dataDir))
     const baseline = await startServer(settings.cpuProfDir, 'bare Fastify baseline', {
       type: 'start',
       server: 'baseline',
-      input: {
-        settings: loadConfig(appEnvironment(dataDir)).public,
-        courses: JSON.parse(courses.text),
-        featured: featured.items,
-        firstPage,
-        shells: { home: readShell(home.text), catalogue: readShell(catalogue.text) },
-      },
+      input: await readBaselineInput(cached.url, config.public, config.database),
     })
     servers.push(baseline)
 

@@ -12,10 +12,11 @@
  * comma-separated list of row names or parts of them, default all), BENCH_CPU_PROF (a
  * directory: the fsync-on app server then runs with --cpu-prof and leaves its profile there).
  */
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import path from 'node:path'
+import { crc32 } from 'node:zlib'
 import {
   CreateBucketCommand,
   GetObjectCommand,
@@ -103,6 +104,7 @@ async function main(): Promise<number> {
       `object storage through the AWS SDK: ${durationMs / 1000} s per row and server, in two halves`,
     )
     const table: string[][] = []
+    const bounds: string[] = []
     for (const row of rows) {
       const results = await measureRow(targets, row)
       const result = (name: TargetName) => {
@@ -131,6 +133,7 @@ async function main(): Promise<number> {
           .join(' / '),
         formatRate(opsPerS(fsyncOff)),
       ])
+      if (row.operation === 'put' && row.size >= MiB) bounds.push(verifyingBound(row, ceiling))
     }
     printTable(
       [
@@ -151,6 +154,7 @@ async function main(): Promise<number> {
     console.log(
       `\ntargets: app/s3rver > 1 on every row; app/ceiling >= ${TARGET_CEILING_RATIO} for 1 MiB PUT and GET (fsync on)`,
     )
+    for (const bound of bounds) console.log(bound)
     return 0
   } finally {
     for (const target of targets) {
@@ -163,6 +167,30 @@ async function main(): Promise<number> {
 
 function client(endpoint: string, credentials: { accessKeyId: string; secretAccessKey: string }) {
   return new S3Client({ endpoint, region: 'ap-northeast-1', forcePathStyle: true, credentials })
+}
+
+/**
+ * The most PUTs per second any server that verifies what it stores could answer on this machine:
+ * each PUT costs at least what the client and the discarding server spend on it (the ceiling
+ * row's CPU) plus the hashing S3 requires of a server (SHA-256 of the signed payload, MD5 for
+ * the ETag, CRC32 for the SDK's checksum), timed here; all of it shares the cores. Disk work,
+ * garbage collection and the rest of a real server come on top.
+ */
+function verifyingBound(row: Row, ceiling: Measurement): string {
+  const body = randomBytes(row.size)
+  const rounds = Math.max(8, Math.round((64 * MiB) / row.size))
+  const started = performance.now()
+  for (let round = 0; round < rounds; round++) {
+    createHash('sha256').update(body).digest()
+    createHash('md5').update(body).digest()
+    crc32(body)
+  }
+  const hashMs = (performance.now() - started) / rounds
+  const cores = availableParallelism()
+  const perOpMs =
+    (ceiling.clientCpuMicros + ceiling.serverCpuMicros) / 1000 / ceiling.operations + hashMs
+  const bound = (cores * 1000) / perOpMs
+  return `${row.name}: hashing costs ${hashMs.toFixed(2)} ms per body here; with the ceiling's client and server CPU per PUT, ${cores} cores allow at most ${formatRate(bound)} verified PUTs/s = ${(bound / opsPerS(ceiling)).toFixed(2)} of the ceiling, before disk work`
 }
 
 const opsPerS = (measured: Measurement) => measured.operations / measured.elapsedS
