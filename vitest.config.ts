@@ -32,6 +32,9 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // expect.poll gives up after 1 s by default: too short for what a browser does on a
+          // loaded 2-core machine (CI once saw a 5 MiB part take longer). A guard, not a speed check.
+          expect: { poll: { timeout: 10_000 } },
           fileParallelism: false,
         },
       },
