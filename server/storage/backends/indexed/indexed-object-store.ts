@@ -3,6 +3,11 @@ import type { Kysely } from 'kysely'
 import type { DB } from '../../../../db/schema.ts'
 import { noSuchKey, S3Error } from '../../s3-error.ts'
 import type { ObjectInfo, ObjectStore, OpenedObject } from '../object-store.ts'
+import {
+  type ContentCacheLimits,
+  DEFAULT_CONTENT_CACHE,
+  withContentCache,
+} from './cached-content.ts'
 import { createContentLeases } from './content-leases.ts'
 import type { ContentStore } from './content-store.ts'
 import { contentItemsOf, objectInfo } from './index-rows.ts'
@@ -23,6 +28,8 @@ export type IndexedObjectStoreOptions = {
   /** The site's database, migrated: it holds the index (docs/decisions/010). */
   db: Kysely<DB>
   content: ContentStore
+  /** Small items kept in memory once read (cached-content.ts). */
+  contentCache?: ContentCacheLimits
   now?: () => Date
 }
 
@@ -33,7 +40,7 @@ export type IndexedObjectStoreOptions = {
  * the content items live.
  */
 export function createIndexedObjectStore(options: IndexedObjectStoreOptions): ObjectStore {
-  const files = options.content
+  const files = withContentCache(options.content, options.contentCache ?? DEFAULT_CONTENT_CACHE)
   const context: StoreContext = {
     db: options.db,
     files,
@@ -209,7 +216,7 @@ export function createIndexedObjectStore(options: IndexedObjectStoreOptions): Ob
     async recover() {
       await files.removeLeftovers(await referencedFiles(db))
     },
-    async close() {},
+    close: () => files.close(),
   }
 }
 
