@@ -21,6 +21,8 @@ export type ContentStore = {
   remove(id: string): Promise<void>
   /** Start-up only: removes every unfinished write and every item not in `referenced`. */
   removeLeftovers(referenced: ReadonlySet<string>): Promise<number>
+  /** Lets go of what the store holds open; called once, when its object store closes. */
+  close(): Promise<void>
 }
 
 export type WrittenContent = { fileId: string; size: number }

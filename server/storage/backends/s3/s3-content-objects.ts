@@ -124,6 +124,8 @@ export function createS3ContentObjects(location: S3ContentLocation): ContentStor
       }
     },
     remove,
+    // The client is the caller's.
+    async close() {},
     async removeLeftovers(referenced) {
       const leftovers = await listS3Leftovers(location, referenced)
       for (const key of leftovers.objects) {
