@@ -77,20 +77,27 @@ export async function commitObject(
   }
   await switchContent(context, content.partFiles ? [] : [content.file.fileId], () =>
     db.transaction().execute(async (trx) => {
-      await requireBucket(trx, bucket)
-      await beforeCommit?.(trx)
-      const previous = await trx
-        .selectFrom('storage_objects')
-        .select(['file_id', 'part_files'])
-        .where('bucket', '=', bucket)
-        .where('key', '=', key)
+      // The bucket and the object this replaces, in one query: a PUT's commit is short enough
+      // that each query is a noticeable part of it.
+      const found = await trx
+        .selectFrom('storage_buckets')
+        .leftJoin('storage_objects', (join) =>
+          join
+            .onRef('storage_objects.bucket', '=', 'storage_buckets.name')
+            .on('storage_objects.key', '=', key),
+        )
+        .select(['storage_objects.file_id', 'storage_objects.part_files'])
+        .where('storage_buckets.name', '=', bucket)
         .executeTakeFirst()
+      if (!found) throw noSuchBucket(bucket)
+      await beforeCommit?.(trx)
       await trx
         .insertInto('storage_objects')
         .values(row)
         .onConflict((conflict) => conflict.columns(['bucket', 'key']).doUpdateSet(row))
         .execute()
-      return previous ? contentItemsOf(previous) : []
+      const { file_id: replaced, part_files: partFiles } = found
+      return replaced === null ? [] : contentItemsOf({ file_id: replaced, part_files: partFiles })
     }),
   )
   return objectInfo(row)
