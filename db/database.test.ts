@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { copyFile, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDatabase } from './database.ts'
+import { makeCommitsDurable, openDatabase } from './database.ts'
 import { migrateToLatest } from './migrate.ts'
 import { migrations } from './migrations/index.ts'
 import type { NewUser } from './schema.ts'
@@ -90,6 +90,28 @@ describe('openDatabase (SQLite)', () => {
       await database.close()
       await rm(dir, { recursive: true, force: true })
     }
+  })
+
+  it('makes commits durable by checkpointing the write-ahead log into the database file', async () => {
+    const database = await temporaryDatabase()
+    // What a power loss may leave of a commit not yet checkpointed: the database file alone.
+    const usersInFileAlone = async (name: string) => {
+      const copied = path.join(database.dir, name)
+      await copyFile(database.file, copied)
+      const copy = openDatabase({ kind: 'sqlite', file: copied })
+      try {
+        return (await copy.db.selectFrom('users').select('username').execute()).map(
+          (row) => row.username,
+        )
+      } finally {
+        await copy.close()
+      }
+    }
+    await makeCommitsDurable(database.db)
+    await database.db.insertInto('users').values(user('hana')).execute()
+    expect(await usersInFileAlone('before.sqlite')).toEqual([])
+    await makeCommitsDurable(database.db)
+    expect(await usersInFileAlone('after.sqlite')).toEqual(['hana'])
   })
 
   it('uses WAL journaling and enforces foreign keys', async () => {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely'
 import pg from 'pg'
 import { openNodeSqlite } from './node-sqlite.ts'
 import type { DB } from './schema.ts'
@@ -17,6 +17,27 @@ export type Database = {
 }
 
 const INT8_OID = 20
+
+/**
+ * Resolves once every transaction committed before the call would survive a power loss, not
+ * only a crash of the process (which every commit survives). PostgreSQL's commits already do
+ * (`synchronous_commit`, on by default). SQLite runs in WAL mode with `synchronous=NORMAL`:
+ * commits reach the disk at checkpoints, so this runs one, which syncs the log before copying
+ * it into the database file and syncs that file after. One that could not copy every frame
+ * (another connection was reading) throws, and the caller tries again later.
+ */
+export async function makeCommitsDurable(db: Kysely<DB>): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return
+  const { rows } = await sql<{
+    busy: number
+    log: number
+    checkpointed: number
+  }>`PRAGMA wal_checkpoint(PASSIVE)`.execute(db)
+  const [result] = rows
+  if (result?.busy !== 0 || result.checkpointed !== result.log) {
+    throw new Error(`SQLite checkpoint incomplete: ${JSON.stringify(result)}`)
+  }
+}
 
 export function openDatabase(settings: DatabaseSettings): Database {
   const db = new Kysely<DB>({ dialect: dialectFor(settings) })

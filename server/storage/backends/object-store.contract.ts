@@ -14,6 +14,12 @@ import {
   type StoredChecksum,
 } from './object-store.ts'
 
+/**
+ * How long a store under test lets removals gather: longer than any test, so that only
+ * `settle()` removes, and a test can see what waits.
+ */
+export const CONTRACT_REMOVAL_DELAY_MS = 10 * 60_000
+
 /** What a backend's test gives the conformance suite. */
 export type ObjectStoreUnderTest = {
   store: ObjectStore
@@ -48,7 +54,10 @@ export function describeObjectStoreContract(
       await store.createBucket(bucket)
       return bucket
     }
-    const expectNoLeftovers = async () => expect(await subject.leftovers()).toEqual([])
+    const expectNoLeftovers = async () => {
+      await store.settle()
+      expect(await subject.leftovers()).toEqual([])
+    }
 
     describe('buckets', () => {
       it('creates, lists, reports and deletes a bucket', async () => {
@@ -152,6 +161,15 @@ export function describeObjectStoreContract(
         expect(await text(required(await store.openObject(bucket, 'replaced')).read())).toBe(
           'second',
         )
+        await expectNoLeftovers()
+      })
+
+      it('removes what a write replaced once the index is durable, and the writer does not wait', async () => {
+        await store.settle()
+        await store.putObject(bucket, 'deferred', bodyOf('first'), owned)
+        await store.putObject(bucket, 'deferred', bodyOf('second'), owned)
+        await store.deleteObject(bucket, 'deferred')
+        expect(await subject.leftovers()).toHaveLength(2)
         await expectNoLeftovers()
       })
 
@@ -669,6 +687,7 @@ export function describeObjectStoreContract(
         await complete()
         const held = required(await store.openObject(bucket, 'parts-snapshot'))
         await store.deleteObject(bucket, 'parts-snapshot')
+        await store.settle()
         expect(await subject.leftovers()).toHaveLength(2)
         expect(md5(await bytesOf(held.read()))).toBe(md5(old))
         await vi.waitFor(expectNoLeftovers)

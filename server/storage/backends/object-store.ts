@@ -52,6 +52,11 @@ export interface ObjectStore {
   recover(): Promise<void>
   /** Removes multipart uploads started before the given time; answers how many. */
   expireUploads(startedBefore: Date): Promise<number>
+  /**
+   * Finishes what the store defers: removing the content of replaced and deleted objects once
+   * the index no longer naming it is durable. `close()` does it too.
+   */
+  settle(): Promise<void>
   close(): Promise<void>
 }
 

@@ -53,7 +53,11 @@ describe('the disk object store after SIGKILL', () => {
         directory: path.join(directory, 'store'),
         db: database.db,
       })
-      return await work(store, database)
+      try {
+        return await work(store, database)
+      } finally {
+        await store.close()
+      }
     } finally {
       await database.close()
     }
@@ -101,6 +105,7 @@ describe('the disk object store after SIGKILL', () => {
     // Uploads the writer left open are abandoned: expiring them leaves nothing behind either.
     await withStore(async (store, database) => {
       await store.expireUploads(new Date(Date.now() + 1000))
+      await store.settle()
       expect(await findLeftovers(path.join(directory, 'store'), database.db)).toEqual([])
       expect(await database.db.selectFrom('storage_parts').select('file_id').execute()).toEqual([])
     })

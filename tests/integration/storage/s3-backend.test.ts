@@ -3,7 +3,10 @@ import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-s
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTemporaryDatabase } from '../../../db/test-support.ts'
 import { referencedFiles } from '../../../server/storage/backends/indexed/object-index.ts'
-import { describeObjectStoreContract } from '../../../server/storage/backends/object-store.contract.ts'
+import {
+  CONTRACT_REMOVAL_DELAY_MS,
+  describeObjectStoreContract,
+} from '../../../server/storage/backends/object-store.contract.ts'
 import { listS3Leftovers } from '../../../server/storage/backends/s3/s3-content-objects.ts'
 import {
   createS3ObjectStore,
@@ -18,7 +21,11 @@ describeObjectStoreContract('s3 through our /s3 endpoint', async () => {
   const engine = await startStorageServer()
   const database = await openTemporaryDatabase()
   const location = { client: root(engine).s3, bucket: BUCKET, prefix: 'backend-content/' }
-  const store = createS3ObjectStore({ db: database.db, ...location })
+  const store = createS3ObjectStore({
+    db: database.db,
+    ...location,
+    removalDelayMs: CONTRACT_REMOVAL_DELAY_MS,
+  })
   return {
     store,
     async leftovers() {

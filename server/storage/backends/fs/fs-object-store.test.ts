@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest'
 import { type Database, openDatabase } from '../../../../db/database.ts'
 import { migrateToLatest } from '../../../../db/migrate.ts'
 import { createPostgresDatabase, openTemporaryDatabase } from '../../../../db/test-support.ts'
-import { describeObjectStoreContract, type ObjectStoreUnderTest } from '../object-store.contract.ts'
+import {
+  CONTRACT_REMOVAL_DELAY_MS,
+  describeObjectStoreContract,
+  type ObjectStoreUnderTest,
+} from '../object-store.contract.ts'
 import { MIN_PART_SIZE, type ObjectStore } from '../object-store.ts'
 import { createFsObjectStore } from './fs-object-store.ts'
 import { findLeftovers } from './leftovers.ts'
@@ -19,7 +23,11 @@ async function storeUnderTest(
   remove: () => Promise<void>,
 ): Promise<ObjectStoreUnderTest> {
   await migrateToLatest(database.db)
-  const store = await createFsObjectStore({ directory, db: database.db })
+  const store = await createFsObjectStore({
+    directory,
+    db: database.db,
+    removalDelayMs: CONTRACT_REMOVAL_DELAY_MS,
+  })
   return {
     store,
     leftovers: () => findLeftovers(directory, database.db),
@@ -109,6 +117,7 @@ describe('the disk object store', () => {
       const opened = await store.openObject('b', 'video')
       expect(Buffer.concat((await opened?.read().toArray()) ?? [])).toEqual(Buffer.concat(bodies))
       await store.deleteObject('b', 'video')
+      await store.settle()
       expect(await contentFiles()).toEqual([])
     } finally {
       await database.remove()

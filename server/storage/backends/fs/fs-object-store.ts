@@ -1,21 +1,24 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../../../db/schema.ts'
-import { createIndexedObjectStore } from '../indexed/indexed-object-store.ts'
+import {
+  createIndexedObjectStore,
+  type IndexedObjectStoreOptions,
+} from '../indexed/indexed-object-store.ts'
 import type { ObjectStore } from '../object-store.ts'
 import { openContentFiles } from './content-files.ts'
 
-export type FsObjectStoreOptions = {
+export type FsObjectStoreOptions = Pick<IndexedObjectStoreOptions, 'removalDelayMs' | 'now'> & {
   /** Where content files live (`content/`, `tmp/`); the store owns everything below it. */
   directory: string
   /** The site's database, migrated: it holds the index (docs/decisions/010). */
   db: Kysely<DB>
   /** Flush files and directories before each commit. Off only for throwaway stores. */
   fsync?: boolean
-  now?: () => Date
 }
 
 /** The embedded object store: the index in the database, the bytes in files on local disk. */
 export async function createFsObjectStore(options: FsObjectStoreOptions): Promise<ObjectStore> {
   const content = await openContentFiles(options.directory, { fsync: options.fsync ?? true })
-  return createIndexedObjectStore({ db: options.db, content, now: options.now })
+  const { db, now, removalDelayMs } = options
+  return createIndexedObjectStore({ db, content, now, removalDelayMs })
 }

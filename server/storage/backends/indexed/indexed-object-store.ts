@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream'
 import type { Kysely } from 'kysely'
+import { makeCommitsDurable } from '../../../../db/database.ts'
 import type { DB } from '../../../../db/schema.ts'
 import { noSuchKey, S3Error } from '../../s3-error.ts'
 import type { ObjectInfo, ObjectStore, OpenedObject } from '../object-store.ts'
@@ -10,6 +11,7 @@ import {
 } from './cached-content.ts'
 import { createContentLeases } from './content-leases.ts'
 import type { ContentStore } from './content-store.ts'
+import { withDurableRemovals } from './durable-removals.ts'
 import { contentItemsOf, objectInfo } from './index-rows.ts'
 import { createKeyLocks } from './key-locks.ts'
 import { listObjects } from './list-objects.ts'
@@ -28,6 +30,8 @@ export type IndexedObjectStoreOptions = {
   /** The site's database, migrated: it holds the index (docs/decisions/010). */
   db: Kysely<DB>
   content: ContentStore
+  /** How long removals of replaced content gather before the index is made durable. */
+  removalDelayMs?: number
   /** Small items kept in memory once read (cached-content.ts). */
   contentCache?: ContentCacheLimits
   now?: () => Date
@@ -40,7 +44,12 @@ export type IndexedObjectStoreOptions = {
  * the content items live.
  */
 export function createIndexedObjectStore(options: IndexedObjectStoreOptions): ObjectStore {
-  const files = withContentCache(options.content, options.contentCache ?? DEFAULT_CONTENT_CACHE)
+  const removals = withDurableRemovals(
+    options.content,
+    () => makeCommitsDurable(options.db),
+    options.removalDelayMs,
+  )
+  const files = withContentCache(removals, options.contentCache ?? DEFAULT_CONTENT_CACHE)
   const context: StoreContext = {
     db: options.db,
     files,
@@ -216,6 +225,7 @@ export function createIndexedObjectStore(options: IndexedObjectStoreOptions): Ob
     async recover() {
       await files.removeLeftovers(await referencedFiles(db))
     },
+    settle: () => removals.settle(),
     close: () => files.close(),
   }
 }

@@ -1,17 +1,20 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../../../db/schema.ts'
-import { createIndexedObjectStore } from '../indexed/indexed-object-store.ts'
+import {
+  createIndexedObjectStore,
+  type IndexedObjectStoreOptions,
+} from '../indexed/indexed-object-store.ts'
 import type { ObjectStore } from '../object-store.ts'
 import { createS3ContentObjects, type S3ContentLocation } from './s3-content-objects.ts'
 
 /** Where in the engine's bucket the content objects live; nothing else there is touched. */
 export const S3_CONTENT_PREFIX = 'techlab-content/'
 
-export type S3ObjectStoreOptions = S3ContentLocation & {
-  /** The site's database, migrated: it holds the index (docs/decisions/010). */
-  db: Kysely<DB>
-  now?: () => Date
-}
+export type S3ObjectStoreOptions = S3ContentLocation &
+  Pick<IndexedObjectStoreOptions, 'removalDelayMs' | 'now'> & {
+    /** The site's database, migrated: it holds the index (docs/decisions/010). */
+    db: Kysely<DB>
+  }
 
 /**
  * The object store for deployments on AWS S3, MinIO or Ceph: the same index in the site's
@@ -19,6 +22,11 @@ export type S3ObjectStoreOptions = S3ContentLocation & {
  * reached through @aws-sdk/client-s3 (docs/decisions/010).
  */
 export function createS3ObjectStore(options: S3ObjectStoreOptions): ObjectStore {
-  const { db, now, ...location } = options
-  return createIndexedObjectStore({ db, content: createS3ContentObjects(location), now })
+  const { db, now, removalDelayMs, ...location } = options
+  return createIndexedObjectStore({
+    db,
+    content: createS3ContentObjects(location),
+    now,
+    removalDelayMs,
+  })
 }
