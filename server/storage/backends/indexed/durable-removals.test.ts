@@ -75,6 +75,25 @@ describe('removals once the index is durable', () => {
     expect(exists(id)).toBe(false)
   })
 
+  it('stops trying once closed, leaving what it could not remove to recovery', async () => {
+    let attempts = 0
+    const removals = withDurableRemovals(
+      files,
+      async () => {
+        attempts++
+        throw new Error('the database is closed')
+      },
+      5,
+    )
+    const id = await put(removals, 'left')
+    await removals.remove(id)
+    await removals.close()
+    const closedAfter = attempts
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(attempts).toBe(closedAfter)
+    expect(exists(id)).toBe(true)
+  })
+
   it('removes on its own after the delay, and on close', async () => {
     const removals = withDurableRemovals(files, async () => {}, 20)
     const soon = await put(removals, 'soon')

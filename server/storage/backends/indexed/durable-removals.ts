@@ -4,7 +4,10 @@ import type { ContentStore } from './content-store.ts'
 const DEFAULT_DELAY_MS = 1_000
 
 export type DurableRemovals = ContentStore & {
-  /** Makes the index durable and removes every item asked for before this call. */
+  /**
+   * Makes the index durable and removes every item asked for before this call; if it cannot be
+   * made durable now, they wait for a later round.
+   */
   settle(): Promise<void>
 }
 
@@ -23,6 +26,7 @@ export function withDurableRemovals(
 ): DurableRemovals {
   let waiting = new Set<string>()
   let timer: NodeJS.Timeout | undefined
+  let closed = false
   // Rounds run one at a time, each after the one before.
   let rounds: Promise<void> = Promise.resolve()
 
@@ -48,7 +52,8 @@ export function withDurableRemovals(
   }
 
   const schedule = () => {
-    timer ??= setTimeout(round, delayMs).unref()
+    // Once closed, what could not be removed is left to start-up recovery.
+    if (!closed) timer ??= setTimeout(round, delayMs).unref()
   }
 
   return {
@@ -59,6 +64,7 @@ export function withDurableRemovals(
     },
     settle: round,
     async close() {
+      closed = true
       await round()
       await store.close()
     },
