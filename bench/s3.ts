@@ -5,10 +5,11 @@
  * discards what it is sent (discard-s3.ts: the ceiling of the SDK and Node's HTTP), row by row
  * in one run, plus our `/s3` with STORAGE_FSYNC=off for information. Each server runs in its
  * own process; this one drives the SDK, with the same client, bodies and concurrency for all.
- * Each row measures the servers in two halves, in one order and then in the reverse order, so
- * that load from elsewhere on a shared machine falls on all of them alike.
+ * Each row measures the servers in slices taken in turns, in one order and then in the reverse
+ * order, so that load from elsewhere on a shared machine falls on all of them alike.
  *
- * Environment: BENCH_DURATION_S (seconds per row and server, default 6), BENCH_ROWS (a
+ * Environment: BENCH_DURATION_S (seconds per row and server, default 6), BENCH_SLICES (how many
+ * slices those seconds are cut into, default 4), BENCH_ROWS (a
  * comma-separated list of row names or parts of them, default all), BENCH_CPU_PROF (a
  * directory: the fsync-on app server then runs with --cpu-prof and leaves its profile there).
  */
@@ -29,6 +30,9 @@ import { positiveNumber, printTable, settings } from './measure.ts'
 import { BenchError, type Server, startServer } from './servers.ts'
 
 const durationMs = positiveNumber('BENCH_DURATION_S', 6) * 1000
+// Each server's time in a row is cut into slices taken in turns, forwards then backwards, so
+// that load from elsewhere on a shared machine falls on every server alike.
+const slices = positiveNumber('BENCH_SLICES', 4)
 const selectedRows = process.env.BENCH_ROWS?.split(',').map((name) => name.trim())
 const BUCKET = 'bench'
 const KiB = 1024
@@ -102,7 +106,7 @@ async function main(): Promise<number> {
     targets.push({ name: 'ceiling', server: discard, client: client(discard.url, s3rverKeys) })
 
     console.log(
-      `object storage through the AWS SDK: ${durationMs / 1000} s per row and server, in two halves`,
+      `object storage through the AWS SDK: ${durationMs / 1000} s per row and server, in ${slices} slices taken in turns`,
     )
     const table: string[][] = []
     const bounds: string[] = []
@@ -220,7 +224,7 @@ function p99(measured: Measurement): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0
 }
 
-/** Every target in the first half in order, in the second half in the reverse order. */
+/** Every target once per slice: in order in odd slices, in the reverse order in even ones. */
 async function measureRow(targets: Target[], row: Row): Promise<Map<TargetName, Measurement>> {
   const body = randomBytes(row.size)
   // GET bodies come from objects put beforehand; keys end with the size for the ceiling server.
@@ -233,27 +237,30 @@ async function measureRow(targets: Target[], row: Row): Promise<Map<TargetName, 
       }
     }
   }
-  for (const target of [...targets, ...[...targets].reverse()]) {
-    const half = await measureHalf(target, row, body, keys)
+  const turns = Array.from({ length: slices }, (_, slice) =>
+    slice % 2 === 0 ? targets : [...targets].reverse(),
+  ).flat()
+  for (const target of turns) {
+    const slice = await measureSlice(target, row, body, keys)
     const sum = results.get(target.name)
     results.set(
       target.name,
       sum
         ? {
-            operations: sum.operations + half.operations,
-            elapsedS: sum.elapsedS + half.elapsedS,
-            latencies: [...sum.latencies, ...half.latencies],
-            serverCpuMicros: sum.serverCpuMicros + half.serverCpuMicros,
-            clientCpuMicros: sum.clientCpuMicros + half.clientCpuMicros,
+            operations: sum.operations + slice.operations,
+            elapsedS: sum.elapsedS + slice.elapsedS,
+            latencies: [...sum.latencies, ...slice.latencies],
+            serverCpuMicros: sum.serverCpuMicros + slice.serverCpuMicros,
+            clientCpuMicros: sum.clientCpuMicros + slice.clientCpuMicros,
           }
-        : half,
+        : slice,
     )
   }
   return results
 }
 
-/** Runs the row's operation in `concurrency` loops for half the duration, after a warm-up. */
-async function measureHalf(
+/** Runs the row's operation in `concurrency` loops for one slice of the duration, after a warm-up. */
+async function measureSlice(
   target: Target,
   row: Row,
   body: Buffer,
@@ -286,7 +293,7 @@ async function measureHalf(
   let next = 0
   await Promise.all(
     Array.from({ length: row.concurrency }, async () => {
-      while (performance.now() - started < durationMs / 2 || latencies.length < 1) {
+      while (performance.now() - started < durationMs / slices || latencies.length < 1) {
         const begun = performance.now()
         await once(next++)
         latencies.push(performance.now() - begun)
