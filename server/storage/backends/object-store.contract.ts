@@ -525,6 +525,15 @@ export function describeObjectStoreContract(
       beforeAll(async () => {
         bucket = await newBucket()
       })
+      /** Uploads `bodies` as the parts of one upload of `key`, in order, and completes it. */
+      async function completeFrom(key: string, bodies: (Buffer | string)[]) {
+        const upload = await store.createMultipartUpload(bucket, key, owned)
+        const parts = []
+        for (const [index, bytes] of bodies.entries()) {
+          parts.push(await store.uploadPart(bucket, key, upload.uploadId, index + 1, bodyOf(bytes)))
+        }
+        return store.completeMultipartUpload(bucket, key, upload.uploadId, parts)
+      }
 
       it('uploads parts, lists them in pages, and completes into one object', async () => {
         const object: NewObject = {
@@ -650,23 +659,7 @@ export function describeObjectStoreContract(
 
       it('reads a completed object from its parts as a snapshot, and removes replaced parts once read', async () => {
         const bodies = [big(), randomBytes(70_000)]
-        const complete = async () => {
-          const upload = await store.createMultipartUpload(bucket, 'parts-snapshot', owned)
-          const parts = []
-          for (const [index, bytes] of bodies.entries()) {
-            parts.push(
-              await store.uploadPart(
-                bucket,
-                'parts-snapshot',
-                upload.uploadId,
-                index + 1,
-                bodyOf(bytes),
-              ),
-            )
-          }
-          await store.completeMultipartUpload(bucket, 'parts-snapshot', upload.uploadId, parts)
-        }
-        await complete()
+        await completeFrom('parts-snapshot', bodies)
         const old = Buffer.concat(bodies)
         const whole = required(await store.openObject(bucket, 'parts-snapshot'))
         const ranged = required(await store.openObject(bucket, 'parts-snapshot'))
@@ -684,7 +677,7 @@ export function describeObjectStoreContract(
         await vi.waitFor(expectNoLeftovers)
 
         // A reader still holding the parts keeps them; the object is gone meanwhile.
-        await complete()
+        await completeFrom('parts-snapshot', bodies)
         const held = required(await store.openObject(bucket, 'parts-snapshot'))
         await store.deleteObject(bucket, 'parts-snapshot')
         await store.settle()
@@ -694,12 +687,7 @@ export function describeObjectStoreContract(
       })
 
       it('lets go of a completed source when a copy fails, so that deleting it leaves nothing', async () => {
-        const upload = await store.createMultipartUpload(bucket, 'copy-source', owned)
-        const parts = [
-          await store.uploadPart(bucket, 'copy-source', upload.uploadId, 1, bodyOf(big())),
-          await store.uploadPart(bucket, 'copy-source', upload.uploadId, 2, bodyOf('end')),
-        ]
-        await store.completeMultipartUpload(bucket, 'copy-source', upload.uploadId, parts)
+        await completeFrom('copy-source', [big(), 'end'])
         await expectS3Error(
           store.copyObject(
             { bucket, key: 'copy-source' },

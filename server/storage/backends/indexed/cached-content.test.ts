@@ -1,35 +1,27 @@
-import { mkdtemp, rm, truncate } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { truncate } from 'node:fs/promises'
 import path from 'node:path'
-import { Readable } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openContentFiles } from '../fs/content-files.ts'
+import { openTemporaryContentFiles, putText as put } from '../fs/temporary-content-files.ts'
 import { withContentCache } from './cached-content.ts'
 import type { ContentStore } from './content-store.ts'
 
-let directory: string
+let disk: Awaited<ReturnType<typeof openTemporaryContentFiles>>
 let files: ContentStore
 let opened: string[]
 
 beforeEach(async () => {
-  directory = await mkdtemp(path.join(tmpdir(), 'cached-content-'))
-  const disk = await openContentFiles(directory, { fsync: false })
+  disk = await openTemporaryContentFiles()
   opened = []
   files = {
-    ...disk,
+    ...disk.files,
     open(id, size) {
       opened.push(id)
-      return disk.open(id, size)
+      return disk.files.open(id, size)
     },
   }
 })
 
-afterEach(async () => {
-  await rm(directory, { recursive: true, force: true })
-})
-
-const put = async (store: ContentStore, text: string) =>
-  (await store.write(Readable.from([Buffer.from(text)]))).fileId
+afterEach(() => disk.remove())
 
 async function readText(
   store: ContentStore,
@@ -120,7 +112,7 @@ describe('the content cache', () => {
   it('refuses an item shorter than its index row says, and does not keep it', async () => {
     const cache = withContentCache(files, { maxItemBytes: 100, maxBytes: 1000 })
     const id = await put(cache, 'twelve bytes')
-    await truncate(path.join(directory, 'content', id), 5)
+    await truncate(path.join(disk.directory, 'content', id), 5)
     await expect(readText(cache, id, 12)).rejects.toThrow(/shorter|5 bytes/)
     await expect(readText(cache, id, 12)).rejects.toThrow(/shorter|5 bytes/)
     expect(opened).toEqual([id, id])

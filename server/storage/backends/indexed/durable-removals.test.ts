@@ -1,38 +1,28 @@
-import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { Readable } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { openContentFiles } from '../fs/content-files.ts'
+import { openTemporaryContentFiles, putText as put } from '../fs/temporary-content-files.ts'
 import type { ContentStore } from './content-store.ts'
 import { withDurableRemovals } from './durable-removals.ts'
 
-let directory: string
+let disk: Awaited<ReturnType<typeof openTemporaryContentFiles>>
 let files: ContentStore
 /** What happened, in order: durability points and removals. */
 let events: string[]
 
 beforeEach(async () => {
-  directory = await mkdtemp(path.join(tmpdir(), 'durable-removals-'))
-  const disk = await openContentFiles(directory, { fsync: false })
+  disk = await openTemporaryContentFiles()
   events = []
   files = {
-    ...disk,
+    ...disk.files,
     async remove(id) {
       events.push(`remove ${id}`)
-      await disk.remove(id)
+      await disk.files.remove(id)
     },
   }
 })
 
-afterEach(async () => {
-  await rm(directory, { recursive: true, force: true })
-})
+afterEach(() => disk.remove())
 
-const put = async (store: ContentStore, text: string) =>
-  (await store.write(Readable.from([Buffer.from(text)]))).fileId
-const exists = (id: string) => existsSync(path.join(directory, 'content', id))
+const exists = (id: string) => disk.exists(id)
 
 describe('removals once the index is durable', () => {
   it('removes nothing when asked, and everything asked for after one durability point', async () => {

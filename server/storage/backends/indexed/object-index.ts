@@ -96,8 +96,8 @@ export async function commitObject(
         .values(row)
         .onConflict((conflict) => conflict.columns(['bucket', 'key']).doUpdateSet(row))
         .execute()
-      const { file_id: replaced, part_files: partFiles } = found
-      return replaced === null ? [] : contentItemsOf({ file_id: replaced, part_files: partFiles })
+      const { file_id: replaced, part_files } = found
+      return replaced === null ? [] : contentItemsOf({ file_id: replaced, part_files })
     }),
   )
   return objectInfo(row)
