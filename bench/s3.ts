@@ -10,7 +10,8 @@
  *
  * Environment: BENCH_DURATION_S (seconds per row and server, default 6), BENCH_SLICES (how many
  * slices those seconds are cut into, default 4), BENCH_ROWS (a
- * comma-separated list of row names or parts of them, default all), BENCH_CPU_PROF (a
+ * comma-separated list of row names or parts of them, default all), BENCH_WARMUP_S (unmeasured
+ * seconds per row and server before the slices, default 1), BENCH_CPU_PROF (a
  * directory: the fsync-on app server then runs with --cpu-prof and leaves its profile there).
  */
 import { createHash, randomBytes } from 'node:crypto'
@@ -33,6 +34,7 @@ const durationMs = positiveNumber('BENCH_DURATION_S', 6) * 1000
 // Each server's time in a row is cut into slices taken in turns, forwards then backwards, so
 // that load from elsewhere on a shared machine falls on every server alike.
 const slices = positiveNumber('BENCH_SLICES', 4)
+const warmUpMs = positiveNumber('BENCH_WARMUP_S', 1) * 1000
 const selectedRows = process.env.BENCH_ROWS?.split(',').map((name) => name.trim())
 const BUCKET = 'bench'
 const KiB = 1024
@@ -237,11 +239,14 @@ async function measureRow(targets: Target[], row: Row): Promise<Map<TargetName, 
       }
     }
   }
+  // Unmeasured rounds first: the client's code for this operation is compiled by V8 as it
+  // runs, and without them the first target measured in a row would pay for that alone.
+  for (const target of targets) await measureSlice(target, row, body, keys, warmUpMs)
   const turns = Array.from({ length: slices }, (_, slice) =>
     slice % 2 === 0 ? targets : [...targets].reverse(),
   ).flat()
   for (const target of turns) {
-    const slice = await measureSlice(target, row, body, keys)
+    const slice = await measureSlice(target, row, body, keys, durationMs / slices)
     const sum = results.get(target.name)
     results.set(
       target.name,
@@ -259,12 +264,13 @@ async function measureRow(targets: Target[], row: Row): Promise<Map<TargetName, 
   return results
 }
 
-/** Runs the row's operation in `concurrency` loops for one slice of the duration, after a warm-up. */
+/** Runs the row's operation in `concurrency` loops for `sliceMs`, after a few unmeasured ones. */
 async function measureSlice(
   target: Target,
   row: Row,
   body: Buffer,
   keys: string[],
+  sliceMs: number,
 ): Promise<Measurement> {
   const once = async (index: number) => {
     const key = keys[index % keys.length] as string
@@ -293,7 +299,7 @@ async function measureSlice(
   let next = 0
   await Promise.all(
     Array.from({ length: row.concurrency }, async () => {
-      while (performance.now() - started < durationMs / slices || latencies.length < 1) {
+      while (performance.now() - started < sliceMs || latencies.length < 1) {
         const begun = performance.now()
         await once(next++)
         latencies.push(performance.now() - begun)
