@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto'
+import { createHmac, createSecretKey } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { AwsChunkedDecoder } from './aws-chunked.ts'
@@ -8,7 +8,7 @@ import { signedChunkFraming, unsignedChunkFraming as unsignedFraming } from './t
 
 const scope = { date: '20261123', region: 'ap-northeast-1', service: 's3' }
 const datetime = '20261123T090000Z'
-const key = createHmac('sha256', 'a signing key').update('x').digest()
+const key = createSecretKey(createHmac('sha256', 'a signing key').update('x').digest())
 const seed = 'a'.repeat(64)
 const signer = {
   key,

@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto'
+import { createHash, type Hash, type KeyObject } from 'node:crypto'
 import { Transform, type TransformCallback } from 'node:stream'
 import { S3Error } from './s3-error.ts'
 import {
@@ -18,7 +18,7 @@ import {
  */
 
 export type ChunkSigning = {
-  key: Buffer
+  key: KeyObject
   datetime: string
   scope: Scope
   seedSignature: string

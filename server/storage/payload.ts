@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto'
+import { createHash, type Hash, type KeyObject } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import { Transform, type TransformCallback } from 'node:stream'
 import { AwsChunkedDecoder, type ChunkSigning, incompleteBody } from './aws-chunked.ts'
@@ -22,7 +22,7 @@ import type { SignedRequest } from './sigv4.ts'
  * stream with the S3 error, so the store keeps nothing.
  */
 
-export type PayloadAuth = { signed: SignedRequest | undefined; key: Buffer | undefined }
+export type PayloadAuth = { signed: SignedRequest | undefined; key: KeyObject | undefined }
 
 const STREAMING_SIGNED = 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD'
 const STREAMING_SIGNED_TRAILER = 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER'

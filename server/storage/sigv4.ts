@@ -1,4 +1,10 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import {
+  createHash,
+  createHmac,
+  createSecretKey,
+  type KeyObject,
+  timingSafeEqual,
+} from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
 import { S3Error } from './s3-error.ts'
 
@@ -44,15 +50,19 @@ export const scopeString = (scope: Scope) =>
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest()
 export const sha256Hex = (data: string | Buffer) => createHash('sha256').update(data).digest('hex')
 
-const signingKeys = new Map<string, Buffer>()
+// Kept as KeyObjects: an HMAC keyed by a Buffer wraps it in a new KeyObject on every call,
+// about 9 µs in Node 24 against 1.3 µs for the HMAC itself, once per request and per chunk.
+const signingKeys = new Map<string, KeyObject>()
 /** The derived key of a secret for a scope (cached: one derivation per key per day). */
-export function signingKey(secret: string, scope: Scope): Buffer {
+export function signingKey(secret: string, scope: Scope): KeyObject {
   const cacheKey = `${sha256Hex(secret)}/${scopeString(scope)}`
   let key = signingKeys.get(cacheKey)
   if (!key) {
-    key = hmac(
-      hmac(hmac(hmac(`AWS4${secret}`, scope.date), scope.region), scope.service),
-      'aws4_request',
+    key = createSecretKey(
+      hmac(
+        hmac(hmac(hmac(`AWS4${secret}`, scope.date), scope.region), scope.service),
+        'aws4_request',
+      ),
     )
     if (signingKeys.size >= 1000) signingKeys.clear()
     signingKeys.set(cacheKey, key)
@@ -60,7 +70,7 @@ export function signingKey(secret: string, scope: Scope): Buffer {
   return key
 }
 
-export const signString = (key: Buffer, stringToSign: string) =>
+export const signString = (key: KeyObject, stringToSign: string) =>
   createHmac('sha256', key).update(stringToSign).digest('hex')
 
 export function signaturesEqual(expected: string, provided: string): boolean {
@@ -358,7 +368,7 @@ export function verifySignature(
   request: RawRequest,
   signed: SignedRequest,
   secret: string,
-): Buffer {
+): KeyObject {
   const canonical = canonicalRequest(request, signed)
   const toSign = stringToSign(signed, canonical)
   const key = signingKey(secret, signed.scope)

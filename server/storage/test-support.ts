@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto'
+import { createHash, createHmac, type KeyObject } from 'node:crypto'
 
 /**
  * aws-chunked framing as S3 clients write it (AWS's documented format), for tests of the decoder
@@ -6,7 +6,7 @@ import { createHash, createHmac } from 'node:crypto'
  */
 
 export type ChunkSigner = {
-  key: Buffer
+  key: Buffer | KeyObject
   datetime: string
   /** `date/region/s3/aws4_request` */
   scope: string
