@@ -58,6 +58,21 @@ export function describeObjectStoreContract(
       await store.settle()
       expect(await subject.leftovers()).toEqual([])
     }
+    /** A copy of `source` into a bucket that does not exist fails with NoSuchBucket. */
+    const expectCopyIntoMissingBucketRefused = (
+      source: { bucket: string; key: string },
+      targetKey: string,
+      owner: string,
+    ) =>
+      expectS3Error(
+        store.copyObject(
+          source,
+          { bucket: `missing-${randomBytes(4).toString('hex')}`, key: targetKey },
+          { metadata: 'COPY', owner },
+        ),
+        'NoSuchBucket',
+        404,
+      )
 
     describe('buckets', () => {
       it('creates, lists, reports and deletes a bucket', async () => {
@@ -505,15 +520,7 @@ export function describeObjectStoreContract(
           'NoSuchKey',
           404,
         )
-        await expectS3Error(
-          store.copyObject(
-            { bucket, key: 'source' },
-            { bucket: `missing-${randomBytes(4).toString('hex')}`, key: 'x' },
-            { metadata: 'COPY', owner: 'o' },
-          ),
-          'NoSuchBucket',
-          404,
-        )
+        await expectCopyIntoMissingBucketRefused({ bucket, key: 'source' }, 'x', 'o')
         expect(await store.headObject(bucket, 'x')).toBeUndefined()
         await expectNoLeftovers()
       })
@@ -688,15 +695,7 @@ export function describeObjectStoreContract(
 
       it('lets go of a completed source when a copy fails, so that deleting it leaves nothing', async () => {
         await completeFrom('copy-source', [big(), 'end'])
-        await expectS3Error(
-          store.copyObject(
-            { bucket, key: 'copy-source' },
-            { bucket: `missing-${randomBytes(4).toString('hex')}`, key: 'copy' },
-            { metadata: 'COPY', owner: 'copier' },
-          ),
-          'NoSuchBucket',
-          404,
-        )
+        await expectCopyIntoMissingBucketRefused({ bucket, key: 'copy-source' }, 'copy', 'copier')
         await store.deleteObject(bucket, 'copy-source')
         await vi.waitFor(expectNoLeftovers)
       })
