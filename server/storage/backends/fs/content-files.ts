@@ -1,6 +1,8 @@
 import { type Hash, randomBytes } from 'node:crypto'
+import { closeSync, fdatasync, open as openWithCallback, renameSync, writeSync } from 'node:fs'
 import { type FileHandle, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { type ContentStore, contentWriters } from '../indexed/content-store.ts'
 import { FileRangeStream, ReadBuffers } from './file-range-stream.ts'
 import { sharedFlushes } from './shared-flushes.ts'
@@ -8,6 +10,8 @@ import { sharedFlushes } from './shared-flushes.ts'
 const FILE_ID = /^[0-9a-f]{32}$/
 const TEMPORARY = /^[0-9a-f]{32}\.tmp$/
 const WRITE_BATCH_BYTES = 1024 * 1024
+// Bodies up to this size are written with synchronous calls (writeSmallFile).
+const SMALL_FILE_BYTES = 64 * 1024
 // Reads of up to 1 MiB: the 64 KiB default of file streams costs a thread pool round trip per
 // 64 KiB. Up to 16 of those buffers are kept for reuse (16 MiB), enough for the GETs in flight.
 const READ_CHUNK_BYTES = 1024 * 1024
@@ -16,8 +20,11 @@ const KEPT_READ_BUFFERS = 16
 /**
  * Content on local disk: one file per object or part, named by its random id under `content/`.
  * A file is written under `tmp/` and renamed into `content/` only once complete; then the file
- * and that directory are flushed, and only then may an index row name it. Writes finishing
- * together share their directory flushes (`sharedFlushes`).
+ * and that directory are flushed, and only then may an index row name it. Both the bytes (with
+ * the size needed to read them back) and the directory entry must be durable by then, in either
+ * order: a crash before that leaves a file no row names, which recovery removes; flushing them
+ * together lets the file system write them in one go. Writes finishing together share their
+ * directory flushes (`sharedFlushes`).
  */
 export async function openContentFiles(
   directory: string,
@@ -42,11 +49,11 @@ export async function openContentFiles(
     const fileId = randomBytes(16).toString('hex')
     const tmpPath = path.join(tmpDir, `${fileId}.tmp`)
     let size = 0
-    const file = await open(tmpPath, 'wx')
-    let written = tmpPath
+    let file: FileHandle | undefined
     try {
       try {
         // Chunks are gathered and written together: one system call per MiB, not per chunk.
+        // The file is opened once a batch is full, or at the end for a small body.
         let pending: Uint8Array[] = []
         let pendingBytes = 0
         for await (const chunk of source) {
@@ -55,27 +62,50 @@ export async function openContentFiles(
           pending.push(chunk)
           pendingBytes += chunk.byteLength
           if (pendingBytes >= WRITE_BATCH_BYTES) {
+            file ??= await open(tmpPath, 'wx')
             await writeAll(file, pending)
             pending = []
             pendingBytes = 0
           }
         }
+        if (!file && size <= SMALL_FILE_BYTES) {
+          await writeSmallFile(tmpPath, contentPath(fileId), pending)
+          return { fileId, size }
+        }
+        file ??= await open(tmpPath, 'wx')
         await writeAll(file, pending)
         await rename(tmpPath, contentPath(fileId))
-        written = contentPath(fileId)
-        // Both the bytes (with the size needed to read them back) and the new directory
-        // entry must be durable before an index row names the file, in either order: a
-        // crash before that leaves a file no row names, which recovery removes. Flushing
-        // them together lets the file system commit them in one journal transaction.
         if (options.fsync) await allSettledOrThrow([file.datasync(), syncContentDir()])
       } finally {
-        await file.close()
+        await file?.close()
       }
     } catch (error) {
-      await rm(written, { force: true })
+      await Promise.all([tmpPath, contentPath(fileId)].map((at) => rm(at, { force: true })))
       throw error
     }
     return { fileId, size }
+  }
+
+  /**
+   * A small body's file: opened on the thread pool (creating a file can wait for the disk,
+   * up to 18 ms measured while other writes flush), then written and renamed with synchronous
+   * calls, which take microseconds here (p99 0.1 and 0.3 ms) where a thread pool round trip
+   * costs more in wake-ups and context switches; the flushes, which wait for the disk, go
+   * back to the pool. A 4 KiB PUT makes two round trips instead of five.
+   */
+  async function writeSmallFile(tmpPath: string, finalPath: string, chunks: Uint8Array[]) {
+    const descriptor = await openDescriptor(tmpPath, 'wx')
+    try {
+      for (const chunk of chunks) {
+        for (let offset = 0; offset < chunk.byteLength; ) {
+          offset += writeSync(descriptor, chunk, offset)
+        }
+      }
+      renameSync(tmpPath, finalPath)
+      if (options.fsync) await allSettledOrThrow([flushDescriptor(descriptor), syncContentDir()])
+    } finally {
+      closeSync(descriptor)
+    }
   }
 
   return {
@@ -125,6 +155,10 @@ export async function listLeftovers(
     .map((name) => path.join('content', name))
   return [...temporary, ...unreferenced]
 }
+
+// Plain descriptors for small files: a FileHandle can only be closed on the thread pool.
+const openDescriptor = promisify(openWithCallback)
+const flushDescriptor = promisify(fdatasync)
 
 async function writeAll(file: FileHandle, chunks: Uint8Array[]): Promise<void> {
   let remaining = chunks

@@ -87,6 +87,27 @@ describe('the disk object store', () => {
     }
   })
 
+  it('leaves no file behind when a write fails after creating its file, small or large', async () => {
+    const database = await openTemporaryDatabase()
+    const directory = path.join(database.dir, 'objects')
+    try {
+      const store = await createFsObjectStore({ directory, db: database.db })
+      await store.createBucket('b')
+      // Without the content directory, each body is written to tmp/ and its rename fails.
+      await rm(path.join(directory, 'content'), { recursive: true })
+      for (const bytes of [randomBytes(4096), randomBytes(3 * 1024 * 1024)]) {
+        await expect(store.putObject('b', 'k', body(bytes), owned)).rejects.toMatchObject({
+          code: 'ENOENT',
+        })
+        expect(await readdir(path.join(directory, 'tmp'))).toEqual([])
+      }
+      expect(await store.openObject('b', 'k')).toBeUndefined()
+      await store.close()
+    } finally {
+      await database.remove()
+    }
+  })
+
   async function completeFromParts(store: ObjectStore, key: string, bodies: Buffer[]) {
     const upload = await store.createMultipartUpload('b', key, owned)
     const parts = []
