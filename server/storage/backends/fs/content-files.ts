@@ -1,10 +1,11 @@
 import { type Hash, randomBytes } from 'node:crypto'
 import { closeSync, fdatasync, open as openWithCallback, renameSync, writeSync } from 'node:fs'
-import { type FileHandle, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises'
+import { type FileHandle, mkdir, open, readdir, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { type ContentStore, contentWriters } from '../indexed/content-store.ts'
 import { FileRangeStream, ReadBuffers } from './file-range-stream.ts'
+import { createFileRemover } from './file-remover.ts'
 import { sharedFlushes } from './shared-flushes.ts'
 
 const FILE_ID = /^[0-9a-f]{32}$/
@@ -40,6 +41,7 @@ export async function openContentFiles(
   const contentDirHandle = options.fsync ? await open(contentDir, 'r') : undefined
   const syncContentDir = sharedFlushes(async () => contentDirHandle?.sync())
   const readBuffers = new ReadBuffers(READ_CHUNK_BYTES, KEPT_READ_BUFFERS)
+  const remover = createFileRemover()
   const contentPath = (fileId: string) => {
     if (!FILE_ID.test(fileId)) throw new Error(`Not a content file id: ${fileId}`)
     return path.join(contentDir, fileId)
@@ -122,18 +124,14 @@ export async function openContentFiles(
           new FileRangeStream(file, range ?? { start: 0, end: size - 1 }, readBuffers, released),
       }
     },
-    async remove(fileId) {
-      // unlink, not rm: rm looks at the path first, one more thread pool round trip.
-      await unlink(contentPath(fileId)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error
-      })
-    },
+    remove: (fileId) => remover.remove(contentPath(fileId)),
     async removeLeftovers(referenced) {
       const leftovers = await listLeftovers(directory, referenced)
       for (const leftover of leftovers) await rm(path.join(directory, leftover), { force: true })
       return leftovers.length
     },
     async close() {
+      await remover.close()
       await contentDirHandle?.close()
     },
   }
