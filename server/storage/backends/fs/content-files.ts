@@ -1,18 +1,29 @@
 import { type Hash, randomBytes } from 'node:crypto'
-import { closeSync, fdatasync, open as openWithCallback, renameSync, writeSync } from 'node:fs'
-import { type FileHandle, mkdir, open, readdir, rename, rm } from 'node:fs/promises'
+import {
+  closeSync,
+  fdatasync,
+  open as openWithCallback,
+  renameSync,
+  writeSync,
+  writev,
+} from 'node:fs'
+import { mkdir, open, readdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { type ContentStore, contentWriters } from '../indexed/content-store.ts'
 import { FileRangeStream, ReadBuffers } from './file-range-stream.ts'
-import { createFileRemover } from './file-remover.ts'
+import { createFileRecycler } from './file-recycler.ts'
 import { sharedFlushes } from './shared-flushes.ts'
 
 const FILE_ID = /^[0-9a-f]{32}$/
 const TEMPORARY = /^[0-9a-f]{32}\.tmp$/
+const SPARE = /^[0-9a-f]{32}\.spare$/
 const WRITE_BATCH_BYTES = 1024 * 1024
-// Bodies up to this size are written with synchronous calls (writeSmallFile).
-const SMALL_FILE_BYTES = 64 * 1024
+// The last bytes of a body, up to this many, are written with synchronous calls (see write).
+const SYNCHRONOUS_WRITE_BYTES = 64 * 1024
+// Retired files kept, emptied, for the next writes (file-recycler.ts): about as many as a
+// second of replacements at the rates measured, as removals come in rounds a second apart.
+const MAX_SPARES = 2048
 // Reads of up to 1 MiB: the 64 KiB default of file streams costs a thread pool round trip per
 // 64 KiB. Up to 16 of those buffers are kept for reuse (16 MiB), enough for the GETs in flight.
 const READ_CHUNK_BYTES = 1024 * 1024
@@ -20,12 +31,17 @@ const KEPT_READ_BUFFERS = 16
 
 /**
  * Content on local disk: one file per object or part, named by its random id under `content/`.
- * A file is written under `tmp/` and renamed into `content/` only once complete; then the file
- * and that directory are flushed, and only then may an index row name it. Both the bytes (with
- * the size needed to read them back) and the directory entry must be durable by then, in either
- * order: a crash before that leaves a file no row names, which recovery removes; flushing them
- * together lets the file system write them in one go. Writes finishing together share their
- * directory flushes (`sharedFlushes`).
+ * A file is written under a temporary name in `tmp/` and renamed into `content/` only once
+ * complete; then the file and that directory are flushed, and only then may an index row name
+ * it. Both the bytes (with the size needed to read them back) and the directory entry must be
+ * durable by then, in either order: a crash before that leaves a file no row names, which
+ * recovery removes; flushing them together lets the file system write them in one go. Writes
+ * finishing together share their directory flushes (`sharedFlushes`).
+ *
+ * Removed files are recycled (file-recycler.ts): a write truncates and fills a spare when one
+ * is ready instead of creating a file. A reader's open descriptor is its snapshot, so a file is
+ * retired only once no reader has it open, and an id being retired opens as gone (once it is
+ * retired, its path is gone anyway).
  */
 export async function openContentFiles(
   directory: string,
@@ -41,105 +57,135 @@ export async function openContentFiles(
   const contentDirHandle = options.fsync ? await open(contentDir, 'r') : undefined
   const syncContentDir = sharedFlushes(async () => contentDirHandle?.sync())
   const readBuffers = new ReadBuffers(READ_CHUNK_BYTES, KEPT_READ_BUFFERS)
-  const remover = createFileRemover()
+  const temporaryPath = () => path.join(tmpDir, `${randomBytes(16).toString('hex')}.tmp`)
+  const sparePath = () => path.join(tmpDir, `${randomBytes(16).toString('hex')}.spare`)
+  const recycler = createFileRecycler({ maxSpares: MAX_SPARES, spareName: sparePath })
   const contentPath = (fileId: string) => {
     if (!FILE_ID.test(fileId)) throw new Error(`Not a content file id: ${fileId}`)
     return path.join(contentDir, fileId)
   }
 
-  async function write(source: AsyncIterable<Uint8Array>, md5: Hash | undefined) {
-    const fileId = randomBytes(16).toString('hex')
-    const tmpPath = path.join(tmpDir, `${fileId}.tmp`)
-    let size = 0
-    let file: FileHandle | undefined
+  // Open descriptors per file, removals waiting for them, and removals under way.
+  const readers = new Map<string, number>()
+  const doomed = new Set<string>()
+  const retiring = new Set<string>()
+
+  async function retire(fileId: string) {
+    retiring.add(fileId)
     try {
-      try {
-        // Chunks are gathered and written together: one system call per MiB, not per chunk.
-        // The file is opened once a batch is full, or at the end for a small body.
-        let pending: Uint8Array[] = []
-        let pendingBytes = 0
-        for await (const chunk of source) {
-          md5?.update(chunk)
-          size += chunk.byteLength
-          pending.push(chunk)
-          pendingBytes += chunk.byteLength
-          if (pendingBytes >= WRITE_BATCH_BYTES) {
-            file ??= await open(tmpPath, 'wx')
-            await writeAll(file, pending)
-            pending = []
-            pendingBytes = 0
-          }
-        }
-        if (!file && size <= SMALL_FILE_BYTES) {
-          await writeSmallFile(tmpPath, contentPath(fileId), pending)
-          return { fileId, size }
-        }
-        file ??= await open(tmpPath, 'wx')
-        await writeAll(file, pending)
-        await rename(tmpPath, contentPath(fileId))
-        if (options.fsync) await allSettledOrThrow([file.datasync(), syncContentDir()])
-      } finally {
-        await file?.close()
-      }
-    } catch (error) {
-      await Promise.all([tmpPath, contentPath(fileId)].map((at) => rm(at, { force: true })))
-      throw error
+      await recycler.retire(contentPath(fileId))
+    } finally {
+      retiring.delete(fileId)
     }
-    return { fileId, size }
   }
 
-  /**
-   * A small body's file: opened on the thread pool (creating a file can wait for the disk,
-   * up to 18 ms measured while other writes flush), then written and renamed with synchronous
-   * calls, which take microseconds here (p99 0.1 and 0.3 ms) where a thread pool round trip
-   * costs more in wake-ups and context switches; the flushes, which wait for the disk, go
-   * back to the pool. A 4 KiB PUT makes two round trips instead of five.
-   */
-  async function writeSmallFile(tmpPath: string, finalPath: string, chunks: Uint8Array[]) {
-    const descriptor = await openDescriptor(tmpPath, 'wx')
+  function letGo(fileId: string) {
+    const left = (readers.get(fileId) ?? 1) - 1
+    if (left > 0) {
+      readers.set(fileId, left)
+      return
+    }
+    readers.delete(fileId)
+    // Nobody waits for this removal; one that fails leaves a file recovery removes.
+    if (doomed.delete(fileId)) retire(fileId).catch(() => {})
+  }
+
+  async function openTemporary(): Promise<TemporaryFile> {
+    // 'w' truncates a spare (already empty, unless a crash interrupted its retirement); a new
+    // file must not exist yet.
+    const spare = recycler.takeSpare()
+    const at = spare ?? temporaryPath()
+    return { path: at, descriptor: await openDescriptor(at, spare ? 'w' : 'wx') }
+  }
+
+  async function write(source: AsyncIterable<Uint8Array>, md5: Hash | undefined) {
+    const fileId = randomBytes(16).toString('hex')
+    let size = 0
+    let file: TemporaryFile | undefined
     try {
-      for (const chunk of chunks) {
-        for (let offset = 0; offset < chunk.byteLength; ) {
-          offset += writeSync(descriptor, chunk, offset)
+      // Chunks are gathered and written together: one system call per MiB, not per chunk.
+      let pending: Uint8Array[] = []
+      let pendingBytes = 0
+      for await (const chunk of source) {
+        md5?.update(chunk)
+        size += chunk.byteLength
+        pending.push(chunk)
+        pendingBytes += chunk.byteLength
+        if (pendingBytes >= WRITE_BATCH_BYTES) {
+          file ??= await openTemporary()
+          await writeChunks(file.descriptor, pending)
+          pending = []
+          pendingBytes = 0
         }
       }
-      renameSync(tmpPath, finalPath)
-      if (options.fsync) await allSettledOrThrow([flushDescriptor(descriptor), syncContentDir()])
+      file ??= await openTemporary()
+      // What is left of a body, up to 64 KiB, is written and renamed with synchronous calls:
+      // microseconds each (p99 0.1 and 0.3 ms measured under load), where a thread pool round
+      // trip costs more in wake-ups and context switches. The flushes, which wait for the disk,
+      // stay on the pool; so does creating a file, which can wait for it too (up to 18 ms).
+      if (pendingBytes <= SYNCHRONOUS_WRITE_BYTES) writeChunksNow(file.descriptor, pending)
+      else await writeChunks(file.descriptor, pending)
+      renameSync(file.path, contentPath(fileId))
+      if (options.fsync) await allSettledOrThrow([flush(file.descriptor), syncContentDir()])
+    } catch (error) {
+      const paths = [contentPath(fileId), ...(file ? [file.path] : [])]
+      await Promise.all(paths.map((at) => rm(at, { force: true })))
+      throw error
     } finally {
-      closeSync(descriptor)
+      if (file) closeSync(file.descriptor)
     }
+    return { fileId, size }
   }
 
   return {
     ...contentWriters(write),
     async open(fileId, size) {
+      if (retiring.has(fileId)) return undefined
+      readers.set(fileId, (readers.get(fileId) ?? 0) + 1)
       const file = await open(contentPath(fileId), 'r').catch((error: NodeJS.ErrnoException) => {
+        letGo(fileId)
         if (error.code === 'ENOENT') return undefined
         throw error
       })
       if (!file) return undefined
-      // The open descriptor is the snapshot: a replacement unlinks the path, not these bytes.
+      // The open descriptor is the snapshot: the file is not retired while it is open.
       return {
         read: (range, released) =>
-          new FileRangeStream(file, range ?? { start: 0, end: size - 1 }, readBuffers, released),
+          new FileRangeStream(
+            file,
+            range ?? { start: 0, end: size - 1 },
+            readBuffers,
+            released,
+          ).once('close', () => letGo(fileId)),
       }
     },
-    remove: (fileId) => remover.remove(contentPath(fileId)),
+    async remove(fileId) {
+      if (readers.has(fileId)) doomed.add(fileId)
+      else await retire(fileId)
+    },
     async removeLeftovers(referenced) {
-      const leftovers = await listLeftovers(directory, referenced)
+      // Start-up only: the spares of an earlier run are leftovers too.
+      const spares = (await readdir(tmpDir))
+        .filter((name) => SPARE.test(name))
+        .map((name) => path.join('tmp', name))
+      const leftovers = [...(await listLeftovers(directory, referenced)), ...spares]
       for (const leftover of leftovers) await rm(path.join(directory, leftover), { force: true })
       return leftovers.length
     },
     async close() {
-      await remover.close()
+      await recycler.close()
       await contentDirHandle?.close()
     },
   }
 }
 
+/** A file being written under a temporary name, and its open descriptor. */
+type TemporaryFile = { path: string; descriptor: number }
+
 /**
  * Paths (relative to the store's directory) of the store's temporary files and of its content
- * files that `referenced` does not name. Files with other names are not the store's.
+ * files that `referenced` does not name. Spares (`tmp/*.spare`) are not listed: a running store
+ * keeps them; start-up recovery removes them too. Files with other names are not the store's.
  */
 export async function listLeftovers(
   directory: string,
@@ -154,14 +200,23 @@ export async function listLeftovers(
   return [...temporary, ...unreferenced]
 }
 
-// Plain descriptors for small files: a FileHandle can only be closed on the thread pool.
+// Plain descriptors for writes: a FileHandle can only be closed on the thread pool.
 const openDescriptor = promisify(openWithCallback)
-const flushDescriptor = promisify(fdatasync)
+const flush = promisify(fdatasync)
+const writevDescriptor = promisify(writev)
 
-async function writeAll(file: FileHandle, chunks: Uint8Array[]): Promise<void> {
+function writeChunksNow(descriptor: number, chunks: Uint8Array[]): void {
+  for (const chunk of chunks) {
+    for (let offset = 0; offset < chunk.byteLength; ) {
+      offset += writeSync(descriptor, chunk, offset)
+    }
+  }
+}
+
+async function writeChunks(descriptor: number, chunks: Uint8Array[]): Promise<void> {
   let remaining = chunks
   while (remaining.length > 0) {
-    let { bytesWritten } = await file.writev(remaining)
+    let { bytesWritten } = await writevDescriptor(descriptor, remaining)
     // A short write: drop what was written and go on with the rest.
     while (remaining.length > 0 && bytesWritten >= (remaining[0]?.byteLength ?? 0)) {
       bytesWritten -= remaining[0]?.byteLength ?? 0

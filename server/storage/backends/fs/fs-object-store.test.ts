@@ -156,8 +156,10 @@ describe('the disk object store', () => {
       await completeFromParts(store, 'whole', whole)
       const upload = await store.createMultipartUpload('b', 'pending', owned)
       await store.uploadPart('b', 'pending', upload.uploadId, 1, body('part'))
-      // What an interrupted put leaves: a temporary file, or a renamed file never committed.
+      // What an interrupted put leaves: a temporary file, or a renamed file never committed;
+      // and a spare of the run before (recycled files wait as spares while the store runs).
       await writeFile(path.join(directory, 'tmp', `${'a'.repeat(32)}.tmp`), 'half')
+      await writeFile(path.join(directory, 'tmp', `${'c'.repeat(32)}.spare`), '')
       await writeFile(path.join(directory, 'content', 'b'.repeat(32)), 'uncommitted')
       // Not the store's: left alone.
       await writeFile(path.join(directory, 'content', 'README'), 'someone else’s')
