@@ -6,7 +6,9 @@
  * in one run, plus our `/s3` with STORAGE_FSYNC=off for information. Each server runs in its
  * own process; this one drives the SDK, with the same client, bodies and concurrency for all.
  * Each row measures the servers in slices taken in turns, in one order and then in the reverse
- * order, so that load from elsewhere on a shared machine falls on all of them alike.
+ * order, so that load from elsewhere on a shared machine falls on all of them alike; before each
+ * slice the file system's dirty pages are written out, untimed, so that no server's deferred
+ * writes are timed in another's slice.
  *
  * Environment: BENCH_DURATION_S (seconds per row and server, default 6), BENCH_SLICES (how many
  * slices those seconds are cut into, default 4), BENCH_ROWS (a
@@ -14,6 +16,7 @@
  * seconds per row and server before the slices, default 1), BENCH_CPU_PROF (a
  * directory: the fsync-on app server then runs with --cpu-prof and leaves its profile there).
  */
+import { execFileSync } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -113,7 +116,7 @@ async function main(): Promise<number> {
     const table: string[][] = []
     const bounds: string[] = []
     for (const row of rows) {
-      const results = await measureRow(targets, row)
+      const results = await measureRow(targets, row, dataDir)
       const result = (name: TargetName) => {
         const measured = results.get(name)
         if (!measured) throw new BenchError(`no result for ${name}`)
@@ -226,8 +229,22 @@ function p99(measured: Measurement): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0
 }
 
+/**
+ * Writes out every dirty page of the file system holding `directory`, untimed. A server that
+ * does not flush its writes (s3rver, ours with fsync off) leaves them to the kernel's
+ * writeback, which otherwise lands some 30 s later in whichever server's slice is running then,
+ * and a flushing server's writes queue behind it.
+ */
+function flushFileSystem(directory: string): void {
+  execFileSync('sync', ['--file-system', directory])
+}
+
 /** Every target once per slice: in order in odd slices, in the reverse order in even ones. */
-async function measureRow(targets: Target[], row: Row): Promise<Map<TargetName, Measurement>> {
+async function measureRow(
+  targets: Target[],
+  row: Row,
+  directory: string,
+): Promise<Map<TargetName, Measurement>> {
   const body = randomBytes(row.size)
   // GET bodies come from objects put beforehand; keys end with the size for the ceiling server.
   const keys = Array.from({ length: 16 }, (_, index) => `${row.operation}/${index}-${row.size}`)
@@ -246,6 +263,7 @@ async function measureRow(targets: Target[], row: Row): Promise<Map<TargetName, 
     slice % 2 === 0 ? targets : [...targets].reverse(),
   ).flat()
   for (const target of turns) {
+    flushFileSystem(directory)
     const slice = await measureSlice(target, row, body, keys, durationMs / slices)
     const sum = results.get(target.name)
     results.set(
