@@ -91,8 +91,8 @@ export async function openContentFiles(
   }
 
   async function openTemporary(): Promise<TemporaryFile> {
-    // 'w' truncates a spare (already empty, unless a crash interrupted its retirement); a new
-    // file must not exist yet.
+    // A spare exists and is empty ('w' also makes it anew if start-up recovery just removed
+    // it); a new file must not exist yet ('wx').
     const spare = recycler.takeSpare()
     const at = spare ?? temporaryPath()
     return { path: at, descriptor: await openDescriptor(at, spare ? 'w' : 'wx') }
