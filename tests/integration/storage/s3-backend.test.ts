@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { Readable } from 'node:stream'
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTemporaryDatabase } from '../../../db/test-support.ts'
@@ -7,7 +8,10 @@ import {
   CONTRACT_REMOVAL_DELAY_MS,
   describeObjectStoreContract,
 } from '../../../server/storage/backends/object-store.contract.ts'
-import { listS3Leftovers } from '../../../server/storage/backends/s3/s3-content-objects.ts'
+import {
+  createS3ContentObjects,
+  listS3Leftovers,
+} from '../../../server/storage/backends/s3/s3-content-objects.ts'
 import {
   createS3ObjectStore,
   S3_CONTENT_PREFIX,
@@ -42,6 +46,31 @@ describeObjectStoreContract('s3 through our /s3 endpoint', async () => {
       await engine.close()
     },
   }
+})
+
+describe('content objects in an S3 engine', () => {
+  it('removes a round of items a thousand keys per request, a missing one being no error', async () => {
+    const engine = await startStorageServer()
+    const location = { client: root(engine).s3, bucket: BUCKET, prefix: 'removal-round/' }
+    try {
+      const content = createS3ContentObjects(location)
+      const ids: string[] = []
+      while (ids.length < 1005) {
+        const written = await Promise.all(
+          Array.from({ length: 67 }, () => content.write(Readable.from([Buffer.from('x')]))),
+        )
+        ids.push(...written.map((item) => item.fileId))
+      }
+      await Promise.all([...ids, 'f'.repeat(32)].map(content.remove))
+      const left = await location.client.send(
+        new ListObjectsV2Command({ Bucket: BUCKET, Prefix: location.prefix }),
+      )
+      expect(left.KeyCount).toBe(0)
+    } finally {
+      location.client.destroy()
+      await engine.close()
+    }
+  })
 })
 
 describe('a server configured with STORAGE_BACKEND=s3', () => {

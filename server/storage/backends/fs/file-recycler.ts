@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
+import { batchPerTurn } from '../indexed/batch-per-turn.ts'
 import type { Retirement, RetirementBatch, RetirementReport } from './file-recycler-worker.ts'
 
 export type FileRecycler = {
@@ -17,8 +18,6 @@ export type FileRecycler = {
   close(): Promise<void>
 }
 
-type Waiter = { retirement: Retirement; resolve: () => void; reject: (error: Error) => void }
-
 /**
  * What becomes of content files no longer needed, done on a thread of its own in batches:
  * every retirement asked for in one turn of the event loop goes in one message (replaced and
@@ -35,80 +34,64 @@ export function createFileRecycler(options: {
   spareName: () => string
 }): FileRecycler {
   let worker: Worker | undefined
-  let gathering: Waiter[] | undefined
-  const sent = new Map<number, Waiter[]>()
+  const sent = new Map<number, (report: RetirementReport | Error) => void>()
   let nextBatch = 0
-  let idle: (() => void) | undefined
+  const underWay = new Set<Promise<void>>()
   const spares: string[] = []
   let sparesAsked = 0
 
-  const settleBatch = (waiters: Waiter[], report: RetirementReport | Error) => {
-    sparesAsked -= waiters.filter((waiter) => waiter.retirement.spareAs).length
-    if (report instanceof Error) {
-      for (const waiter of waiters) waiter.reject(report)
-      return
-    }
-    spares.push(...report.spares)
-    const failed = new Map(report.failures.map((failure) => [failure.path, failure.message]))
-    for (const waiter of waiters) {
-      const message = failed.get(waiter.retirement.path)
-      if (message === undefined) waiter.resolve()
-      else waiter.reject(new Error(message))
-    }
-  }
-
-  const failAll = (error: Error) => {
-    for (const waiters of sent.values()) settleBatch(waiters, error)
-    sent.clear()
-    worker = undefined
-    idle?.()
+  const answer = (batch: number, report: RetirementReport | Error) => {
+    sent.get(batch)?.(report)
+    sent.delete(batch)
   }
 
   const start = () => {
     const started = new Worker(new URL('./file-recycler-worker.ts', import.meta.url))
     // Retirements never keep the process alive; close() waits for those under way.
     started.unref()
-    started.on('message', (report: RetirementReport) => {
-      const waiters = sent.get(report.batch) ?? []
-      sent.delete(report.batch)
-      settleBatch(waiters, report)
-      if (sent.size === 0) idle?.()
-    })
+    started.on('message', (report: RetirementReport) => answer(report.batch, report))
+    const failAll = (error: Error) => {
+      worker = undefined
+      for (const batch of [...sent.keys()]) answer(batch, error)
+    }
     started.on('error', failAll)
     started.on('exit', (code) => failAll(new Error(`The file recycler stopped (code ${code})`)))
     return started
   }
 
-  const send = () => {
-    const waiters = gathering ?? []
-    gathering = undefined
+  const retireBatch = batchPerTurn(async (files: Retirement[]) => {
     const batch = nextBatch++
-    sent.set(batch, waiters)
     worker ??= start()
-    const files = waiters.map((waiter) => waiter.retirement)
-    worker.postMessage({ batch, files } satisfies RetirementBatch)
-  }
+    const thread = worker
+    const report = await new Promise<RetirementReport | Error>((resolve) => {
+      sent.set(batch, resolve)
+      thread.postMessage({ batch, files } satisfies RetirementBatch)
+    })
+    sparesAsked -= files.filter((file) => file.spareAs).length
+    if (report instanceof Error) throw report
+    spares.push(...report.spares)
+    const failed = new Map(report.failures.map((failure) => [failure.path, failure.message]))
+    const failures = new Map<Retirement, Error>()
+    for (const file of files) {
+      const message = failed.get(file.path)
+      if (message !== undefined) failures.set(file, new Error(message))
+    }
+    return failures
+  })
 
   return {
     retire(path) {
-      return new Promise((resolve, reject) => {
-        const keep = spares.length + sparesAsked < options.maxSpares
-        if (keep) sparesAsked++
-        const retirement = keep ? { path, spareAs: options.spareName() } : { path }
-        if (!gathering) {
-          gathering = []
-          queueMicrotask(send)
-        }
-        gathering.push({ retirement, resolve, reject })
-      })
+      const keep = spares.length + sparesAsked < options.maxSpares
+      if (keep) sparesAsked++
+      const retired = retireBatch(keep ? { path, spareAs: options.spareName() } : { path })
+      underWay.add(retired)
+      const done = () => void underWay.delete(retired)
+      retired.then(done, done)
+      return retired
     },
     takeSpare: () => spares.pop(),
     async close() {
-      if (sent.size > 0 || gathering) {
-        await new Promise<void>((resolve) => {
-          idle = resolve
-        })
-      }
+      await Promise.allSettled(underWay)
       const stopping = worker
       worker = undefined
       stopping?.removeAllListeners('exit')

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises'
 import {
   AbortMultipartUploadCommand,
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   type GetObjectCommandOutput,
   ListMultipartUploadsCommand,
@@ -13,6 +14,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
+import { batchPerTurn } from '../indexed/batch-per-turn.ts'
 import { type ContentReader, type ContentStore, contentWriters } from '../indexed/content-store.ts'
 
 export type S3ContentLocation = {
@@ -24,6 +26,7 @@ export type S3ContentLocation = {
 }
 
 const CONTENT_ID = /^[0-9a-f]{32}$/
+const DELETE_OBJECTS_MAX_KEYS = 1000
 
 /**
  * Content in an S3-compatible bucket: one object per stored object or part, at
@@ -46,9 +49,32 @@ export function createS3ContentObjects(location: S3ContentLocation): ContentStor
       }),
     )
 
-  const remove = async (id: string) => {
-    await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(id) }))
-  }
+  // A round of removals (durable-removals.ts) comes all at once: one DeleteObjects request per
+  // thousand, S3's most, not one request each, which would also queue past the client's sockets.
+  const remove = batchPerTurn(async (ids: string[]) => {
+    const failures = new Map<string, Error>()
+    for (let start = 0; start < ids.length; start += DELETE_OBJECTS_MAX_KEYS) {
+      const chunk = ids.slice(start, start + DELETE_OBJECTS_MAX_KEYS)
+      const keys = new Map(chunk.map((id) => [keyOf(id), id]))
+      const deleted = await client
+        .send(
+          new DeleteObjectsCommand({
+            Bucket: bucket,
+            Delete: { Objects: [...keys.keys()].map((Key) => ({ Key })), Quiet: true },
+          }),
+        )
+        .catch((error: Error) => error)
+      if (deleted instanceof Error) {
+        for (const id of chunk) failures.set(id, deleted)
+        continue
+      }
+      for (const error of deleted.Errors ?? []) {
+        const id = error.Key === undefined ? undefined : keys.get(error.Key)
+        if (id) failures.set(id, new Error(`${error.Code}: ${error.Message}`))
+      }
+    }
+    return failures
+  })
 
   async function write(source: AsyncIterable<Uint8Array>, md5: Hash | undefined) {
     const fileId = randomBytes(16).toString('hex')
