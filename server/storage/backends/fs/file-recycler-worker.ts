@@ -1,8 +1,9 @@
 /**
  * The file recycler's thread (file-recycler.ts). For each file of a batch it either unlinks it,
- * or moves it to a spare's name and empties it for a later write to fill. Answers once per batch: the files it
- * could not retire, and the spares it made. A file already gone counts as retired, and becomes
- * no spare. It opens no file: a worker's descriptors are closed when it stops.
+ * or moves it to a spare's name and empties it for a later write to fill. Answers once per
+ * batch: the files it could not retire, and the spares it made. A file already gone counts as
+ * retired, and becomes no spare. It opens no file: a worker's descriptors are closed when it
+ * stops.
  */
 import { renameSync, truncateSync, unlinkSync } from 'node:fs'
 import { parentPort } from 'node:worker_threads'

@@ -45,9 +45,9 @@ export function withDurableRemovals(
         schedule()
         return
       }
-      // Asked for all at once, so that a store can remove them together (the disk store sends
-      // them to its remover in one batch). One that fails leaves an item no row names, which
-      // recovery removes.
+      // Asked for all at once, so that a store can remove them together (batch-per-turn.ts: one
+      // message to the disk store's recycler, one DeleteObjects per thousand on S3). One that
+      // fails leaves an item no row names, which recovery removes.
       await Promise.all([...items].map((item) => store.remove(item).catch(() => {})))
     })
     return rounds
