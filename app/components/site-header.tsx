@@ -1,12 +1,13 @@
-import type { MouseEvent } from 'react'
+import { Bell, Menu, PenLine, Search } from 'lucide-react'
+import type { MouseEvent, ReactNode } from 'react'
 import { Link, NavLink } from 'react-router'
 import type { CurrentUser } from '../lib/root-data.ts'
 import { Avatar } from './avatar.tsx'
-import { MAIN_SECTIONS, MY_SECTIONS } from './navigation.ts'
+import { createLinks, MAIN_SECTIONS, MY_SECTIONS } from './navigation.ts'
 import { SearchBox } from './search-results.tsx'
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
-  `rounded-md px-3 py-2 text-sm font-medium hover:bg-slate-100 dark:hover:bg-slate-800 ${
+  `whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium hover:bg-slate-100 xl:px-3 dark:hover:bg-slate-800 ${
     isActive ? 'text-brand-600 dark:text-brand-100' : 'text-slate-700 dark:text-slate-300'
   }`
 
@@ -17,6 +18,37 @@ function closeMenu(event: MouseEvent<HTMLElement>) {
   }
 }
 
+/** A header menu: a `<details>` whose summary opens a panel of links below it, at the right. */
+function HeaderMenu(props: {
+  summary: ReactNode
+  summaryClassName: string
+  summaryLabel?: string
+  label: string
+  width: string
+  className?: string
+  data?: Record<`data-${string}`, string>
+  children: ReactNode
+}) {
+  return (
+    <details className={`relative ${props.className ?? ''}`} {...props.data}>
+      <summary
+        className={`cursor-pointer list-none ${props.summaryClassName}`}
+        aria-label={props.summaryLabel}
+      >
+        {props.summary}
+      </summary>
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: only closes the menu after a link was followed */}
+      <nav
+        aria-label={props.label}
+        onClick={closeMenu}
+        className={`absolute right-0 z-50 mt-2 ${props.width} rounded-lg border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900`}
+      >
+        {props.children}
+      </nav>
+    </details>
+  )
+}
+
 export function accountLinks(user: Pick<CurrentUser, 'username'>) {
   return [
     { to: `/${user.username}`, label: 'マイページ' },
@@ -25,7 +57,16 @@ export function accountLinks(user: Pick<CurrentUser, 'username'>) {
   ]
 }
 
+const iconButtonClass =
+  'grid size-10 shrink-0 place-items-center rounded-md hover:bg-slate-100 dark:hover:bg-slate-800'
+
+/**
+ * The site's bar, one 64 px row at every width: the sections' links from 1280 px (the menu
+ * below that), the search box from 768 px (a link to the search page below), and nothing in
+ * it wraps: each item keeps its text on one line and only the site title may be cut short.
+ */
 export function SiteHeader({ siteTitle, user }: { siteTitle?: string; user: CurrentUser | null }) {
+  const title = siteTitle ?? 'テックラボ'
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
       <a
@@ -34,20 +75,23 @@ export function SiteHeader({ siteTitle, user }: { siteTitle?: string; user: Curr
       >
         本文へスキップ
       </a>
-      <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4">
-        <Link to="/" className="flex shrink-0 items-center gap-2 font-bold">
+      <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 lg:gap-3">
+        <Link
+          to="/"
+          aria-label={title}
+          className="flex min-w-0 items-center gap-2 font-bold"
+          data-header-item
+        >
           <span
-            className="grid size-8 place-items-center rounded-lg bg-brand-600 text-sm text-white"
+            className="grid size-8 shrink-0 place-items-center rounded-lg bg-brand-600 text-sm text-white"
             aria-hidden="true"
           >
             TL
           </span>
-          <span className="hidden max-w-64 truncate sm:inline xl:max-w-none">
-            {siteTitle ?? 'テックラボ'}
-          </span>
+          <span className="hidden truncate whitespace-nowrap sm:inline xl:max-w-40">{title}</span>
         </Link>
-        <nav aria-label="メインメニュー" className="hidden flex-1 lg:block">
-          <ul className="flex items-center gap-1">
+        <nav aria-label="メインメニュー" className="hidden shrink-0 xl:block" data-header-item>
+          <ul className="flex items-center gap-0.5">
             {MAIN_SECTIONS.map((section) => (
               <li key={section.to}>
                 <NavLink to={section.to} className={navLinkClass} prefetch="intent">
@@ -60,11 +104,16 @@ export function SiteHeader({ siteTitle, user }: { siteTitle?: string; user: Curr
         <SearchBox
           action="/search"
           label="サイト内を検索"
-          className="ml-auto hidden w-56 md:block xl:w-72"
+          className="ml-auto hidden w-56 shrink-0 md:block xl:w-48"
         />
-        <div className="ml-auto flex items-center gap-2 md:ml-0">
+        <div className="ml-auto flex shrink-0 items-center gap-1 md:ml-0" data-header-item>
+          <Link to="/search" className={`${iconButtonClass} md:hidden`}>
+            <Search aria-hidden="true" className="size-5" />
+            <span className="sr-only">検索</span>
+          </Link>
           {user ? (
             <>
+              <CreateMenu username={user.username} />
               <NotificationsLink unread={user.unreadNotifications} />
               <UserMenu user={user} />
             </>
@@ -72,55 +121,80 @@ export function SiteHeader({ siteTitle, user }: { siteTitle?: string; user: Curr
             <>
               <Link
                 to="/auth/signin"
-                className="hidden rounded-md px-3 py-2 text-sm font-medium hover:bg-slate-100 sm:inline-block dark:hover:bg-slate-800"
+                className="hidden whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium hover:bg-slate-100 sm:inline-block dark:hover:bg-slate-800"
               >
                 ログイン
               </Link>
               <Link
                 to="/auth/signup"
-                className="rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+                className="whitespace-nowrap rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700"
               >
                 無料で始める
               </Link>
             </>
           )}
-          <details className="relative lg:hidden">
-            <summary
-              className="cursor-pointer list-none rounded-md px-3 py-2 text-sm font-medium hover:bg-slate-100 dark:hover:bg-slate-800"
-              aria-label="メニューを開く"
-            >
-              メニュー
-            </summary>
-            {/* biome-ignore lint/a11y/useKeyWithClickEvents: only closes the menu after a link was followed */}
-            <nav
-              aria-label="メニュー"
-              onClick={closeMenu}
-              className="absolute right-0 mt-2 w-56 rounded-lg border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
-            >
-              <ul>
-                {[...MAIN_SECTIONS, ...MY_SECTIONS].map((section) => (
-                  <li key={section.to}>
-                    <NavLink to={section.to} className={(state) => `block ${navLinkClass(state)}`}>
-                      {section.label}
-                    </NavLink>
-                  </li>
-                ))}
-                {!user && (
-                  <li>
-                    <NavLink
-                      to="/auth/signin"
-                      className={(state) => `block ${navLinkClass(state)}`}
-                    >
-                      ログイン
-                    </NavLink>
-                  </li>
-                )}
-              </ul>
-            </nav>
-          </details>
+          <HeaderMenu
+            className="xl:hidden"
+            summary={<Menu aria-hidden="true" className="size-5" />}
+            summaryClassName={iconButtonClass}
+            summaryLabel="メニューを開く"
+            label="メニュー"
+            width="w-56"
+          >
+            <ul>
+              {[...MAIN_SECTIONS, ...MY_SECTIONS].map((section) => (
+                <li key={section.to}>
+                  <NavLink to={section.to} className={(state) => `block ${navLinkClass(state)}`}>
+                    {section.label}
+                  </NavLink>
+                </li>
+              ))}
+              {!user && (
+                <li>
+                  <NavLink to="/auth/signin" className={(state) => `block ${navLinkClass(state)}`}>
+                    ログイン
+                  </NavLink>
+                </li>
+              )}
+            </ul>
+          </HeaderMenu>
         </div>
       </div>
     </header>
+  )
+}
+
+/** 「投稿する」: the create pages of every kind of writing, under the user's own name. */
+function CreateMenu({ username }: { username: string }) {
+  return (
+    <HeaderMenu
+      data={{ 'data-create-menu': '' }}
+      summary={
+        <>
+          <PenLine aria-hidden="true" className="size-5 sm:size-4" />
+          <span className="sr-only sm:not-sr-only">投稿する</span>
+        </>
+      }
+      summaryClassName="flex h-10 items-center gap-1.5 whitespace-nowrap rounded-md px-2 text-sm font-medium hover:bg-slate-100 sm:px-3 dark:hover:bg-slate-800"
+      label="投稿する"
+      width="w-64"
+    >
+      <ul>
+        {createLinks(username).map((link) => (
+          <li key={link.to}>
+            <Link
+              to={link.to}
+              className="block rounded-md px-3 py-2 hover:bg-slate-100 dark:hover:bg-slate-800"
+            >
+              <span className="block text-sm font-medium">{link.label}</span>
+              <span className="block text-xs text-slate-600 dark:text-slate-400">
+                {link.description}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </HeaderMenu>
   )
 }
 
@@ -130,9 +204,9 @@ function NotificationsLink({ unread }: { unread: number }) {
     <Link
       to="/notifications"
       aria-label={unread > 0 ? `通知（未読 ${unread} 件）` : '通知'}
-      className="relative rounded-md px-2 py-2 text-lg hover:bg-slate-100 dark:hover:bg-slate-800"
+      className={`relative ${iconButtonClass}`}
     >
-      <span aria-hidden="true">🔔</span>
+      <Bell aria-hidden="true" className="size-5" />
       {unread > 0 && (
         <span
           data-testid="unread-badge"
@@ -148,38 +222,33 @@ function NotificationsLink({ unread }: { unread: number }) {
 
 function UserMenu({ user }: { user: CurrentUser }) {
   return (
-    <details className="relative" data-user-menu>
-      <summary
-        className="flex cursor-pointer list-none items-center gap-2 rounded-full py-1 pr-1 pl-1 hover:bg-slate-100 sm:pr-3 dark:hover:bg-slate-800"
-        aria-label={`アカウントメニュー（${user.displayName}）`}
-      >
-        <Avatar name={user.displayName} url={user.avatarUrl} size="small" />
-        <span className="hidden max-w-40 truncate text-sm font-medium sm:inline">
-          {user.displayName}
+    <HeaderMenu
+      data={{ 'data-user-menu': '' }}
+      summary={
+        <span aria-hidden="true">
+          <Avatar name={user.displayName} url={user.avatarUrl} size="small" />
         </span>
-      </summary>
-      {/* biome-ignore lint/a11y/useKeyWithClickEvents: only closes the menu after a link was followed */}
-      <nav
-        aria-label="アカウント"
-        onClick={closeMenu}
-        className="absolute right-0 z-50 mt-2 w-60 rounded-lg border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
-      >
-        <p className="border-b border-slate-200 px-3 pt-1 pb-2 dark:border-slate-700">
-          <span className="block truncate text-sm font-semibold">{user.displayName}</span>
-          <span className="block truncate text-xs text-slate-600 dark:text-slate-400">
-            {`@${user.username}`}
-          </span>
-        </p>
-        <ul className="mt-1">
-          {accountLinks(user).map((link) => (
-            <li key={link.to}>
-              <NavLink to={link.to} end className={(state) => `block ${navLinkClass(state)}`}>
-                {link.label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
-    </details>
+      }
+      summaryClassName="flex items-center rounded-full p-1 hover:bg-slate-100 dark:hover:bg-slate-800"
+      summaryLabel="アカウントメニュー"
+      label="アカウント"
+      width="w-60"
+    >
+      <p className="border-b border-slate-200 px-3 pt-1 pb-2 dark:border-slate-700">
+        <span className="block truncate text-sm font-semibold">{user.displayName}</span>
+        <span className="block truncate text-xs text-slate-600 dark:text-slate-400">
+          {`@${user.username}`}
+        </span>
+      </p>
+      <ul className="mt-1">
+        {accountLinks(user).map((link) => (
+          <li key={link.to}>
+            <NavLink to={link.to} end className={(state) => `block ${navLinkClass(state)}`}>
+              {link.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </HeaderMenu>
   )
 }

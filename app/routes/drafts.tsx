@@ -4,7 +4,9 @@ import { ContentError } from '../../features/content-error.ts'
 import { CONTENT_KINDS } from '../../features/content-kinds.ts'
 import { actOnDraft } from '../../features/drafts/draft-actions.server.ts'
 import { listMyDrafts } from '../../features/drafts/my-drafts.server.ts'
+import { CreateButton } from '../components/create-button.tsx'
 import { EmptyState } from '../components/empty-state.tsx'
+import { CREATABLE, type CreatableKind } from '../components/navigation.ts'
 import { query } from '../lib/auth/flow.ts'
 import { formatDate } from '../lib/format.ts'
 import { pageMeta } from '../lib/meta.ts'
@@ -46,6 +48,19 @@ export async function action({ context, request }: Route.ActionArgs) {
 const buttonClass =
   'rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 dark:border-slate-600 dark:hover:bg-slate-800'
 
+/** One create button per kind: a draft starts on its create page. */
+function CreateButtons() {
+  return (
+    <ul aria-label="新しく作る" className="mt-4 flex flex-wrap gap-2">
+      {(Object.keys(CREATABLE) as CreatableKind[]).map((kind) => (
+        <li key={kind}>
+          <CreateButton kind={kind} />
+        </li>
+      ))}
+    </ul>
+  )
+}
+
 export default function Drafts({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state !== 'idle'
   return (
@@ -54,6 +69,7 @@ export default function Drafts({ loaderData, actionData }: Route.ComponentProps)
       <p className="mt-2 text-slate-600 dark:text-slate-400">
         公開前のコンテンツです。あなたにだけ表示されます。
       </p>
+      <CreateButtons />
       {actionData?.problem && (
         <p role="alert" className="mt-4 text-red-700 dark:text-red-400">
           {actionData.problem}
@@ -61,14 +77,8 @@ export default function Drafts({ loaderData, actionData }: Route.ComponentProps)
       )}
       {loaderData.drafts.length === 0 ? (
         <div className="mt-6">
-          <EmptyState
-            title="下書きはありません"
-            actions={[
-              { to: '/courses', label: 'コースを見る' },
-              { to: '/studies', label: 'スタディを見る' },
-            ]}
-          >
-            作成したコンテンツは、公開するまでここに並びます。
+          <EmptyState title="下書きはありません">
+            作成したコンテンツは、公開するまでここに並びます。上のボタンから書き始めましょう。
           </EmptyState>
         </div>
       ) : (

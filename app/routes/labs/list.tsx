@@ -1,14 +1,14 @@
-import { data, Link } from 'react-router'
+import { data } from 'react-router'
 import {
   listPublishedLabStories,
   listPublishedLabs,
 } from '../../../features/labs/lab-lists.server.ts'
 import { studyListQuery } from '../../../features/studies/study-lists.server.ts'
+import { HeadingWithCreate } from '../../components/create-button.tsx'
 import { LabList } from '../../components/labs/lab-list.tsx'
 import { LIST_PAGE_SIZE } from '../../components/published-list.tsx'
 import { publicPageHeaders } from '../../lib/cache-control.ts'
 import { pageMeta } from '../../lib/meta.ts'
-import { useCurrentUser } from '../../lib/root-data.ts'
 import type { Route } from './+types/list'
 
 export const headers = publicPageHeaders
@@ -17,12 +17,10 @@ const PAGES = {
   labs: {
     title: 'ラボ',
     description: '学習者が学んだことを生かして作った作品（ラボ）の一覧です。',
-    create: 'ラボを作る',
   },
   labs_stories: {
     title: 'ストーリー',
     description: 'ラボを作る中で学んだこと、工夫やつまずきを書いた記事の一覧です。',
-    create: 'ストーリーを書く',
   },
 }
 
@@ -43,20 +41,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export default function Labs({ loaderData: { kind, firstPage } }: Route.ComponentProps) {
   const page = PAGES[kind]
-  const user = useCurrentUser()
   return (
     <div>
-      <div className="flex flex-wrap items-center justify-between gap-3">
+      <HeadingWithCreate kind={kind}>
         <h1 className="text-2xl font-bold">{page.title}</h1>
-        {user && (
-          <Link
-            to={`/${user.username}/${kind}/create`}
-            className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-          >
-            {page.create}
-          </Link>
-        )}
-      </div>
+      </HeadingWithCreate>
       <p className="mt-2 text-slate-600 dark:text-slate-400">
         {page.description}新しく公開された順に並んでいます。
       </p>

@@ -4,6 +4,7 @@ import {
   listPublishedLabs,
 } from '../../../features/labs/lab-lists.server.ts'
 import { studyListQuery } from '../../../features/studies/study-lists.server.ts'
+import { HeadingWithCreate } from '../../components/create-button.tsx'
 import { LabList } from '../../components/labs/lab-list.tsx'
 import { LIST_PAGE_SIZE } from '../../components/published-list.tsx'
 import { publicPageHeaders } from '../../lib/cache-control.ts'
@@ -51,9 +52,11 @@ export default function ProfileLabs({ loaderData }: Route.ComponentProps) {
   const { kind, username, firstPage } = loaderData
   return (
     <section aria-labelledby="profile-tab-heading">
-      <h2 id="profile-tab-heading" className="text-lg font-bold">
-        {TITLES[kind]}
-      </h2>
+      <HeadingWithCreate kind={kind} owner={username}>
+        <h2 id="profile-tab-heading" className="text-lg font-bold">
+          {TITLES[kind]}
+        </h2>
+      </HeadingWithCreate>
       <LabList
         kind={kind}
         firstPage={firstPage}

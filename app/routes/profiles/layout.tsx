@@ -29,7 +29,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 }
 
 const tabClass = ({ isActive }: { isActive: boolean }) =>
-  `inline-block border-b-2 px-3 py-2 text-sm ${
+  `inline-block whitespace-nowrap border-b-2 px-2.5 py-2 text-sm sm:px-3 ${
     isActive
       ? 'border-brand-600 font-semibold text-brand-700 dark:text-brand-100'
       : 'border-transparent text-slate-600 hover:border-slate-300 dark:text-slate-400'
@@ -48,11 +48,12 @@ export default function ProfileLayout({ loaderData: { profile } }: Route.Compone
   return (
     <div className="mx-auto max-w-4xl">
       <ProfileHeader key={profile.username} profile={profile} />
+      {/* On a phone the six tabs take two rows rather than hiding some past the edge. */}
       <nav
         aria-label="プロフィールのタブ"
-        className="mt-8 overflow-x-auto border-b border-slate-200 dark:border-slate-800"
+        className="mt-8 border-b border-slate-200 dark:border-slate-800"
       >
-        <ul className="flex whitespace-nowrap">
+        <ul className="flex flex-wrap">
           {tabs.map((tab) => (
             <li key={tab.to}>
               <NavLink to={tab.to} end={tab.end} className={tabClass} preventScrollReset>

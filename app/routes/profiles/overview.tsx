@@ -1,5 +1,6 @@
 import { listCoursesByAuthor } from '../../../features/courses/catalogue.server.ts'
 import { CourseCard } from '../../components/course-card.tsx'
+import { HeadingWithCreate } from '../../components/create-button.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { publicPageHeaders } from '../../lib/cache-control.ts'
 import { pageMeta } from '../../lib/meta.ts'
@@ -19,15 +20,17 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 }
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  return { courses: await listCoursesByAuthor(context.db, params.user) }
+  return { username: params.user, courses: await listCoursesByAuthor(context.db, params.user) }
 }
 
 export default function ProfileOverview({ loaderData }: Route.ComponentProps) {
   return (
     <section aria-labelledby="profile-courses">
-      <h2 id="profile-courses" className="text-lg font-bold">
-        公開中のコース
-      </h2>
+      <HeadingWithCreate kind="courses" owner={loaderData.username}>
+        <h2 id="profile-courses" className="text-lg font-bold">
+          公開中のコース
+        </h2>
+      </HeadingWithCreate>
       {loaderData.courses.length === 0 ? (
         <div className="mt-4">
           <EmptyState title="公開中のコースはまだありません" />

@@ -3,6 +3,7 @@ import {
   listPublishedStudies,
   studyListQuery,
 } from '../../../features/studies/study-lists.server.ts'
+import { HeadingWithCreate } from '../../components/create-button.tsx'
 import { STUDY_PAGE_SIZE, StudyList } from '../../components/studies/study-list.tsx'
 import { publicPageHeaders } from '../../lib/cache-control.ts'
 import { pageMeta } from '../../lib/meta.ts'
@@ -33,9 +34,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 export default function ProfileStudies({ loaderData }: Route.ComponentProps) {
   return (
     <section aria-labelledby="profile-tab-heading">
-      <h2 id="profile-tab-heading" className="text-lg font-bold">
-        スタディ
-      </h2>
+      <HeadingWithCreate kind="studies" owner={loaderData.username}>
+        <h2 id="profile-tab-heading" className="text-lg font-bold">
+          スタディ
+        </h2>
+      </HeadingWithCreate>
       <StudyList
         firstPage={loaderData.firstPage}
         apiPath={`/users/${encodeURIComponent(loaderData.username)}/studies`}

@@ -3,6 +3,7 @@ import {
   listPublishedStudies,
   studyListQuery,
 } from '../../../features/studies/study-lists.server.ts'
+import { HeadingWithCreate } from '../../components/create-button.tsx'
 import { STUDY_PAGE_SIZE, StudyList } from '../../components/studies/study-list.tsx'
 import { publicPageHeaders } from '../../lib/cache-control.ts'
 import { pageMeta } from '../../lib/meta.ts'
@@ -24,7 +25,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 export default function Studies({ loaderData }: Route.ComponentProps) {
   return (
     <div>
-      <h1 className="text-2xl font-bold">スタディ</h1>
+      <HeadingWithCreate kind="studies">
+        <h1 className="text-2xl font-bold">スタディ</h1>
+      </HeadingWithCreate>
       <p className="mt-2 text-slate-600 dark:text-slate-400">
         テーマごとにまとめた学習ノートです。新しく公開された順に並んでいます。
       </p>
