@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { demoCourses } from '../../db/seed/demo-content.ts'
 import { seedDemoContent } from '../../db/seed/seed.ts'
 import { openTemporaryDatabase, type TemporaryDatabase } from '../../db/test-support.ts'
+import { replaceItemTags } from '../tags/item-tags.server.ts'
 import {
   catalogueQuery,
   findPublishedCourse,
+  listCatalogueTags,
   listCoursesByAuthor,
   listPublishedCourses,
 } from './catalogue.server.ts'
@@ -175,5 +177,86 @@ describe('listCoursesByAuthor', () => {
     for (const course of courses) expect(course.author.username).toBe('sakura_dev')
     const times = courses.map((course) => course.publishedAt)
     expect(times).toEqual([...times].sort((a, b) => b - a))
+  })
+})
+
+describe('catalogue filters', () => {
+  /** Tags the tied courses: the first two get `python`, the third `html`, and one of each level. */
+  beforeAll(async () => {
+    const [first, second, third] = TIED_IDS
+    await replaceItemTags(
+      database.db,
+      'course_tags',
+      first ?? '',
+      ['python', 'beginner-friendly'],
+      NOW,
+    )
+    await replaceItemTags(database.db, 'course_tags', second ?? '', ['python'], NOW)
+    await replaceItemTags(database.db, 'course_tags', third ?? '', ['html'], NOW)
+    await database.db
+      .updateTable('courses')
+      .set({ level: 'advanced', access: 'premium' })
+      .where('id', '=', second ?? '')
+      .execute()
+  })
+
+  const list = (filters: Record<string, string>, limit = 50) =>
+    listPublishedCourses(database.db, catalogueQuery.parse({ ...filters, limit }))
+
+  it('narrows to a tag, matched after normalising what was typed', async () => {
+    for (const typed of ['python', 'Python', 'ＰＹＴＨＯＮ']) {
+      const page = await list({ tag: typed })
+      expect(page.items.map((item) => item.id).sort(), typed).toEqual(
+        [TIED_IDS[0], TIED_IDS[1]].sort(),
+      )
+    }
+    expect((await list({ tag: 'ruby' })).items).toEqual([])
+  })
+
+  it('narrows by level and by access, and combines filters', async () => {
+    const advanced = await list({ level: 'advanced' })
+    expect(advanced.items.map((item) => item.id)).toContain(TIED_IDS[1])
+    for (const item of advanced.items) expect(item.level).toBe('advanced')
+    for (const item of (await list({ access: 'premium' })).items)
+      expect(item.access).toBe('premium')
+    for (const item of (await list({ access: 'free' })).items) expect(item.access).toBe('free')
+    expect((await list({ tag: 'python', level: 'advanced' })).items.map((i) => i.id)).toEqual([
+      TIED_IDS[1],
+    ])
+    expect((await list({ tag: 'python', access: 'free' })).items.map((i) => i.id)).toEqual([
+      TIED_IDS[0],
+    ])
+  })
+
+  it('pages through a filtered list without losing or repeating a course', async () => {
+    const seen: string[] = []
+    let cursor: string | undefined
+    do {
+      const page = await list({ tag: 'python', ...(cursor && { cursor }) }, 1)
+      seen.push(...page.items.map((item) => item.id))
+      cursor = page.nextCursor ?? undefined
+    } while (cursor)
+    expect(seen).toEqual([TIED_IDS[1], TIED_IDS[0]])
+  })
+
+  it('treats an empty filter as none and refuses values that are not filters', () => {
+    expect(catalogueQuery.parse({ tag: '', level: '', access: '' })).toMatchObject({
+      tag: undefined,
+      level: undefined,
+      access: undefined,
+    })
+    expect(catalogueQuery.safeParse({ level: 'expert' }).success).toBe(false)
+    expect(catalogueQuery.safeParse({ access: 'gold' }).success).toBe(false)
+    expect(catalogueQuery.safeParse({ tag: '<script>' }).success).toBe(false)
+  })
+
+  it('gives every card its tags in the author’s order, and lists the tags in use', async () => {
+    const page = await list({})
+    const first = page.items.find((item) => item.id === TIED_IDS[0])
+    expect(first?.tags).toEqual(['python', 'beginner-friendly'])
+    expect(page.items.find((item) => item.id === TIED_IDS[3])?.tags).toEqual([])
+    const tags = await listCatalogueTags(database.db)
+    expect(tags[0]).toBe('python')
+    expect(tags).toEqual(expect.arrayContaining(['python', 'html', 'beginner-friendly']))
   })
 })

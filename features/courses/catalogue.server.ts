@@ -2,20 +2,47 @@ import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import type { DB } from '../../db/schema.ts'
 import { cursorParameter, type Page, pageFrom, pageSizeParameter } from '../pagination.ts'
+import { tagsOfItems } from '../tags/item-tags.server.ts'
+import { tagSchema } from '../tags/normalize.ts'
 import type { CourseCard } from './course-card.ts'
+import { access, level } from './course-input.ts'
 
-export const catalogueQuery = z.object({
+/** The catalogue's filters; an empty value (an unset select in a GET form) means "any". */
+const anyWhenEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
+
+export const catalogueFilters = z.object({
+  tag: anyWhenEmpty(tagSchema),
+  level: anyWhenEmpty(level),
+  access: anyWhenEmpty(access),
+})
+export type CatalogueFilters = z.infer<typeof catalogueFilters>
+
+export const catalogueQuery = catalogueFilters.extend({
   cursor: cursorParameter.optional(),
   limit: pageSizeParameter,
 })
 export type CatalogueQuery = z.infer<typeof catalogueQuery>
 
-/** Published courses, newest first, a page at a time. */
+/** Published courses, newest first, a page at a time, narrowed by tag, level and access. */
 export async function listPublishedCourses(
   db: Kysely<DB>,
-  { cursor, limit }: CatalogueQuery,
+  { cursor, limit, tag, level, access }: CatalogueQuery,
 ): Promise<Page<CourseCard>> {
   let query = publishedCourseCards(db)
+  if (level) query = query.where('courses.level', '=', level)
+  if (access) query = query.where('courses.access', '=', access)
+  if (tag) {
+    query = query.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('course_tags')
+          .innerJoin('tags', 'tags.id', 'course_tags.tag_id')
+          .select('course_tags.subject_id')
+          .whereRef('course_tags.subject_id', '=', 'courses.id')
+          .where('tags.name', '=', tag),
+      ),
+    )
+  }
   if (cursor) {
     query = query.where(({ eb, or, and }) =>
       or([
@@ -30,7 +57,26 @@ export async function listPublishedCourses(
     .limit(limit + 1)
     .execute()
 
-  return pageFrom(rows.map(toCourseCard), limit, (card) => ({ at: card.publishedAt, id: card.id }))
+  return pageFrom(await withTags(db, rows), limit, (card) => ({
+    at: card.publishedAt,
+    id: card.id,
+  }))
+}
+
+/** The tags used by published courses, most used first: the catalogue's tag filter offers these. */
+export async function listCatalogueTags(db: Kysely<DB>, limit = 30): Promise<string[]> {
+  const rows = await db
+    .selectFrom('course_tags')
+    .innerJoin('tags', 'tags.id', 'course_tags.tag_id')
+    .innerJoin('courses', 'courses.id', 'course_tags.subject_id')
+    .where('courses.status', '=', 'published')
+    .select(({ fn }) => ['tags.name', fn.countAll<number>().as('uses')])
+    .groupBy('tags.name')
+    .orderBy('uses', 'desc')
+    .orderBy('tags.name')
+    .limit(limit)
+    .execute()
+  return rows.map((row) => row.name)
 }
 
 /** A published course, addressed the way its URL addresses it: by author and id. */
@@ -42,7 +88,7 @@ export async function findPublishedCourse(
     .where('courses.id', '=', address.courseId)
     .where('users.username', '=', address.username.toLowerCase())
     .executeTakeFirst()
-  return row && toCourseCard(row)
+  return row && (await withTags(db, [row]))[0]
 }
 
 /** Published courses of one author, newest first. */
@@ -57,7 +103,7 @@ export async function listCoursesByAuthor(
     .orderBy('courses.id', 'desc')
     .limit(limit)
     .execute()
-  return rows.map(toCourseCard)
+  return withTags(db, rows)
 }
 
 function publishedCourseCards(db: Kysely<DB>) {
@@ -82,7 +128,17 @@ type CourseCardRow = Awaited<
   ReturnType<ReturnType<typeof publishedCourseCards>['executeTakeFirstOrThrow']>
 >
 
-function toCourseCard(row: CourseCardRow): CourseCard {
+/** Cards of the rows, each with its tags (one query for the page). */
+async function withTags(db: Kysely<DB>, rows: readonly CourseCardRow[]): Promise<CourseCard[]> {
+  const tags = await tagsOfItems(
+    db,
+    'course_tags',
+    rows.map((row) => row.id),
+  )
+  return rows.map((row) => toCourseCard(row, tags.get(row.id) ?? []))
+}
+
+function toCourseCard(row: CourseCardRow, tags: string[]): CourseCard {
   return {
     id: row.id,
     title: row.title,
@@ -91,6 +147,7 @@ function toCourseCard(row: CourseCardRow): CourseCard {
     access: row.access,
     publishedAt: row.published_at ?? 0,
     coverKey: row.cover_key,
+    tags,
     author: { username: row.username, displayName: row.display_name },
   }
 }

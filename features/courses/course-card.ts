@@ -10,6 +10,8 @@ export type CourseCard = {
   publishedAt: number
   /** The cover image, a public object of the site's bucket; null for none. */
   coverKey: string | null
+  /** Normalised tags in the author's order. */
+  tags: string[]
   author: { username: string; displayName: string }
 }
 

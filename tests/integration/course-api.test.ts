@@ -172,3 +172,21 @@ describe('course API', () => {
     expect((await call('GET', `/courses/${courseId}/draft`, author)).status).toBe(404)
   })
 })
+
+describe('GET /api/courses filters', () => {
+  it('narrows by level and access, and answers a bad filter with a field error', async () => {
+    const premium = await call('GET', '/courses?access=premium&limit=50')
+    expect(premium.status).toBe(200)
+    expect(premium.body.items.length).toBeGreaterThan(0)
+    for (const course of premium.body.items) expect(course.access).toBe('premium')
+    const beginner = await call('GET', '/courses?level=beginner&access=free&limit=50')
+    for (const course of beginner.body.items) {
+      expect(course).toMatchObject({ level: 'beginner', access: 'free', tags: expect.any(Array) })
+    }
+    const none = await call('GET', '/courses?tag=no-such-tag')
+    expect(none.body.items).toEqual([])
+    const bad = await call('GET', '/courses?level=expert')
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.code).toBe('VALIDATION_FAILED')
+  })
+})

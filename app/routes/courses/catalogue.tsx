@@ -1,6 +1,12 @@
-import { data } from 'react-router'
-import { catalogueQuery, listPublishedCourses } from '../../../features/courses/catalogue.server.ts'
-import type { CourseCard as Course } from '../../../features/courses/course-card.ts'
+import { data, Form, useSubmit } from 'react-router'
+import {
+  type CatalogueFilters,
+  catalogueFilters,
+  catalogueQuery,
+  listCatalogueTags,
+  listPublishedCourses,
+} from '../../../features/courses/catalogue.server.ts'
+import { type CourseCard as Course, LEVEL_LABELS } from '../../../features/courses/course-card.ts'
 import type { Page } from '../../../features/pagination.ts'
 import { searchPublishedContent } from '../../../features/search/search.server.ts'
 import { searchQuery } from '../../../features/search/search-query.ts'
@@ -24,27 +30,140 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 const PAGE_SIZE = 12
 
+const NO_FILTERS: CatalogueFilters = { tag: undefined, level: undefined, access: undefined }
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const q = new URL(request.url).searchParams.get('q') ?? ''
+  const params = new URL(request.url).searchParams
+  const q = params.get('q') ?? ''
+  const tags = await listCatalogueTags(context.db)
   if (q.trim()) {
     const search = searchQuery.safeParse({ q, kind: 'course' })
     if (!search.success) {
       const error = search.error.issues[0]?.message ?? null
-      return data({ q, firstPage: null, results: [], error }, { status: 400 })
+      return data(
+        { q, tags, filters: NO_FILTERS, firstPage: null, results: [], error },
+        { status: 400 },
+      )
     }
     const results = await searchPublishedContent(context.db, search.data)
-    return data({ q, firstPage: null, results, error: null })
+    return data({ q, tags, filters: NO_FILTERS, firstPage: null, results, error: null })
   }
+  const parsed = catalogueFilters.safeParse({
+    tag: params.get('tag') ?? undefined,
+    level: params.get('level') ?? undefined,
+    access: params.get('access') ?? undefined,
+  })
+  if (!parsed.success) {
+    const error = parsed.error.issues[0]?.message ?? null
+    return data(
+      { q, tags, filters: NO_FILTERS, firstPage: null, results: [], error },
+      { status: 400 },
+    )
+  }
+  const filters = parsed.data
   const firstPage = await listPublishedCourses(
     context.db,
-    catalogueQuery.parse({ limit: PAGE_SIZE }),
+    catalogueQuery.parse({ ...filters, limit: PAGE_SIZE }),
   )
-  return data({ q, firstPage, results: [], error: null })
+  return data({ q, tags, filters, firstPage, results: [], error: null })
+}
+
+/** The filters as query parameters, the unset ones left out. */
+function filterParams(filters: CatalogueFilters): URLSearchParams {
+  const params = new URLSearchParams()
+  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value)
+  return params
+}
+
+const selectClass =
+  'rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-600 dark:bg-slate-900'
+
+/** One filter: 「すべて」 (no filter) and the options as [value, label]; keyed by the value in force so a navigation (back, a link) shows it. */
+function FilterSelect(props: {
+  label: string
+  name: keyof CatalogueFilters
+  value: string | undefined
+  options: readonly (readonly [string, string])[]
+}) {
+  return (
+    <label className="flex flex-col gap-1 text-sm">
+      {props.label}
+      <select
+        key={props.value ?? ''}
+        name={props.name}
+        defaultValue={props.value ?? ''}
+        className={selectClass}
+      >
+        <option value="">すべて</option>
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
+/**
+ * Tag, level and access as a GET form, so the state is the URL (shareable, back button). With
+ * scripts on, a change applies at once; the button serves the rest.
+ */
+function CatalogueFilterForm({ tags, filters }: { tags: string[]; filters: CatalogueFilters }) {
+  const submit = useSubmit()
+  const active = filterParams(filters).size > 0
+  return (
+    <Form
+      method="get"
+      action="/courses"
+      aria-label="コースを絞り込む"
+      className="mt-4 flex flex-wrap items-end gap-3"
+      onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}
+    >
+      <FilterSelect
+        label="タグ"
+        name="tag"
+        value={filters.tag}
+        options={[
+          // A tag from a link that is not among the most used ones is still shown as chosen.
+          ...(filters.tag && !tags.includes(filters.tag) ? [filters.tag] : []),
+          ...tags,
+        ].map((tag) => [tag, tag])}
+      />
+      <FilterSelect
+        label="レベル"
+        name="level"
+        value={filters.level}
+        options={Object.entries(LEVEL_LABELS)}
+      />
+      <FilterSelect
+        label="料金"
+        name="access"
+        value={filters.access}
+        options={[
+          ['free', '無料'],
+          ['premium', 'プレミアム'],
+        ]}
+      />
+      <button type="submit" className={selectClass}>
+        絞り込む
+      </button>
+      {active && (
+        <a
+          href="/courses"
+          className="py-2 text-sm text-brand-600 hover:underline dark:text-sky-300"
+        >
+          条件をクリア
+        </a>
+      )}
+    </Form>
+  )
 }
 
 export default function Catalogue({ loaderData }: Route.ComponentProps) {
   const { apiGatewayUrl } = useSettings()
-  const { q, firstPage, results, error } = loaderData
+  const { q, tags, filters, firstPage, results, error } = loaderData
+  const filterQuery = filterParams(filters).toString()
   return (
     <div>
       <h1 className="text-2xl font-bold">コース一覧</h1>
@@ -58,24 +177,37 @@ export default function Catalogue({ loaderData }: Route.ComponentProps) {
         label="コースを検索"
         className="mt-4 max-w-xl"
       />
+      {!q.trim() && <CatalogueFilterForm tags={tags} filters={filters} />}
       {error ? (
         <p role="alert" className="mt-6 text-red-700 dark:text-red-300">
           {error}
         </p>
       ) : firstPage ? (
-        <InfiniteList<Course>
-          label="コース"
-          firstPage={firstPage}
-          fetchPage={(cursor) =>
-            apiFetch<Page<Course>>(
-              apiGatewayUrl,
-              `/courses?limit=${PAGE_SIZE}&cursor=${encodeURIComponent(cursor)}`,
-            )
-          }
-          getKey={(course) => course.id}
-          renderItem={(course) => <CourseCard course={course} />}
-          className="mt-6 grid gap-4 sm:grid-cols-2"
-        />
+        firstPage.items.length === 0 ? (
+          <div className="mt-6">
+            <EmptyState
+              title="条件に合うコースはありません"
+              actions={[{ to: '/courses', label: 'すべてのコースを見る' }]}
+            >
+              条件を変えてみてください。
+            </EmptyState>
+          </div>
+        ) : (
+          <InfiniteList<Course>
+            key={filterQuery}
+            label="コース"
+            firstPage={firstPage}
+            fetchPage={(cursor) =>
+              apiFetch<Page<Course>>(
+                apiGatewayUrl,
+                `/courses?${filterQuery ? `${filterQuery}&` : ''}limit=${PAGE_SIZE}&cursor=${encodeURIComponent(cursor)}`,
+              )
+            }
+            getKey={(course) => course.id}
+            renderItem={(course) => <CourseCard course={course} />}
+            className="mt-6 grid gap-4 sm:grid-cols-2"
+          />
+        )
       ) : results.length > 0 ? (
         <SearchResultList results={results} />
       ) : (
