@@ -1,7 +1,48 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
+import {
+  BUILD_CONFIG_FILES,
+  BUILD_INPUTS_FILE,
+  type BuildInputs,
+  hashFile,
+} from './server/build-inputs.ts'
+
+/**
+ * Records every project file a build reads, with its hash, in build/inputs.json (the client
+ * and the server build add to one list), so `npm start` and the test suites can tell whether
+ * the build is current (server/build-inputs.ts).
+ */
+function buildInputs(): Plugin {
+  const root = import.meta.dirname
+  const files = new Set<string>()
+  return {
+    name: 'techlab-build-inputs',
+    apply: 'build',
+    transform(_code, id) {
+      const file = id.split('?')[0] ?? ''
+      if (file.startsWith(`${root}/`) && !file.includes('/node_modules/')) files.add(file)
+    },
+    closeBundle() {
+      const output = path.join(root, BUILD_INPUTS_FILE)
+      let inputs: BuildInputs = { files: {} }
+      try {
+        // The client build runs first and writes afresh; the server build adds its files.
+        if (this.environment.name !== 'client') {
+          inputs = JSON.parse(readFileSync(output, 'utf8')) as BuildInputs
+        }
+      } catch {}
+      for (const file of [...files, ...BUILD_CONFIG_FILES.map((name) => path.join(root, name))]) {
+        inputs.files[path.relative(root, file)] = hashFile(file)
+      }
+      mkdirSync(path.dirname(output), { recursive: true })
+      writeFileSync(output, `${JSON.stringify(inputs, null, 1)}\n`)
+    },
+  }
+}
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), buildInputs()],
 })

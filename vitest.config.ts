@@ -22,6 +22,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
+          globalSetup: ['tests/support/require-current-build.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -30,6 +31,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/support/require-current-build.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // expect.poll gives up after 1 s by default: too short for what a browser does on a

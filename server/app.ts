@@ -2,6 +2,7 @@ import path from 'node:path'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import type { Kysely } from 'kysely'
+import pinoPretty from 'pino-pretty'
 import type { ServerBuild } from 'react-router'
 import { createAuthService } from '../app/lib/auth/auth-service.server.ts'
 import type { Database } from '../db/database.ts'
@@ -43,6 +44,8 @@ export type ServerOptions = {
   /** Development only: Vite's dev server, mounted as middleware for assets and HMR. */
   devServer?: { middlewares: import('node:http').RequestListener; close(): Promise<void> }
   logger?: boolean
+  /** Log lines for a person at a terminal (pino-pretty) instead of JSON for a collector. */
+  prettyLogs?: boolean
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
@@ -62,6 +65,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
             ],
             // OAuth codes, and presigned URLs' signatures and tokens, travel in query strings.
             serializers: { req: serializeRequest },
+            ...(options.prettyLogs && {
+              stream: pinoPretty({
+                sync: true,
+                translateTime: 'SYS:HH:MM:ss',
+                ignore: 'pid,hostname',
+              }),
+            }),
           },
     // Fastify's answers to requests it cannot route (bad URL encoding and the like).
     frameworkErrors: (error, request, reply) => {

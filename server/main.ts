@@ -16,7 +16,8 @@ async function main(): Promise<void> {
     throw error
   }
 
-  const { app, url, httpsUrl } = await startServer(config)
+  // Pretty lines at a terminal; JSON, one object a line, where a collector reads the output.
+  const { app, url, httpsUrl } = await startServer(config, { prettyLogs: process.stdout.isTTY })
   app.log.info(
     `${config.public.siteTitle} is listening on ${url}${httpsUrl ? ` and ${httpsUrl}` : ''} (${config.env}, ${config.database.kind})`,
   )

@@ -25,7 +25,7 @@ export type RunningServer = {
 /** Opens the database, brings it up to date, and starts listening. */
 export async function startServer(
   config: Config,
-  options: { logger?: boolean } = {},
+  options: Pick<ServerOptions, 'logger' | 'prettyLogs'> = {},
 ): Promise<RunningServer> {
   const database = openDatabase(config.database)
   try {
@@ -41,6 +41,7 @@ export async function startServer(
       config,
       database,
       logger: options.logger,
+      prettyLogs: options.prettyLogs,
       ...(await appBuild(config)),
     })
     const tls = config.https && (await tlsListener(app, config.https))
@@ -49,8 +50,9 @@ export async function startServer(
     const httpsPort = tls && config.https && (await tls.listen(config.host, config.https.port))
     return {
       app,
-      url: `http://localhost:${port}`,
-      httpsUrl: httpsPort === undefined ? undefined : `https://localhost:${httpsPort}`,
+      url: `http://${hostInUrl(config.host)}:${port}`,
+      httpsUrl:
+        httpsPort === undefined ? undefined : `https://${hostInUrl(config.host)}:${httpsPort}`,
       database,
     }
   } catch (error) {
@@ -78,6 +80,15 @@ async function tlsListener(app: FastifyInstance, https: NonNullable<Config['http
         server.listen({ host, port }, () => resolve(portOf(server.address(), port)))
       }),
   }
+}
+
+/**
+ * The bound host as a URL names it: the address or name HOST gave; `localhost` for the
+ * wildcard addresses, where that is the address a browser on the machine opens.
+ */
+export function hostInUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost'
+  return host.includes(':') ? `[${host}]` : host
 }
 
 function portOf(address: ReturnType<HttpsServer['address']>, fallback: number): number {

@@ -132,6 +132,26 @@ describe('the server process', () => {
     expect(child.exitCode).toBeNull()
   })
 
+  it('logs the address it bound, as JSON lines when its output is not a terminal', async () => {
+    const port = await freePort()
+    const child = launch({
+      DATA_DIR: await tempDir(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      SEED_DEMO_CONTENT: 'never',
+    })
+    await waitUntilReady(`http://127.0.0.1:${port}`)
+    await expect.poll(() => child.output()).toContain('is listening on')
+    const listening = child
+      .output()
+      .split('\n')
+      .find((line) => line.includes('is listening on'))
+    const entry = JSON.parse(listening ?? '') as { level: number; msg: string }
+    expect(entry.msg).toContain(`http://127.0.0.1:${port}`)
+    expect(entry.msg).not.toContain('localhost')
+  })
+
   it('drains an in-flight request on SIGTERM, then exits 0', async () => {
     const port = await freePort()
     const child = launch({
