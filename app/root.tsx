@@ -21,7 +21,10 @@ import { SiteHeader } from './components/site-header.tsx'
 import { provideIdentitySettings } from './lib/auth/identity-settings.ts'
 import { publicObjectUrl } from './lib/storage/storage-settings.ts'
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]
+export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const session = await context.auth.currentUser(request)

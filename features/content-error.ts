@@ -47,7 +47,7 @@ export class ContentError extends Error {
   }
 
   static signInRequired(): ContentError {
-    return new ContentError('SIGN_IN_REQUIRED', 'この操作にはサインインが必要です')
+    return new ContentError('SIGN_IN_REQUIRED', 'この操作にはログインが必要です')
   }
 
   static stale(): ContentError {

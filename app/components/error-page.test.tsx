@@ -13,22 +13,36 @@ describe('ErrorPage', () => {
     expect(html).toContain('Back to the home page')
     expect(html).toContain('>404<')
     expect(html).not.toContain('ignored for 404')
-    expect(html).toMatch(/<a [^>]*href="\/"[^>]*>Back to the home page<\/a>/)
+    expect(html).toMatch(/<a [^>]*href="\/"[^>]*>ホームに戻る.*Back to the home page.*<\/a>/)
+    // Japanese first: the heading explains, the seed's line follows.
+    expect(html.indexOf('ページが見つかりません')).toBeLessThan(html.indexOf(ERROR_TEXTS.notFound))
+    expect(html).toContain('<h1 class="text-xl font-semibold">ページが見つかりません</h1>')
+  })
+
+  it('explains 403, 401, other client errors and server errors in Japanese', () => {
+    expect(renderToString(<ErrorPage status={403} message="Forbidden" />)).toContain(
+      'このページを見る権限がありません',
+    )
+    expect(renderToString(<ErrorPage status={401} message="" />)).toContain('ログインが必要です')
+    expect(renderToString(<ErrorPage status={400} message="" />)).toContain(
+      'リクエストを処理できませんでした',
+    )
+    expect(renderToString(<ErrorPage status={503} message="" />)).toContain('エラーが発生しました')
   })
 
   it('shows the message it is given for other statuses', () => {
     const html = renderToString(<ErrorPage status={500} message="Error" />)
     expect(html).toContain('>500<')
-    expect(html).toContain('<h1 class="text-xl font-semibold">Error</h1>')
+    expect(html).toContain('>Error</p>')
     expect(html).not.toContain(ERROR_TEXTS.notFound)
 
     const custom = renderToString(<ErrorPage status={403} message="Forbidden" />)
-    expect(custom).toContain('>Forbidden</h1>')
+    expect(custom).toContain('>Forbidden</p>')
   })
 
   it('falls back to "Error" when the message is empty', () => {
     const html = renderToString(<ErrorPage status={500} message="" />)
-    expect(html).toContain('>Error</h1>')
+    expect(html).toContain('>Error</p>')
   })
 })
 

@@ -9,8 +9,39 @@ export const ERROR_TEXTS = {
   defaultStatus: 500,
 } as const
 
+/** What happened, in Japanese first: the seed's English line follows it. */
+export function japaneseExplanation(status: number): { title: string; detail: string } {
+  if (status === 404) {
+    return {
+      title: 'ページが見つかりません',
+      detail:
+        'URL が正しいか確かめてください。ページが削除されたか、非公開になった可能性があります。',
+    }
+  }
+  if (status === 403) {
+    return {
+      title: 'このページを見る権限がありません',
+      detail: '別のアカウントでログインしているか、このページは作成者だけが見られます。',
+    }
+  }
+  if (status === 401) {
+    return { title: 'ログインが必要です', detail: 'ログインしてから、もう一度開いてください。' }
+  }
+  if (status >= 400 && status < 500) {
+    return {
+      title: 'リクエストを処理できませんでした',
+      detail: '入力やリンクを確かめて、もう一度お試しください。',
+    }
+  }
+  return {
+    title: 'エラーが発生しました',
+    detail: '時間をおいて、もう一度お試しください。続く場合はお問い合わせください。',
+  }
+}
+
 export function ErrorPage({ status, message }: { status: number; message: string }) {
   const text = status === 404 ? ERROR_TEXTS.notFound : message || ERROR_TEXTS.defaultMessage
+  const explanation = japaneseExplanation(status)
   return (
     <main
       id="main"
@@ -19,9 +50,16 @@ export function ErrorPage({ status, message }: { status: number; message: string
       <p className="text-6xl font-bold text-brand-600 dark:text-brand-100" aria-hidden="true">
         {status}
       </p>
-      <h1 className="text-xl font-semibold">{text}</h1>
+      <h1 className="text-xl font-semibold">{explanation.title}</h1>
+      <p className="text-slate-700 dark:text-slate-300">{explanation.detail}</p>
+      <p lang="en" className="text-sm text-slate-600 dark:text-slate-400">
+        {text}
+      </p>
       <a href="/" className="rounded-md bg-brand-600 px-4 py-2 text-white hover:bg-brand-700">
-        {ERROR_TEXTS.backHome}
+        ホームに戻る<span className="sr-only"> / </span>
+        <span lang="en" className="ml-2 text-sm opacity-90">
+          {ERROR_TEXTS.backHome}
+        </span>
       </a>
     </main>
   )

@@ -1,6 +1,6 @@
 import { Bell, Menu, PenLine, Search } from 'lucide-react'
 import type { MouseEvent, ReactNode } from 'react'
-import { Link, NavLink } from 'react-router'
+import { Form, Link, NavLink } from 'react-router'
 import type { CurrentUser } from '../lib/root-data.ts'
 import { Avatar } from './avatar.tsx'
 import { createLinks, MAIN_SECTIONS, MY_SECTIONS } from './navigation.ts'
@@ -53,7 +53,6 @@ export function accountLinks(user: Pick<CurrentUser, 'username'>) {
   return [
     { to: `/${user.username}`, label: 'マイページ' },
     { to: '/settings', label: '設定' },
-    { to: '/auth/signout', label: 'ログアウト' },
   ]
 }
 
@@ -248,6 +247,17 @@ function UserMenu({ user }: { user: CurrentUser }) {
             </NavLink>
           </li>
         ))}
+        <li>
+          {/* One step: the sign-out page's own action signs out here and shows the result. */}
+          <Form method="post" action="/auth/signout">
+            <button
+              type="submit"
+              className={`block w-full text-left ${navLinkClass({ isActive: false })}`}
+            >
+              ログアウト
+            </button>
+          </Form>
+        </li>
       </ul>
     </HeaderMenu>
   )

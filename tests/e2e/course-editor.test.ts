@@ -95,7 +95,7 @@ describe('the course editor', () => {
       .poll(() => guest.locator('article h1').first().textContent())
       .toBe('変数を使ってみよう')
     expect(await guest.locator('.markdown-body pre').textContent()).toContain('let name = "たろう"')
-    expect(await guest.getByText('サインインすると進捗を記録できます').isVisible()).toBe(true)
+    expect(await guest.getByText('ログインすると進捗を記録できます').isVisible()).toBe(true)
     expect(errors).toEqual([])
   })
 })

@@ -155,8 +155,9 @@ describe('pages that do not exist', () => {
       await waitForHydration(page)
       // Still the error page once hydrated (a hydration failure would replace it).
       const heading = page.getByRole('heading', { level: 1 })
-      expect(await heading.textContent()).toBe('This page could not be found')
-      const home = page.getByRole('link', { name: 'Back to the home page' })
+      expect(await heading.textContent()).toBe('ページが見つかりません')
+      expect(await page.getByText('This page could not be found').isVisible()).toBe(true)
+      const home = page.getByRole('link', { name: /ホームに戻る.*Back to the home page/ })
       await home.waitFor()
       expect(await home.getAttribute('href')).toBe('/')
       expect(errors).toEqual([])

@@ -211,7 +211,7 @@ function PasswordScreen({ result }: { result: SignInResult | undefined }) {
       <AuthHeading title="ログイン">
         {redirectTo
           ? 'このページを見るには、ログインしてください。'
-          : 'おかえりなさい。学習の続きを始めましょう。'}
+          : 'メールアドレスかユーザー名とパスワードでログインします。'}
       </AuthHeading>
       <NeedsJavaScript />
       <GoogleSignIn label="Google でログイン" />

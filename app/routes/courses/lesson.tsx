@@ -117,7 +117,7 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
               to={`/auth/signin${query({ redirectTo: `${course.path}/lessons/${lesson.id}` })}`}
               className="text-sm text-brand-700 underline dark:text-brand-300"
             >
-              サインインすると進捗を記録できます
+              ログインすると進捗を記録できます
             </Link>
           )
         )}

@@ -26,12 +26,12 @@ export function codeMessage(
       lead: 'メールアドレスの確認をお願いします。',
     },
     custom_auth: {
-      subject: '【テックラボ】サインイン用コード',
-      lead: 'メールで届いたコードでサインインできます。',
+      subject: '【テックラボ】ログイン用コード',
+      lead: 'メールで届いたコードでログインできます。',
     },
     sms_mfa: {
-      subject: '【テックラボ】サインインの確認コード',
-      lead: 'サインインを続けるには、次のコードを入力してください。',
+      subject: '【テックラボ】ログインの確認コード',
+      lead: 'ログインを続けるには、次のコードを入力してください。',
     },
   }[purpose]
   return {
@@ -50,6 +50,6 @@ export function invitationMessage(
   return {
     to,
     subject: '【テックラボ】アカウントが作成されました',
-    text: `${username} さん\n\n管理者があなたのアカウントを作成しました。\nユーザー名: ${username}\n仮パスワード: ${password}\n\n${validDays}日以内にサインインし、新しいパスワードを設定してください。${FOOTER}`,
+    text: `${username} さん\n\n管理者があなたのアカウントを作成しました。\nユーザー名: ${username}\n仮パスワード: ${password}\n\n${validDays}日以内にログインし、新しいパスワードを設定してください。${FOOTER}`,
   }
 }

@@ -180,7 +180,7 @@ describe('SMS MFA by mailed code, and the choice between two MFA types', () => {
       CODE_DELIVERY_DESTINATION: 'm***@e***',
     })
     const code = pool.latestCode(email)
-    expect(pool.mail.at(-1)?.subject).toContain('サインイン')
+    expect(pool.mail.at(-1)?.subject).toContain('ログイン')
     const wrong = await pool.respond('SMS_MFA', challenge.body.Session, {
       SMS_MFA_CODE: code === '000000' ? '111111' : '000000',
     })

@@ -27,7 +27,7 @@ describe('CUSTOM_AUTH: sign-in by an emailed code', () => {
       ChallengeName: 'CUSTOM_CHALLENGE',
       ChallengeParameters: { USERNAME: username, email: 'm***@e***' },
     })
-    expect(pool.mail.at(-1)?.subject).toContain('サインイン用コード')
+    expect(pool.mail.at(-1)?.subject).toContain('ログイン用コード')
     const first = pool.latestCode(email)
     const done = await pool.respond('CUSTOM_CHALLENGE', challenge.body.Session, {
       USERNAME: username,
