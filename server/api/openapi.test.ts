@@ -17,7 +17,11 @@ describe('/api/openapi.json', () => {
       prefix: '/api',
       db: database.db,
       // Only the routes' list is read here; no request reaches storage.
-      images: { describePublic: async () => undefined, delete: async () => undefined },
+      images: {
+        describePublic: async () => undefined,
+        readStart: async () => new Uint8Array(),
+        delete: async () => undefined,
+      },
       currentUser: async () => undefined,
       bearerUser: async () => undefined,
     })
