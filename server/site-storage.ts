@@ -20,6 +20,7 @@ export function siteStorage(
       endpoints: settings.browserEndpoint,
       endpointPath: settings.browserEndpoint === 'embedded' ? STORAGE_MOUNT : undefined,
       region: settings.region,
+      publicUrl: settings.publicUrl,
       bucket,
       prefixes,
     },
