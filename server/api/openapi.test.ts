@@ -16,6 +16,7 @@ describe('/api/openapi.json', () => {
     await app.register(apiPlugin, {
       prefix: '/api',
       db: database.db,
+      siteOrigin: 'http://localhost:3000',
       // Only the routes' list is read here; no request reaches storage.
       images: {
         describePublic: async () => undefined,
