@@ -44,7 +44,10 @@ export function registerReactRouter(
     pages.all('/*', async (request, reply) => {
       if (!PAGE_METHODS.has(request.method)) return methodNotAllowed(reply)
       const nonce = newNonce()
-      const context = { ...options.context, cspNonce: nonce }
+      // Development's policy allows inline scripts (Vite's); a nonce there only makes React warn
+      // that the browser hid it from the `<link>` it hydrates.
+      const context =
+        options.mode === 'development' ? options.context : { ...options.context, cspNonce: nonce }
       const render = async (path?: string) =>
         withNonce(await handle(toWebRequest(request, reply, path), context), options.policy, nonce)
       const cacheable = (request.method === 'GET' || request.method === 'HEAD') && isGuest(request)
