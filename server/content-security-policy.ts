@@ -73,7 +73,13 @@ export async function withNonce(
   if (!previous || previous === nonce || !html || !response.body) {
     return new Response(response.body, { status: response.status, headers })
   }
-  const body = (await response.text()).replaceAll(previous, nonce)
-  headers.delete('content-length')
+  // Nonces are all 22 characters: each occurrence is overwritten in place, in a copy of the
+  // bytes (the cache's own copy stays as it is), without decoding the page.
+  const body = Buffer.from(await response.arrayBuffer())
+  const [from, to] = [Buffer.from(previous), Buffer.from(nonce)]
+  if (from.length !== to.length) throw new Error('nonces of different lengths')
+  for (let at = body.indexOf(from); at >= 0; at = body.indexOf(from, at + from.length)) {
+    to.copy(body, at)
+  }
   return new Response(body, { status: response.status, headers })
 }
