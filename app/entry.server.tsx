@@ -36,9 +36,11 @@ export default function handleRequest(
       (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
     let timeout: NodeJS.Timeout | undefined = setTimeout(() => abort(), streamTimeout + 1000)
 
+    const nonce = loadContext.cspNonce
     const { pipe, abort } = renderToPipeableStream(
-      <ServerRouter context={routerContext} url={request.url} />,
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
       {
+        nonce,
         [readyOption]() {
           shellRendered = true
           const body = new PassThrough({

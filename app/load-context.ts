@@ -17,6 +17,11 @@ export type AppContext = {
   auth: AuthService
   /** Object storage as pages see it: the browser's settings, and checks of uploaded images. */
   storage: { client: ClientStorageSettings; images: ImageStorage }
+  /**
+   * This response's Content-Security-Policy nonce (server/content-security-policy.ts): the
+   * inline scripts React and React Router render carry it.
+   */
+  cspNonce?: string
   /** The process's logger (pino): structured, with secrets redacted. */
   log: {
     error(details: object, message: string): void

@@ -1,4 +1,5 @@
 import path from 'node:path'
+import type { TLSSocket } from 'node:tls'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import type { Kysely } from 'kysely'
@@ -14,6 +15,7 @@ import {
 } from '../features/users/accounts.server.ts'
 import { apiPlugin } from './api/index.ts'
 import type { Config } from './config.ts'
+import { pagePolicy } from './content-security-policy.ts'
 import { registerHealth } from './health.ts'
 import type { AccountEvents } from './identity/account-events.ts'
 import { createIdentity, identityPlugin } from './identity/index.ts'
@@ -87,9 +89,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     requestTimeout: 60_000,
   })
 
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff')
     reply.header('referrer-policy', 'strict-origin-when-cross-origin')
+    // Only an answer that came over TLS may pin TLS (decision 020): the plain port must not.
+    if ((request.raw.socket as TLSSocket).encrypted) {
+      reply.header('strict-transport-security', 'max-age=31536000')
+    }
   })
   app.addHook('onClose', async () => {
     await database.close()
@@ -121,6 +127,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(apiPlugin, {
     prefix: '/api',
     db: database.db,
+    siteOrigin: new URL(config.public.baseUrl).origin,
     images: storage.images,
     currentUser: (request) => sessions.currentUser(request),
     bearerUser: (authorization) => sessions.bearerUser(authorization),
@@ -167,6 +174,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     pageCache: createPageCache({
       maxEntries: config.env === 'development' ? 0 : config.pageCacheMaxEntries,
     }),
+    policy: pagePolicy(config),
   })
   return app
 }

@@ -135,6 +135,9 @@ describe('loadConfig', () => {
       ['OAUTH_CALLBACK_URLS', 'https://ok.example/cb, not-a-url'],
       ['OAUTH_SIGN_OUT_URLS', 'javascript:alert(1)'],
       ['HTTPS_PORT', '99999'],
+      ['STORAGE_PUBLIC_URL', 'files.techlab.example'],
+      ['STORAGE_PUBLIC_URL', 'javascript:alert(1)'],
+      ['STORAGE_PUBLIC_URL', 'https://files.techlab.example/?bucket=techlab'],
     ]
     it.each(cases)('%s=%s', (variable, value) => {
       const error = configError({ [variable]: value })
@@ -252,6 +255,7 @@ describe('storage', () => {
       bucket: 'techlab',
       browserEndpoint: 'embedded',
       region: 'ap-northeast-1',
+      publicUrl: undefined,
       root: undefined,
       prefixes: { public: 'public/', protected: 'protected/', private: 'private/' },
       multipartExpirySeconds: 7 * 24 * 3600,
@@ -265,6 +269,19 @@ describe('storage', () => {
     expect(() => loadConfig({ STORAGE_ENDPOINTS: 'minio' })).toThrow(
       'STORAGE_ENDPOINTS must be embedded or aws',
     )
+  })
+
+  it('serves public objects from another origin with STORAGE_PUBLIC_URL, never the site its own', () => {
+    const environment = { PUBLIC_BASE_URL: 'https://techlab.example' }
+    const config = loadConfig({
+      ...environment,
+      STORAGE_PUBLIC_URL: 'https://files.techlab.example/s3/techlab/',
+    })
+    expect(config.storage.publicUrl).toBe('https://files.techlab.example/s3/techlab')
+    expect(
+      configError({ ...environment, STORAGE_PUBLIC_URL: 'https://techlab.example/s3/techlab' })
+        .message,
+    ).toContain('STORAGE_PUBLIC_URL must be on another origin than PUBLIC_BASE_URL')
   })
 
   it('reads the root credential, prefixes and the s3 backend', () => {

@@ -187,6 +187,10 @@ const environmentSchema = z.object({
   STORAGE_PRESIGN_MAX_S: seconds
     .pipe(z.number().min(1).max(SEVEN_DAYS_S, "must be at most 604800 (7 days, S3's limit)"))
     .default(SEVEN_DAYS_S),
+  // Where browsers read public objects: another origin than the site's (decision 019).
+  STORAGE_PUBLIC_URL: httpUrl
+    .refine((url) => !/[?#]/.test(url), 'must be a URL without a query or fragment')
+    .optional(),
   STORAGE_S3_ENDPOINT: httpUrl.optional(),
   STORAGE_S3_REGION: z.string().min(1, 'must not be empty').optional(),
   STORAGE_S3_BUCKET: z.string().min(3, 'must be a bucket name').optional(),
@@ -226,6 +230,12 @@ export type StorageSettings = {
   browserEndpoint: 'embedded' | 'aws'
   /** The region clients sign for (the credential scope's region). */
   region: string
+  /**
+   * STORAGE_PUBLIC_URL: the base URL of public objects on an origin of their own (a host name
+   * proxied to this endpoint's bucket, or a CDN or bucket website); `{publicUrl}/{key}`.
+   * Unset, pages link to `/s3/{bucket}/{key}` on the site's own origin.
+   */
+  publicUrl: string | undefined
   /** The credential that may do everything, bucket operations included; absent: nobody may. */
   root: { accessKeyId: string; secretAccessKey: string } | undefined
   /** Key prefixes of the access levels (seed §6). */
@@ -350,6 +360,14 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       'Invalid configuration: STORAGE_PUBLIC_PREFIX, STORAGE_PROTECTED_PREFIX and STORAGE_PRIVATE_PREFIX must not overlap',
     )
   }
+  if (
+    values.STORAGE_PUBLIC_URL &&
+    new URL(values.STORAGE_PUBLIC_URL).origin === new URL(baseUrl).origin
+  ) {
+    throw new ConfigError(
+      'Invalid configuration: STORAGE_PUBLIC_URL must be on another origin than PUBLIC_BASE_URL (leave it unset to serve objects from the site itself)',
+    )
+  }
   if (values.STORAGE_BACKEND === 's3' && !values.STORAGE_S3_BUCKET) {
     throw new ConfigError(
       'Invalid configuration: STORAGE_S3_BUCKET is required when STORAGE_BACKEND is s3',
@@ -442,6 +460,7 @@ function storageSettings(
     bucket: values.STORAGE_BUCKET,
     browserEndpoint: values.STORAGE_ENDPOINTS,
     region,
+    publicUrl: values.STORAGE_PUBLIC_URL,
     root:
       values.STORAGE_ROOT_ACCESS_KEY_ID && values.STORAGE_ROOT_SECRET_ACCESS_KEY
         ? {

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createRequestHandler, type ServerBuild } from 'react-router'
 import type { AppContext } from '../app/load-context.ts'
+import { newNonce, type PagePolicy, withNonce } from './content-security-policy.ts'
 import { hasSessionCookie } from './identity/session-cookies.ts'
 import type { PageCache } from './page-cache.ts'
 
@@ -23,7 +24,13 @@ function methodNotAllowed(reply: FastifyReply) {
  */
 export function registerReactRouter(
   app: FastifyInstance,
-  options: { build: BuildSource; mode: string; context: AppContext; pageCache: PageCache },
+  options: {
+    build: BuildSource
+    mode: string
+    context: AppContext
+    pageCache: PageCache
+    policy: PagePolicy
+  },
 ): void {
   const handle = createRequestHandler(options.build, options.mode)
   // Every path is a page path, so what reaches "not found" is a method no route accepts.
@@ -36,16 +43,21 @@ export function registerReactRouter(
 
     pages.all('/*', async (request, reply) => {
       if (!PAGE_METHODS.has(request.method)) return methodNotAllowed(reply)
+      const nonce = newNonce()
+      // Development's policy allows inline scripts (Vite's); a nonce there only makes React warn
+      // that the browser hid it from the `<link>` it hydrates.
+      const context =
+        options.mode === 'development' ? options.context : { ...options.context, cspNonce: nonce }
+      const render = async (path?: string) =>
+        withNonce(await handle(toWebRequest(request, reply, path), context), options.policy, nonce)
       const cacheable = (request.method === 'GET' || request.method === 'HEAD') && isGuest(request)
-      if (!cacheable) {
-        return sendWebResponse(reply, await handle(toWebRequest(request, reply), options.context))
-      }
+      if (!cacheable) return sendWebResponse(reply, await render())
       // Guests' pages render from the address without tracking parameters, so that
       // `/?utm_source=…` shares the cached `/` instead of rendering anew.
       const path = withoutTrackingParameters(request.url)
-      const render = () => handle(toWebRequest(request, reply, path), options.context)
-      const page = await options.pageCache.get(`${request.method} ${path}`, render)
-      return sendWebResponse(reply, page.toResponse())
+      const page = await options.pageCache.get(`${request.method} ${path}`, () => render(path))
+      // A cached page carries the nonce of the request that rendered it: this one gets its own.
+      return sendWebResponse(reply, await withNonce(page.toResponse(), options.policy, nonce))
     })
   })
 }

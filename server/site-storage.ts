@@ -20,6 +20,7 @@ export function siteStorage(
       endpoints: settings.browserEndpoint,
       endpointPath: settings.browserEndpoint === 'embedded' ? STORAGE_MOUNT : undefined,
       region: settings.region,
+      publicUrl: settings.publicUrl,
       bucket,
       prefixes,
     },
@@ -35,6 +36,19 @@ export function siteStorage(
           size: object.size,
           contentType: object.headers.contentType,
         }
+      },
+      async readStart(key, length) {
+        if (!key.startsWith(prefixes.public)) return new Uint8Array()
+        const opened = await store.openObject(bucket, key)
+        if (!opened) return new Uint8Array()
+        if (opened.info.size === 0 || length <= 0) {
+          opened.read().destroy()
+          return new Uint8Array()
+        }
+        const end = Math.min(length, opened.info.size) - 1
+        const chunks: Buffer[] = []
+        for await (const chunk of opened.read({ start: 0, end })) chunks.push(chunk)
+        return new Uint8Array(Buffer.concat(chunks))
       },
       delete: (key) => store.deleteObject(bucket, key),
     },

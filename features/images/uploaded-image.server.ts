@@ -1,5 +1,10 @@
 import { ContentError, type FieldErrors } from '../content-error.ts'
-import { IMAGE_MAX_BYTES, IMAGE_TYPES } from './image-rules.ts'
+import {
+  IMAGE_MAX_BYTES,
+  IMAGE_SIGNATURE_BYTES,
+  IMAGE_TYPES,
+  sniffImageType,
+} from './image-rules.ts'
 
 /** An object the browser uploaded, as object storage describes it to the product. */
 export type UploadedObject = {
@@ -19,14 +24,18 @@ export type UploadedObject = {
 export type ImageStorage = {
   /** A public object of the site's bucket, or undefined when there is none at the key. */
   describePublic(key: string): Promise<UploadedObject | undefined>
+  /** Up to `length` first bytes of a public object (fewer when it is shorter). */
+  readStart(key: string, length: number): Promise<Uint8Array>
   delete(key: string): Promise<void>
 }
 
 /**
  * Why an uploaded object may not be shown as `what` (e.g. プロフィール画像), in Japanese, or
  * undefined when it may: it must be a public object this very user uploaded (into their own
- * folder, unless `place` says otherwise), of an image type and size the site accepts. The browser checks type and size before uploading; this is the
- * server's word, since a client can name any key.
+ * folder, unless `place` says otherwise), of an image type and size the site accepts. The browser
+ * checks type and size before uploading; this is the server's word, since a client can name any
+ * key and declare any type: the object's first bytes must be a PNG, JPEG, WebP or GIF signature,
+ * and its declared type one of those too, since browsers are served that type (decision 019).
  */
 export async function refusalOfUploadedImage(
   storage: ImageStorage,
@@ -40,10 +49,11 @@ export async function refusalOfUploadedImage(
   if (!object || object.uploaderSub !== uploaderSub || !placed) {
     return 'アップロードした画像が見つかりません。もう一度アップロードしてください。'
   }
-  if (!IMAGE_TYPES.some((type) => type === object.contentType)) {
+  if (object.size > IMAGE_MAX_BYTES) return '画像が大きすぎます。20 MB 以下にしてください。'
+  const declared = IMAGE_TYPES.some((type) => type === object.contentType)
+  if (!declared || !sniffImageType(await storage.readStart(key, IMAGE_SIGNATURE_BYTES))) {
     return `${what}には PNG・JPEG・WebP・GIF を選んでください。`
   }
-  if (object.size > IMAGE_MAX_BYTES) return '画像が大きすぎます。20 MB 以下にしてください。'
   return undefined
 }
 

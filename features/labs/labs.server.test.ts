@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DB } from '../../db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '../../db/test-support.ts'
+import { PNG_1X1 } from '../../tests/e2e/fixtures/images.ts'
 import type { Actor } from '../actor.ts'
 import { insertTestUsers, refused, snapshotTables, testActors } from '../content-test-support.ts'
 import type { ImageStorage, UploadedObject } from '../images/uploaded-image.server.ts'
@@ -30,15 +31,24 @@ const { author, other, admin, forged } = testActors
  * here the rules applied to those answers are.
  */
 class UploadedObjects implements ImageStorage {
-  readonly objects = new Map<string, UploadedObject>()
-  upload(key: string, uploaderSub: string, contentType = 'image/png', size = 2048) {
+  readonly objects = new Map<string, UploadedObject & { bytes: Uint8Array }>()
+  upload(
+    key: string,
+    uploaderSub: string,
+    contentType = 'image/png',
+    size = 2048,
+    bytes: Uint8Array = PNG_1X1,
+  ) {
     // Keys of these tests name the uploader's folder as `id-{user}`.
     const inUploaderFolder = key.startsWith('public/id-')
-    this.objects.set(key, { uploaderSub, inUploaderFolder, contentType, size })
+    this.objects.set(key, { uploaderSub, inUploaderFolder, contentType, size, bytes })
     return key
   }
   async describePublic(key: string) {
     return this.objects.get(key)
+  }
+  async readStart(key: string, length: number) {
+    return this.objects.get(key)?.bytes.subarray(0, length) ?? new Uint8Array()
   }
   async delete(key: string) {
     this.objects.delete(key)
@@ -126,8 +136,16 @@ describe.each(testEngines)('labs and lab stories on %s', (engine) => {
       const theirs = images.upload('public/id-other/labs/x.png', other.userId)
       const text = images.upload('public/id-author/labs/x.txt', author.userId, 'text/plain')
       const huge = images.upload('public/id-author/labs/big.png', author.userId, 'image/png', 21e6)
+      const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>1</script></svg>')
+      const disguised = images.upload(
+        'public/id-author/labs/s.png',
+        author.userId,
+        'image/png',
+        64,
+        svg,
+      )
       const error = await refused(
-        draftLab(author, ['public/id-author/labs/none.png', theirs, text, huge]),
+        draftLab(author, ['public/id-author/labs/none.png', theirs, text, huge, disguised]),
         'VALIDATION_FAILED',
       )
       expect(error.fields).toEqual({
@@ -139,6 +157,7 @@ describe.each(testEngines)('labs and lab stories on %s', (engine) => {
         ],
         'screenshotKeys.2': ['画像には PNG・JPEG・WebP・GIF を選んでください。'],
         'screenshotKeys.3': ['画像が大きすぎます。20 MB 以下にしてください。'],
+        'screenshotKeys.4': ['画像には PNG・JPEG・WebP・GIF を選んでください。'],
       })
       expect(await snapshot(db)).toMatchObject({ labs: [], lab_screenshots: [] })
     })

@@ -6,6 +6,7 @@ import type { ImageStorage } from '../../features/images/uploaded-image.server.t
 import { ApiError } from './api-error.ts'
 import { registerCourseEditingRoutes } from './course-editing.ts'
 import { registerCourseRoutes } from './courses.ts'
+import { keepSignedInAnswersPrivate, refuseCrossSiteWrites } from './cross-site.ts'
 import { registerDraftRoutes } from './drafts.ts'
 import { registerLabRoutes } from './labs.ts'
 import { openApiDocument } from './openapi.ts'
@@ -21,6 +22,8 @@ export async function apiPlugin(
   api: FastifyInstance,
   options: {
     db: Kysely<DB>
+    /** The site's origin (PUBLIC_BASE_URL's): the pages that may write with cookies. */
+    siteOrigin: string
     /** Checks of uploaded images (covers, screenshots), answered by the site's object storage. */
     images: ImageStorage
     /** Who is signed in: the same session (Amplify's cookies) the pages read. */
@@ -41,6 +44,8 @@ export async function apiPlugin(
             }),
           ),
     )
+  api.addHook('onRequest', refuseCrossSiteWrites(options.siteOrigin))
+  api.addHook('onSend', keepSignedInAnswersPrivate)
   api.setErrorHandler((error: FastifyError, request, reply) => {
     const known = ApiError.from(error)
     if (known) return reply.code(known.status).send(known.toJSON())

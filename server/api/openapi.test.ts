@@ -16,8 +16,13 @@ describe('/api/openapi.json', () => {
     await app.register(apiPlugin, {
       prefix: '/api',
       db: database.db,
+      siteOrigin: 'http://localhost:3000',
       // Only the routes' list is read here; no request reaches storage.
-      images: { describePublic: async () => undefined, delete: async () => undefined },
+      images: {
+        describePublic: async () => undefined,
+        readStart: async () => new Uint8Array(),
+        delete: async () => undefined,
+      },
       currentUser: async () => undefined,
       bearerUser: async () => undefined,
     })

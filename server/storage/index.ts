@@ -15,6 +15,7 @@ import {
   applyCors,
   internalError,
   newRequestIds,
+  protectBrowsers,
   type RequestIds,
   sendError,
 } from './s3-response.ts'
@@ -82,6 +83,7 @@ export const isStoragePath = (url: string) =>
 export function sendUnroutableS3Request(request: FastifyRequest, reply: FastifyReply) {
   const ids = newRequestIds()
   reply.header('x-amz-request-id', ids.requestId).header('x-amz-id-2', ids.hostId)
+  protectBrowsers(reply)
   return sendError(
     request,
     reply,
@@ -112,6 +114,7 @@ export async function storagePlugin(
     request.s3Ids = ids
     reply.header('x-amz-request-id', ids.requestId)
     reply.header('x-amz-id-2', ids.hostId)
+    protectBrowsers(reply)
   })
 
   app.setErrorHandler(async (error, request, reply) => {

@@ -27,6 +27,35 @@ export function newRequestIds(): RequestIds {
   }
 }
 
+/**
+ * What keeps stored bytes from running as the site (docs/decisions/019): every answer is a
+ * sandboxed document that may load nothing, whatever type its uploader declared.
+ */
+export function protectBrowsers(reply: FastifyReply) {
+  reply.header('content-security-policy', "sandbox; default-src 'none'")
+  reply.header('x-content-type-options', 'nosniff')
+}
+
+/** Types a browser shows without running anything: pictures (not SVG), sound, video, PDF, text. */
+const INLINE_TYPE =
+  /^(image\/(png|jpeg|gif|webp|avif|apng|bmp)|audio\/[\w.+-]+|video\/[\w.+-]+|application\/pdf|text\/plain)$/
+
+export function rendersInline(contentType: string | undefined): boolean {
+  const mediaType = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
+  return INLINE_TYPE.test(mediaType)
+}
+
+/**
+ * An object's answer: every other type (HTML, SVG, XML, scripts, unknown) is a download, also
+ * when the stored Content-Disposition or a `response-*` override asked for inline.
+ */
+export function downloadUnlessInline(reply: FastifyReply) {
+  const type = reply.getHeader('content-type')
+  if (!rendersInline(typeof type === 'string' ? type : undefined)) {
+    reply.header('content-disposition', 'attachment')
+  }
+}
+
 export function sendXml(reply: FastifyReply, root: string, content: XmlElement, status = 200) {
   return reply.code(status).type('application/xml').send(xmlDocument(root, content))
 }

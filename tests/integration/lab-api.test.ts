@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { PutObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
+import { PNG_1X1 } from '../e2e/fixtures/images.ts'
 import { callApi, fetchPage } from '../support/http.ts'
 import type { TestServer } from '../support/test-server.ts'
 import { CLIENT_ID } from './identity/support.ts'
@@ -46,7 +47,7 @@ async function upload(who: User, key = `public/${who.identityId}/labs/${randomHe
     new PutObjectCommand({
       Bucket: BUCKET,
       Key: key,
-      Body: randomBytes(1024),
+      Body: Buffer.concat([PNG_1X1, randomBytes(1024)]),
       ContentType: 'image/png',
     }),
   )

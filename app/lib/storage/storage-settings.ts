@@ -9,6 +9,8 @@ export type ClientStorageSettings = {
   /** A path on this site, resolved against the page's origin (embedded only). */
   endpointPath: string | undefined
   region: string
+  /** Where public objects are read, on an origin of their own (STORAGE_PUBLIC_URL), if set. */
+  publicUrl: string | undefined
   bucket: string
   prefixes: Record<AccessLevel, string>
 }
@@ -42,10 +44,11 @@ export function storageEndpoint(settings: ClientStorageSettings, origin: string)
 
 /**
  * The address of a public object, readable without signing (the public prefix is world-readable
- * on our endpoint, and by bucket policy on Amazon S3).
+ * on our endpoint, and by bucket policy on Amazon S3); on the public origin when there is one.
  */
 export function publicObjectUrl(settings: ClientStorageSettings, key: string): string {
   const encodedKey = key.split('/').map(encodeURIComponent).join('/')
+  if (settings.publicUrl) return `${settings.publicUrl}/${encodedKey}`
   return settings.endpoints === 'embedded'
     ? `${settings.endpointPath}/${encodeURIComponent(settings.bucket)}/${encodedKey}`
     : `https://${settings.bucket}.s3.${settings.region}.amazonaws.com/${encodedKey}`

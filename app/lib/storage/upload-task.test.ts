@@ -26,6 +26,7 @@ describe('publicObjectUrl', () => {
     endpoints: 'embedded',
     endpointPath: '/s3',
     region: 'ap-northeast-1',
+    publicUrl: undefined,
     bucket: 'techlab',
     prefixes,
   }
@@ -40,6 +41,15 @@ describe('publicObjectUrl', () => {
     expect(publicObjectUrl({ ...settings, endpoints: 'aws' }, 'public/a#b.png')).toBe(
       'https://techlab.s3.ap-northeast-1.amazonaws.com/public/a%23b.png',
     )
+  })
+
+  it('addresses the public origin (STORAGE_PUBLIC_URL) when there is one, on either endpoint', () => {
+    for (const endpoints of ['embedded', 'aws'] as const) {
+      const publicUrl = 'https://files.techlab.example/techlab'
+      expect(publicObjectUrl({ ...settings, endpoints, publicUrl }, 'public/a b.png')).toBe(
+        'https://files.techlab.example/techlab/public/a%20b.png',
+      )
+    }
   })
 })
 

@@ -3,7 +3,7 @@ import type { ObjectInfo } from '../backends/object-store.ts'
 import { checkDeclaredSize, incomingBody } from '../payload.ts'
 import { noSuchKey, S3Error } from '../s3-error.ts'
 import { checkBucketName, checkKey } from '../s3-request.ts'
-import { sendXml } from '../s3-response.ts'
+import { downloadUnlessInline, sendXml } from '../s3-response.ts'
 import { authorize, callerOwner, header, type ObjectContext } from './context.ts'
 import {
   newObjectFrom,
@@ -54,6 +54,7 @@ export async function getObject(context: ObjectContext, headOnly = false) {
     const range = selectedRange(context, object)
     writeObjectHeaders(reply, object)
     for (const [parameter, name] of overrides) reply.header(name, query.get(parameter))
+    downloadUnlessInline(reply)
     const whole = range === undefined
     if (!whole) {
       reply.code(206)

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { amplifyCookieHeader } from '../../../app/lib/auth/test-tokens.ts'
+import { PNG_1X1 } from '../../e2e/fixtures/images.ts'
 import type { TestServer } from '../../support/test-server.ts'
 import { CLIENT_ID } from '../identity/support.ts'
 import { BUCKET, expectS3Error, signedInUser, startStorageServer } from './support.ts'
@@ -25,12 +26,17 @@ afterAll(async () => {
   await server?.close()
 })
 
-async function upload(user: User, key: string, contentType = 'image/png') {
+async function upload(
+  user: User,
+  key: string,
+  contentType = 'image/png',
+  body = Buffer.concat([PNG_1X1, randomBytes(2048)]),
+) {
   await user.s3.send(
     new PutObjectCommand({
       Bucket: BUCKET,
       Key: key,
-      Body: randomBytes(2048),
+      Body: body,
       ContentType: contentType,
     }),
   )
@@ -80,6 +86,22 @@ describe('setting the avatar', () => {
     await post(alice, { intent: 'setAvatar', key: hidden })
     await post(alice, { intent: 'setAvatar', key: 'public/avatars/missing.png' })
     expect(await avatarKeyOf(alice)).toBeNull()
+  })
+
+  it('believes the bytes, not the declared type: a page or an SVG called image/png is refused', async () => {
+    const bodies = [
+      '<!doctype html><script>fetch("/api/me")</script>',
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      '',
+    ]
+    for (const body of bodies) {
+      const key = `public/avatars/${randomBytes(8).toString('hex')}.png`
+      await upload(alice, key, 'image/png', Buffer.from(body))
+      const answer = await post(alice, { intent: 'setAvatar', key })
+      expect(answer.status).toBe(200)
+      expect(await answer.text()).toContain('PNG・JPEG・WebP・GIF を選んでください')
+      expect(await avatarKeyOf(alice)).toBeNull()
+    }
   })
 
   it('sets my own picture, and deletes the one it replaces', async () => {

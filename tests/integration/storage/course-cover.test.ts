@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { amplifyCookieHeader } from '../../../app/lib/auth/test-tokens.ts'
+import { PNG_1X1 } from '../../e2e/fixtures/images.ts'
 import type { TestServer } from '../../support/test-server.ts'
 import { CLIENT_ID } from '../identity/support.ts'
 import { BUCKET, expectS3Error, signedInUser, startStorageServer } from './support.ts'
@@ -52,7 +53,7 @@ async function upload(
     new PutObjectCommand({
       Bucket: BUCKET,
       Key: key,
-      Body: randomBytes(4096),
+      Body: Buffer.concat([PNG_1X1, randomBytes(4096)]),
       ContentType: contentType,
     }),
   )
@@ -130,7 +131,18 @@ describe('a course cover', () => {
         ContentType: 'image/png',
       }),
     )
-    for (const key of [othersImage, text, shared, hidden, 'public/covers/missing.png']) {
+    // Declared a PNG, but a page that runs a script: the server reads the bytes.
+    const disguised = `public/${author.identityId}/covers/page.png`
+    await author.s3.send(
+      new PutObjectCommand({
+        Bucket: BUCKET,
+        Key: disguised,
+        Body: '<!doctype html><script>fetch("/api/me")</script>',
+        ContentType: 'image/png',
+      }),
+    )
+    const keys = [othersImage, text, shared, hidden, disguised, 'public/covers/missing.png']
+    for (const key of keys) {
       const refused = await api('PUT', `/courses/${course.id}/cover`, author, {
         key,
         revision: course.revision,

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import { loadConfig } from './config.ts'
+import { newNonce, pagePolicy, withNonce } from './content-security-policy.ts'
+
+const directives = (policy: string) =>
+  Object.fromEntries(
+    policy.split('; ').map((directive) => {
+      const [name, ...sources] = directive.split(' ')
+      return [name, sources]
+    }),
+  )
+
+describe('pagePolicy', () => {
+  it('allows the public objects origin and the AWS endpoints the browser is sent to', () => {
+    const policy = pagePolicy(
+      loadConfig({
+        STORAGE_PUBLIC_URL: 'https://files.techlab.example/s3/techlab',
+        STORAGE_ENDPOINTS: 'aws',
+        IDENTITY_ENDPOINTS: 'aws',
+      }),
+    )('abc')
+    const parsed = directives(policy)
+    expect(parsed['script-src']).toEqual(["'self'", "'nonce-abc'"])
+    expect(parsed['img-src']).toContain('https://files.techlab.example')
+    expect(parsed['connect-src']).toEqual(
+      expect.arrayContaining([
+        "'self'",
+        'https://cognito-idp.ap-northeast-1.amazonaws.com',
+        'https://techlab.s3.ap-northeast-1.amazonaws.com',
+      ]),
+    )
+    expect(parsed['object-src']).toEqual(["'none'"])
+  })
+
+  it('relaxes scripts for Vite in development only', () => {
+    const parsed = directives(pagePolicy(loadConfig({ NODE_ENV: 'development' }))('abc'))
+    expect(parsed['script-src']).toEqual(["'self'", "'unsafe-inline'", "'unsafe-eval'"])
+    expect(parsed['connect-src']).toContain('ws:')
+  })
+})
+
+describe('withNonce', () => {
+  it('moves a replayed page to the new nonce, in the header and the page', async () => {
+    const policy = pagePolicy(loadConfig({}))
+    const [before, after] = [newNonce(), newNonce()]
+    const page = new Response(`<script nonce="${before}">1</script>`, {
+      headers: { 'content-type': 'text/html', 'content-security-policy': policy(before) },
+    })
+    const replayed = await withNonce(page, policy, after)
+    expect(replayed.headers.get('content-security-policy')).toBe(policy(after))
+    expect(await replayed.text()).toBe(`<script nonce="${after}">1</script>`)
+  })
+})
