@@ -16,10 +16,11 @@ async function main(): Promise<void> {
     throw error
   }
 
-  const { app, url, httpsUrl } = await startServer(config)
+  const { app, url, httpsUrl, storageUrl } = await startServer(config)
   app.log.info(
     `${config.public.siteTitle} is listening on ${url}${httpsUrl ? ` and ${httpsUrl}` : ''} (${config.env}, ${config.database.kind})`,
   )
+  if (storageUrl) app.log.info(`The S3 endpoint also listens at the root of ${storageUrl}`)
 
   let stopping = false
   const stop = (signal: NodeJS.Signals) => {
