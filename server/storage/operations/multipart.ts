@@ -155,10 +155,11 @@ export async function uploadPartCopy(
     opened.read().destroy()
     throw error
   }
-  const part = await store.uploadPart(bucket, key, uploadId, partNumber, {
-    stream: opened.read(range),
-    checksum: () => undefined,
-  })
+  const stream = opened.read(range)
+  // The source's snapshot is let go however the part ends (an abort racing it included).
+  const part = await store
+    .uploadPart(bucket, key, uploadId, partNumber, { stream, checksum: () => undefined })
+    .finally(() => stream.destroy())
   return sendXml(context.reply, 'CopyPartResult', {
     ETag: part.etag,
     LastModified: part.lastModified,
