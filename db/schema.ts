@@ -391,6 +391,10 @@ export interface StorageObjectsTable {
   part_sizes: string | null
   /** JSON array of the parts' content items in order, when the object is read from them. */
   part_files: string | null
+  /** Added by migration 0015: the multipart upload that completed the object, if one did. */
+  upload_id: string | null
+  /** Added by migration 0015: JSON array of the parts' checksums (or null each), in order. */
+  part_checksums: string | null
   last_modified: EpochMs
 }
 

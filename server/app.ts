@@ -28,6 +28,7 @@ import { serializeRequest } from './request-log.ts'
 import { RESERVED_PREFIXES, reservePrefix } from './reserved.ts'
 import { siteStorage } from './site-storage.ts'
 import {
+  buildStorageOrigin,
   isStoragePath,
   openObjectStore,
   STORAGE_MOUNT,
@@ -133,12 +134,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     bearerUser: (authorization) => sessions.bearerUser(authorization),
   })
   scheduleUploadExpiry(app, store, config.storage)
-  await app.register(storagePlugin, {
-    prefix: STORAGE_MOUNT,
-    store,
-    settings: config.storage,
-    findCredentials: identity.findCredentials,
-  })
+  const endpoint = { store, settings: config.storage, findCredentials: identity.findCredentials }
+  await app.register(storagePlugin, { prefix: STORAGE_MOUNT, ...endpoint })
+  if (config.storage.origin) {
+    app.decorate('storageOrigin', await buildStorageOrigin(app, endpoint, options.logger !== false))
+  }
   for (const prefix of RESERVED_PREFIXES) reservePrefix(app, prefix)
 
   if (options.devServer) {

@@ -199,6 +199,15 @@ const environmentSchema = z.object({
   STORAGE_S3_FORCE_PATH_STYLE: z
     .enum(['true', 'false'], { error: 'must be true or false' })
     .default('true'),
+  STORAGE_LISTEN_PORT: port.optional(),
+  // A DNS name (lowercase labels): `{bucket}.{name}` is virtual-hosted style on that port.
+  STORAGE_HOSTNAME: z
+    .string()
+    .regex(
+      /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/,
+      'must be a lowercase host name such as s3.example.com',
+    )
+    .optional(),
 })
 
 export type Config = {
@@ -244,6 +253,11 @@ export type StorageSettings = {
   multipartExpirySeconds: number
   /** The longest a presigned URL may live (S3 allows 7 days). */
   presignMaxSeconds: number
+  /**
+   * The endpoint's own origin (STORAGE_LISTEN_PORT): the same endpoint at the root of a port of
+   * its own, path style, and virtual-hosted style under `hostname` (`{bucket}.{hostname}`).
+   */
+  origin: { port: number; hostname: string | undefined } | undefined
   backend:
     | { kind: 'fs'; directory: string; fsync: boolean }
     | {
@@ -368,6 +382,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       'Invalid configuration: STORAGE_PUBLIC_URL must be on another origin than PUBLIC_BASE_URL (leave it unset to serve objects from the site itself)',
     )
   }
+  if (values.STORAGE_HOSTNAME !== undefined && values.STORAGE_LISTEN_PORT === undefined) {
+    throw new ConfigError(
+      'Invalid configuration: STORAGE_HOSTNAME needs STORAGE_LISTEN_PORT (virtual-hosted style is served on the storage port)',
+    )
+  }
   if (values.STORAGE_BACKEND === 's3' && !values.STORAGE_S3_BUCKET) {
     throw new ConfigError(
       'Invalid configuration: STORAGE_S3_BUCKET is required when STORAGE_BACKEND is s3',
@@ -475,6 +494,10 @@ function storageSettings(
     },
     multipartExpirySeconds: values.STORAGE_MULTIPART_EXPIRY_S,
     presignMaxSeconds: values.STORAGE_PRESIGN_MAX_S,
+    origin:
+      values.STORAGE_LISTEN_PORT === undefined
+        ? undefined
+        : { port: values.STORAGE_LISTEN_PORT, hostname: values.STORAGE_HOSTNAME },
     backend:
       values.STORAGE_BACKEND === 's3'
         ? {

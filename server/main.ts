@@ -17,10 +17,13 @@ async function main(): Promise<void> {
   }
 
   // Pretty lines at a terminal; JSON, one object a line, where a collector reads the output.
-  const { app, url, httpsUrl } = await startServer(config, { prettyLogs: process.stdout.isTTY })
+  const { app, url, httpsUrl, storageUrl } = await startServer(config, {
+    prettyLogs: process.stdout.isTTY,
+  })
   app.log.info(
     `${config.public.siteTitle} is listening on ${url}${httpsUrl ? ` and ${httpsUrl}` : ''} (${config.env}, ${config.database.kind})`,
   )
+  if (storageUrl) app.log.info(`The S3 endpoint also listens at the root of ${storageUrl}`)
 
   let stopping = false
   const stop = (signal: NodeJS.Signals) => {

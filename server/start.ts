@@ -19,6 +19,8 @@ export type RunningServer = {
   url: string
   /** The TLS listener's address, when HTTPS_PORT is set. */
   httpsUrl: string | undefined
+  /** The S3 endpoint's own origin, when STORAGE_LISTEN_PORT is set. */
+  storageUrl: string | undefined
   database: Database
 }
 
@@ -48,11 +50,18 @@ export async function startServer(
     await app.listen({ host: config.host, port: config.port })
     const port = portOf(app.server.address(), config.port)
     const httpsPort = tls && config.https && (await tls.listen(config.host, config.https.port))
+    let storagePort: number | undefined
+    if (app.storageOrigin && config.storage.origin) {
+      await app.storageOrigin.listen({ host: config.host, port: config.storage.origin.port })
+      storagePort = portOf(app.storageOrigin.server.address(), config.storage.origin.port)
+    }
     return {
       app,
       url: `http://${hostInUrl(config.host)}:${port}`,
       httpsUrl:
         httpsPort === undefined ? undefined : `https://${hostInUrl(config.host)}:${httpsPort}`,
+      storageUrl:
+        storagePort === undefined ? undefined : `http://${hostInUrl(config.host)}:${storagePort}`,
       database,
     }
   } catch (error) {

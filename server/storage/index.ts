@@ -1,5 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import type { StorageSettings } from '../config.ts'
@@ -10,7 +10,7 @@ import { createS3ObjectStore, S3_CONTENT_PREFIX } from './backends/s3/s3-object-
 import { route } from './router.ts'
 
 import { S3Error } from './s3-error.ts'
-import { parseTarget } from './s3-request.ts'
+import { bucketOfHost, parseTarget } from './s3-request.ts'
 import {
   applyCors,
   internalError,
@@ -25,6 +25,8 @@ export type StoragePluginOptions = {
   settings: StorageSettings
   findCredentials: FindCredentials
   now?: () => number
+  /** On the endpoint's own origin: hosts `{bucket}.{virtualHostName}` name their bucket. */
+  virtualHostName?: string
 }
 
 /** Opens the configured backend, clears what interrupted writes left, and creates the site's bucket. */
@@ -73,6 +75,36 @@ export function scheduleUploadExpiry(
 
 export const STORAGE_MOUNT = '/s3'
 
+/**
+ * The endpoint on its own origin (STORAGE_LISTEN_PORT): a Fastify instance of its own whose every
+ * path is S3's, path style at the root and virtual-hosted style under STORAGE_HOSTNAME, so that
+ * standard tools need only an endpoint URL and user uploads come from an origin not the site's.
+ * The site's app closes it; `listen` is left to the caller (server/start.ts).
+ */
+export async function buildStorageOrigin(
+  site: FastifyInstance,
+  options: Omit<StoragePluginOptions, 'virtualHostName'>,
+  logger: boolean,
+): Promise<FastifyInstance> {
+  const origin = Fastify({
+    ...(logger ? { loggerInstance: site.log } : { logger: false }),
+    frameworkErrors: (_error, request, reply) =>
+      sendUnroutableS3Request(request, reply as FastifyReply),
+    requestTimeout: 60_000,
+  })
+  // What the site's answers carry too (server/app.ts): no sniffing a stored file into a page.
+  origin.addHook('onSend', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff')
+  })
+  await origin.register(storagePlugin, {
+    ...options,
+    virtualHostName: options.settings.origin?.hostname,
+  })
+  // Before the site's onClose hooks close the store: the origin's requests finish first.
+  site.addHook('preClose', () => origin.close())
+  return origin
+}
+
 /** Whether a request target belongs to the endpoint (mounted at /s3 by server/app.ts). */
 export const isStoragePath = (url: string) =>
   url === STORAGE_MOUNT ||
@@ -95,6 +127,10 @@ export function sendUnroutableS3Request(request: FastifyRequest, reply: FastifyR
 declare module 'fastify' {
   interface FastifyRequest {
     s3Ids?: RequestIds
+  }
+  interface FastifyInstance {
+    /** The endpoint's own origin, when STORAGE_LISTEN_PORT is set (buildStorageOrigin). */
+    storageOrigin?: FastifyInstance
   }
 }
 
@@ -131,7 +167,10 @@ export async function storagePlugin(
       throw new S3Error('BadRequest', 'Insufficient information. Origin request header needed.')
     }
     const url = request.raw.url ?? '/'
-    const { bucket, key, query } = parseTarget(url, mount)
+    const hostBucket = options.virtualHostName
+      ? bucketOfHost(request.headers.host, options.virtualHostName)
+      : undefined
+    const { bucket, key, query } = parseTarget(url, mount, hostBucket)
     const { caller, auth } = await authenticate(
       { method: request.method, url, headers: request.headers },
       options.settings,

@@ -129,10 +129,18 @@ function expectedMd5(request: IncomingMessage): Buffer | undefined {
   return md5
 }
 
-export function incomingBody(request: IncomingMessage, auth: PayloadAuth): IncomingBody {
+/**
+ * The verified body. `checksumOfBody` false: the `x-amz-checksum-*` headers describe something
+ * else (at CompleteMultipartUpload, the object), so they are not checked against these bytes.
+ */
+export function incomingBody(
+  request: IncomingMessage,
+  auth: PayloadAuth,
+  checksumOfBody = true,
+): IncomingBody {
   const length = declaredLength(request)
   const payloadHash = auth.signed?.payloadHash ?? 'UNSIGNED-PAYLOAD'
-  const checksum = expectedChecksum(request)
+  const checksum = checksumOfBody ? expectedChecksum(request) : undefined
   const md5 = expectedMd5(request)
   let trailerValue: string | undefined
   let verified: StoredChecksum | undefined
@@ -244,12 +252,13 @@ export async function readSmallBody(
   request: IncomingMessage,
   auth: PayloadAuth,
   limit: number,
+  checksumOfBody = true,
 ): Promise<{ data: Buffer; checksum: StoredChecksum | undefined }> {
   const length = declaredLength(request)
   if (length > limit) {
     throw new S3Error('MaxMessageLengthExceeded', 'Your request was too big.')
   }
-  const body = incomingBody(request, auth)
+  const body = incomingBody(request, auth, checksumOfBody)
   const pieces: Buffer[] = []
   for await (const piece of body.stream) pieces.push(piece as Buffer)
   return { data: Buffer.concat(pieces), checksum: body.checksum() }

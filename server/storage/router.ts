@@ -1,3 +1,4 @@
+import { getObjectAttributes } from './operations/attributes.ts'
 import {
   createBucket,
   deleteBucket,
@@ -11,13 +12,19 @@ import {
   type ObjectContext,
   type S3Context,
 } from './operations/context.ts'
-import { listObjectsV1, listObjectsV2, listObjectVersions } from './operations/listing.ts'
+import {
+  listMultipartUploads,
+  listObjectsV1,
+  listObjectsV2,
+  listObjectVersions,
+} from './operations/listing.ts'
 import {
   abortMultipartUpload,
   completeMultipartUpload,
   createMultipartUpload,
   listParts,
   uploadPart,
+  uploadPartCopy,
 } from './operations/multipart.ts'
 import { copyObject, deleteObject, getObject, headObject, putObject } from './operations/objects.ts'
 import { S3Error } from './s3-error.ts'
@@ -60,7 +67,6 @@ const UNSUPPORTED_SUBRESOURCES = [
   'torrent',
   'versioning',
   'website',
-  'attributes',
   'session',
 ]
 
@@ -74,6 +80,8 @@ const OBJECT_OPERATIONS = new Set([
   'CompleteMultipartUpload',
   'AbortMultipartUpload',
   'ListParts',
+  'UploadPartCopy',
+  'GetObjectAttributes',
 ])
 
 export async function route(
@@ -99,7 +107,7 @@ function routeBucket(context: BucketContext) {
   const { query } = context
   switch (context.request.method) {
     case 'GET':
-      if (query.has('uploads')) throw notImplemented('ListMultipartUploads')
+      if (query.has('uploads')) return listMultipartUploads(context)
       if (query.has('versions')) return listObjectVersions(context)
       if (query.get('list-type') === '2') return listObjectsV2(context)
       if (query.has('list-type')) {
@@ -127,18 +135,20 @@ function routeObject(context: ObjectContext) {
   const uploadId = query.get('uploadId')
   switch (context.request.method) {
     case 'GET':
-      return uploadId !== undefined ? listParts(context, uploadId) : getObject(context)
+      if (uploadId !== undefined) return listParts(context, uploadId)
+      return query.has('attributes') ? getObjectAttributes(context) : getObject(context)
     case 'HEAD':
       return headObject(context)
     case 'PUT': {
       const source = header(context, 'x-amz-copy-source')
       const partNumber = query.get('partNumber')
       if (uploadId !== undefined || partNumber !== undefined) {
-        if (source !== undefined) throw notImplemented('UploadPartCopy')
         if (uploadId === undefined || partNumber === undefined) {
           throw new S3Error('InvalidRequest', 'UploadPart needs both partNumber and uploadId.')
         }
-        return uploadPart(context, uploadId, partNumber)
+        return source !== undefined
+          ? uploadPartCopy(context, uploadId, partNumber, source)
+          : uploadPart(context, uploadId, partNumber)
       }
       return source !== undefined ? copyObject(context, source) : putObject(context)
     }

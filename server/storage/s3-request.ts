@@ -21,16 +21,30 @@ const decode = (text: string) => {
   }
 }
 
-export function parseTarget(url: string, mount: string): S3Target {
+/**
+ * `hostBucket`: the bucket a virtual-hosted-style request names in its host
+ * (`{bucket}.{storage host name}`); then the whole path is the key.
+ */
+export function parseTarget(url: string, mount: string, hostBucket?: string): S3Target {
   const mark = url.indexOf('?')
   const path = (mark < 0 ? url : url.slice(0, mark)).slice(mount.length)
   const query = new Map(parseQuery(url))
   const rest = path.replace(/^\//, '')
+  if (hostBucket !== undefined) {
+    const key = decode(rest)
+    return { bucket: checkBucketName(hostBucket), key: key === '' ? undefined : key, query }
+  }
   if (rest === '') return { bucket: undefined, key: undefined, query }
   const slash = rest.indexOf('/')
   const bucket = decode(slash < 0 ? rest : rest.slice(0, slash))
   const key = slash < 0 ? '' : decode(rest.slice(slash + 1))
   return { bucket: checkBucketName(bucket), key: key === '' ? undefined : key, query }
+}
+
+/** The bucket named by a Host `{bucket}.{hostname}[:port]`, if the host is one of those. */
+export function bucketOfHost(host: string | undefined, hostname: string): string | undefined {
+  const name = (host ?? '').replace(/:\d+$/, '').toLowerCase()
+  return name.endsWith(`.${hostname}`) ? name.slice(0, -hostname.length - 1) : undefined
 }
 
 const invalidBucketName = (bucket: string) =>

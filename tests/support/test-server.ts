@@ -38,6 +38,7 @@ export async function startTestServer(
     ...server,
     url: server.url.replace('localhost', '127.0.0.1'),
     httpsUrl: server.httpsUrl?.replace('localhost', '127.0.0.1'),
+    storageUrl: server.storageUrl?.replace('localhost', '127.0.0.1'),
     dataDir,
     async close() {
       await server.app.close()

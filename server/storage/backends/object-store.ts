@@ -18,7 +18,13 @@ export interface ObjectStore {
    * Stores the body under the key, replacing any object there only once the whole body has
    * arrived and `body.stream` ended without error: a failed or aborted body stores nothing.
    */
-  putObject(bucket: string, key: string, body: IncomingBody, object: NewObject): Promise<ObjectInfo>
+  putObject(
+    bucket: string,
+    key: string,
+    body: IncomingBody,
+    object: NewObject,
+    condition?: WriteCondition,
+  ): Promise<ObjectInfo>
   headObject(bucket: string, key: string): Promise<ObjectInfo | undefined>
   /** A snapshot: reads see the object as it was when opened, even if it is replaced meanwhile. */
   openObject(bucket: string, key: string): Promise<OpenedObject | undefined>
@@ -39,14 +45,21 @@ export interface ObjectStore {
     body: IncomingBody,
   ): Promise<PartInfo>
   listParts(bucket: string, key: string, uploadId: string, query: PartsQuery): Promise<PartsPage>
-  /** `InvalidPart`, `InvalidPartOrder`, `EntityTooSmall` (parts but the last under 5 MiB). */
+  /**
+   * `InvalidPart`, `InvalidPartOrder`, `EntityTooSmall` (parts but the last under 5 MiB). Once
+   * completed, completing again answers the object while it is still the one this upload made
+   * (a retry after a lost answer); otherwise `NoSuchUpload`.
+   */
   completeMultipartUpload(
     bucket: string,
     key: string,
     uploadId: string,
     parts: CompletedPart[],
+    options?: CompleteOptions,
   ): Promise<ObjectInfo>
   abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void>
+  /** Unfinished uploads in (key, upload id) order; a delimiter rolls keys up as in listObjects. */
+  listMultipartUploads(bucket: string, query: UploadsQuery): Promise<UploadsPage>
 
   /** Start-up: removes what interrupted writes left behind. */
   recover(): Promise<void>
@@ -113,6 +126,28 @@ export type ObjectInfo = NewObject & {
   checksum?: StoredChecksum
   /** Sizes of the parts of a multipart object, in order (for GET with `partNumber`). */
   partSizes?: number[]
+  /** The parts' checksums, in order, when a multipart object's parts had them. */
+  partChecksums?: (StoredChecksum | null)[]
+  /** The multipart upload that completed this object. */
+  uploadId?: string
+}
+
+/**
+ * S3's conditional writes, checked when the write commits (under the key's lock): `ifNoneMatch`
+ * `*` needs no object at the key, `ifMatch` the object with that ETag. A failure there is
+ * `ConditionalRequestConflict` (409): the protocol layer checks first and answers 412 itself.
+ */
+export type WriteCondition = { ifMatch?: string; ifNoneMatch?: '*' }
+
+/** Whether the object an `If-Match` / `If-None-Match: *` write would replace is the one asked for. */
+export function conditionHolds(condition: WriteCondition, etag: string | null | undefined) {
+  if (condition.ifNoneMatch === '*' && etag != null) return false
+  if (condition.ifMatch !== undefined) {
+    if (etag == null) return false
+    const wanted = condition.ifMatch.trim()
+    if (wanted !== '*' && wanted !== etag && `"${wanted}"` !== etag) return false
+  }
+  return true
 }
 
 export type OpenedObject = {
@@ -161,7 +196,37 @@ export type PartInfo = {
 }
 export type PartsQuery = { partNumberMarker?: number; maxParts: number }
 export type PartsPage = { upload: UploadInfo; parts: PartInfo[]; isTruncated: boolean }
-export type CompletedPart = { partNumber: number; etag: string }
+/** A part named in a Complete request; a checksum given must be the part's stored one. */
+export type CompletedPart = {
+  partNumber: number
+  etag: string
+  checksum?: { algorithm: ChecksumAlgorithm; value: string }
+}
+export type CompleteOptions = {
+  condition?: WriteCondition
+  /**
+   * The whole object's checksum the client sent: the composite (`…-N`, or without the suffix)
+   * must match, else `BadDigest` and nothing is committed.
+   */
+  checksum?: { algorithm: ChecksumAlgorithm; value: string }
+}
+
+export type UploadsQuery = {
+  prefix?: string
+  delimiter?: string
+  /** Only uploads of keys after this one, or of this key with an id after `uploadIdMarker`. */
+  keyMarker?: string
+  uploadIdMarker?: string
+  maxUploads: number
+}
+export type UploadsEntry = { upload: UploadInfo } | { commonPrefix: string }
+export type UploadsPage = {
+  entries: UploadsEntry[]
+  isTruncated: boolean
+  /** When truncated: the last key (or common prefix) and upload id returned. */
+  nextKeyMarker?: string
+  nextUploadIdMarker?: string
+}
 
 export const MIN_PART_SIZE = 5 * 1024 * 1024
 export const MAX_PART_NUMBER = 10_000

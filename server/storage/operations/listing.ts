@@ -1,4 +1,4 @@
-import type { ListEntry, ListPage, ObjectInfo } from '../backends/object-store.ts'
+import type { ListEntry, ListPage, ObjectInfo, UploadsEntry } from '../backends/object-store.ts'
 import { S3Error } from '../s3-error.ts'
 import { queryInteger } from '../s3-request.ts'
 import { sendXml } from '../s3-response.ts'
@@ -73,7 +73,7 @@ function contents(entries: ListEntry[], encode: Encoder, withOwner: boolean): Xm
   })
 }
 
-const commonPrefixes = (entries: ListEntry[], encode: Encoder) =>
+const commonPrefixes = (entries: (ListEntry | UploadsEntry)[], encode: Encoder) =>
   entries.flatMap((entry) =>
     'commonPrefix' in entry ? [{ Prefix: encode(entry.commonPrefix) }] : [],
   )
@@ -95,7 +95,8 @@ const encodeToken = (startAfter: string) =>
 export async function listObjectsV2(context: BucketContext) {
   const { query } = context
   const { encode, encodingType } = encoderOf(context)
-  const token = query.get('continuation-token')
+  // An empty token (`continuation-token=`, as some clients send on the first page) is no token.
+  const token = query.get('continuation-token') || undefined
   const startAfter = query.get('start-after')
   const { page, maxKeys, prefix, delimiter } = await listPage(
     context,
@@ -170,6 +171,58 @@ export async function listObjectVersions(context: BucketContext) {
     NextKeyMarker: page.isTruncated ? encode(page.nextStartAfter) : undefined,
     NextVersionIdMarker: page.isTruncated ? 'null' : undefined,
     Version: versions,
+    CommonPrefixes: commonPrefixes(page.entries, encode),
+  })
+}
+
+/** ListMultipartUploads: unfinished uploads under a prefix, paged by key and upload id markers. */
+export async function listMultipartUploads(context: BucketContext) {
+  const { query } = context
+  const { encode, encodingType } = encoderOf(context)
+  const prefix = query.get('prefix') ?? ''
+  const delimiter = query.get('delimiter') || undefined
+  const keyMarker = query.get('key-marker') ?? ''
+  // S3 ignores an upload id marker without a key marker.
+  const uploadIdMarker = keyMarker ? query.get('upload-id-marker') || undefined : undefined
+  const maxUploads = queryInteger(query, 'max-uploads', {
+    min: 0,
+    max: 2 ** 31 - 1,
+    fallback: MAX_KEYS,
+  }) as number
+  await authorize(context, 'list', prefix)
+  const page = await context.store.listMultipartUploads(context.bucket, {
+    prefix: prefix || undefined,
+    delimiter,
+    keyMarker: keyMarker || undefined,
+    uploadIdMarker,
+    maxUploads: Math.min(maxUploads, MAX_KEYS),
+  })
+  return sendXml(context.reply, 'ListMultipartUploadsResult', {
+    Bucket: context.bucket,
+    KeyMarker: encode(keyMarker),
+    UploadIdMarker: uploadIdMarker ?? '',
+    NextKeyMarker: page.isTruncated ? encode(page.nextKeyMarker) : undefined,
+    NextUploadIdMarker: page.isTruncated ? page.nextUploadIdMarker : undefined,
+    Delimiter: encode(delimiter),
+    Prefix: encode(prefix),
+    MaxUploads: maxUploads,
+    IsTruncated: page.isTruncated,
+    EncodingType: encodingType,
+    Upload: page.entries.flatMap((entry) => {
+      if (!('upload' in entry)) return []
+      const { upload } = entry
+      const initiator = { ID: upload.owner, DisplayName: upload.owner }
+      return [
+        {
+          Key: encode(upload.key),
+          UploadId: upload.uploadId,
+          Initiator: initiator,
+          Owner: initiator,
+          StorageClass: 'STANDARD',
+          Initiated: upload.initiated,
+        },
+      ]
+    }),
     CommonPrefixes: commonPrefixes(page.entries, encode),
   })
 }

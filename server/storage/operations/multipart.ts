@@ -1,13 +1,19 @@
 import { z } from 'zod'
 import {
   type CompletedPart,
+  type CompleteOptions,
   MAX_PART_NUMBER,
   type StoredChecksum,
   type UploadInfo,
 } from '../backends/object-store.ts'
-import { checksumElement } from '../checksums.ts'
+import {
+  CHECKSUM_ALGORITHMS,
+  checksumElement,
+  checksumHeader,
+  isChecksumValue,
+} from '../checksums.ts'
 import { checkDeclaredSize, incomingBody, readSmallBody } from '../payload.ts'
-import { accessDenied, noSuchUpload, S3Error } from '../s3-error.ts'
+import { accessDenied, noSuchKey, noSuchUpload, S3Error } from '../s3-error.ts'
 import { queryInteger } from '../s3-request.ts'
 import { sendXml } from '../s3-response.ts'
 import { malformedXml, parseXml } from '../xml.ts'
@@ -18,6 +24,8 @@ import {
   refuseEncryptionOptions,
   writeChecksumHeaders,
 } from './object-headers.ts'
+import { copySource } from './objects.ts'
+import { checkWriteCondition, writeCondition } from './write-conditions.ts'
 
 /** CreateMultipartUpload, UploadPart, ListParts, CompleteMultipartUpload, AbortMultipartUpload. */
 
@@ -33,6 +41,12 @@ const partNumberArgument = (value: string) =>
       ArgumentValue: value,
     },
   )
+
+function checkedPartNumber(text: string): number {
+  const partNumber = /^\d{1,5}$/.test(text) ? Number(text) : 0
+  if (partNumber < 1 || partNumber > MAX_PART_NUMBER) throw partNumberArgument(text)
+  return partNumber
+}
 
 export async function createMultipartUpload(context: ObjectContext) {
   const { bucket, key, store } = context
@@ -56,14 +70,34 @@ export async function createMultipartUpload(context: ObjectContext) {
 async function ownUpload(context: ObjectContext, uploadId: string): Promise<UploadInfo> {
   const upload = await context.store.getMultipartUpload(context.bucket, context.key, uploadId)
   if (!upload) throw noSuchUpload(uploadId)
-  if (context.caller.kind !== 'root' && upload.owner !== callerOwner(context)) throw accessDenied()
+  requireInitiator(context, upload.owner)
   return upload
+}
+
+function requireInitiator(context: ObjectContext, initiator: string) {
+  if (context.caller.kind !== 'root' && initiator !== callerOwner(context)) throw accessDenied()
+}
+
+/**
+ * Complete's upload: false while it is unfinished and the caller's (or root's); true when it was
+ * completed already into the object still at its key (a retry: the store answers that object).
+ */
+async function ownUploadOrCompleted(context: ObjectContext, uploadId: string): Promise<boolean> {
+  const { store, bucket, key } = context
+  const upload = await store.getMultipartUpload(bucket, key, uploadId)
+  if (upload) {
+    requireInitiator(context, upload.owner)
+    return false
+  }
+  const object = await store.headObject(bucket, key)
+  if (object?.uploadId !== uploadId) throw noSuchUpload(uploadId)
+  requireInitiator(context, object.owner)
+  return true
 }
 
 export async function uploadPart(context: ObjectContext, uploadId: string, partNumberText: string) {
   const { bucket, key, store, reply } = context
-  const partNumber = /^\d{1,5}$/.test(partNumberText) ? Number(partNumberText) : 0
-  if (partNumber < 1 || partNumber > MAX_PART_NUMBER) throw partNumberArgument(partNumberText)
+  const partNumber = checkedPartNumber(partNumberText)
   await authorize(context, 'write', key)
   await ownUpload(context, uploadId)
   refuseCustomerKey(context)
@@ -73,6 +107,63 @@ export async function uploadPart(context: ObjectContext, uploadId: string, partN
   reply.header('etag', part.etag)
   writeChecksumHeaders(reply, body.checksum())
   return reply.code(200).send()
+}
+
+/** `x-amz-copy-source-range: bytes=first-last`, within the source. */
+function copyRange(value: string | undefined, size: number) {
+  if (value === undefined) return undefined
+  const match = /^bytes=(\d{1,15})-(\d{1,15})$/.exec(value.trim())
+  const start = Number(match?.[1])
+  const end = Number(match?.[2])
+  if (!match || end < start) {
+    throw new S3Error(
+      'InvalidArgument',
+      'The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy',
+      400,
+      { ArgumentName: 'x-amz-copy-source-range', ArgumentValue: value },
+    )
+  }
+  if (end >= size) {
+    throw new S3Error('InvalidRange', 'The requested range is not satisfiable', 416, {
+      RangeRequested: value,
+      ActualObjectSize: String(size),
+    })
+  }
+  return { start, end }
+}
+
+/** UploadPartCopy: a part made of (a range of) an object the caller may read. */
+export async function uploadPartCopy(
+  context: ObjectContext,
+  uploadId: string,
+  partNumberText: string,
+  sourceHeader: string,
+) {
+  const { bucket, key, store } = context
+  const partNumber = checkedPartNumber(partNumberText)
+  const source = copySource(sourceHeader)
+  await authorize({ ...context, bucket: source.bucket }, 'read', source.key)
+  await authorize(context, 'write', key)
+  await ownUpload(context, uploadId)
+  refuseCustomerKey(context, true)
+  const opened = await store.openObject(source.bucket, source.key)
+  if (!opened) throw noSuchKey(source.key)
+  let range: { start: number; end: number } | undefined
+  try {
+    range = copyRange(header(context, 'x-amz-copy-source-range'), opened.info.size)
+  } catch (error) {
+    opened.read().destroy()
+    throw error
+  }
+  const stream = opened.read(range)
+  // The source's snapshot is let go however the part ends (an abort racing it included).
+  const part = await store
+    .uploadPart(bucket, key, uploadId, partNumber, { stream, checksum: () => undefined })
+    .finally(() => stream.destroy())
+  return sendXml(context.reply, 'CopyPartResult', {
+    ETag: part.etag,
+    LastModified: part.lastModified,
+  })
 }
 
 const checksumFields = (checksum: StoredChecksum | undefined) =>
@@ -121,7 +212,9 @@ export async function listParts(context: ObjectContext, uploadId: string) {
 
 const completeSchema = z.object({
   CompleteMultipartUpload: z.object({
-    Part: z.array(z.object({ PartNumber: z.string(), ETag: z.string().min(1) }).loose()).min(1),
+    Part: z
+      .array(z.object({ PartNumber: z.string(), ETag: z.string().min(1) }).catchall(z.unknown()))
+      .min(1),
   }),
 })
 
@@ -133,7 +226,13 @@ export function completedParts(body: Buffer): CompletedPart[] {
     const partNumber = Number(part.PartNumber)
     if (partNumber < 1 || partNumber > MAX_PART_NUMBER) throw partNumberArgument(part.PartNumber)
     const etag = part.ETag.startsWith('"') ? part.ETag : `"${part.ETag}"`
-    return { partNumber, etag }
+    // A part's checksum (lib-storage sends the one UploadPart answered) must be the stored one.
+    const algorithm = CHECKSUM_ALGORITHMS.find((name) => part[checksumElement(name)] !== undefined)
+    const value = algorithm && part[checksumElement(algorithm)]
+    if (algorithm && typeof value !== 'string') throw malformedXml()
+    return algorithm
+      ? { partNumber, etag, checksum: { algorithm, value: value as string } }
+      : { partNumber, etag }
   })
   for (let index = 1; index < parts.length; index += 1) {
     if (
@@ -148,13 +247,40 @@ export function completedParts(body: Buffer): CompletedPart[] {
   return parts
 }
 
+/** The whole object's checksum a Complete request states in `x-amz-checksum-*` (`…-N` allowed). */
+function objectChecksum(context: ObjectContext): CompleteOptions['checksum'] {
+  const present = CHECKSUM_ALGORITHMS.filter((name) => header(context, checksumHeader(name)))
+  if (present.length > 1) {
+    throw new S3Error(
+      'InvalidRequest',
+      'Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.',
+    )
+  }
+  const [algorithm] = present
+  if (!algorithm) return undefined
+  const value = header(context, checksumHeader(algorithm)) as string
+  const [digest = '', count] = value.split(/-(?=\d+$)/)
+  if (!isChecksumValue(algorithm, digest) || (count !== undefined && Number(count) < 1)) {
+    throw new S3Error('InvalidRequest', `Value for ${checksumHeader(algorithm)} header is invalid.`)
+  }
+  return { algorithm, value }
+}
+
 export async function completeMultipartUpload(context: ObjectContext, uploadId: string) {
   const { bucket, key, store, request } = context
   await authorize(context, 'write', key)
-  await ownUpload(context, uploadId)
-  const { data } = await readSmallBody(request.raw, context.auth, MAX_COMPLETE_BODY)
+  const completed = await ownUploadOrCompleted(context, uploadId)
+  // The checksum headers describe the object being completed, not this XML.
+  const { data } = await readSmallBody(request.raw, context.auth, MAX_COMPLETE_BODY, false)
   const parts = completedParts(data)
-  const info = await store.completeMultipartUpload(bucket, key, uploadId, parts)
+  const condition = writeCondition(context)
+  const checksum = objectChecksum(context)
+  // A retry of a Complete that succeeded is answered as it was, whatever the condition.
+  if (!completed) await checkWriteCondition(context, condition)
+  const info = await store.completeMultipartUpload(bucket, key, uploadId, parts, {
+    ...(condition && { condition }),
+    ...(checksum && { checksum }),
+  })
   const host = request.headers.host ?? 'localhost'
   const path = `${context.mount}/${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`
   return sendXml(context.reply, 'CompleteMultipartUploadResult', {

@@ -61,6 +61,15 @@ export function writeChecksumHeaders(reply: FastifyReply, checksum: StoredChecks
   reply.header('x-amz-checksum-type', checksum.type)
 }
 
+/** A 304's headers: the validators and the caching headers stored with the object. */
+export function writeValidatorHeaders(reply: FastifyReply, info: ObjectInfo) {
+  reply.header('etag', info.etag)
+  reply.header('last-modified', info.lastModified.toUTCString())
+  if (info.headers.cacheControl !== undefined)
+    reply.header('cache-control', info.headers.cacheControl)
+  if (info.headers.expires !== undefined) reply.header('expires', info.headers.expires)
+}
+
 /** GET and HEAD: the object's headers, metadata and ETag. */
 export function writeObjectHeaders(reply: FastifyReply, info: ObjectInfo) {
   reply.header('etag', info.etag)

@@ -12,16 +12,20 @@ import {
   refuseEncryptionOptions,
   writeChecksumHeaders,
   writeObjectHeaders,
+  writeValidatorHeaders,
 } from './object-headers.ts'
+import { checkWriteCondition, writeCondition } from './write-conditions.ts'
 
 export async function putObject(context: ObjectContext) {
   const { bucket, key, store, reply } = context
   await authorize(context, 'write', key)
   checkDeclaredSize(context.request.raw)
   refuseEncryptionOptions(context)
+  const condition = writeCondition(context)
+  await checkWriteCondition(context, condition)
   const object = newObjectFrom(context, callerOwner(context))
   const body = incomingBody(context.request.raw, context.auth)
-  const info = await store.putObject(bucket, key, body, object)
+  const info = await store.putObject(bucket, key, body, object, condition)
   reply.header('etag', info.etag)
   writeChecksumHeaders(reply, body.checksum())
   return reply.code(200).send()
@@ -79,7 +83,7 @@ export async function getObject(context: ObjectContext, headOnly = false) {
   }
 }
 
-function checkVersionId(versionId: string | undefined) {
+export function checkVersionId(versionId: string | undefined) {
   if (versionId !== undefined && versionId !== 'null') {
     throw new S3Error('InvalidArgument', 'Invalid version id specified', 400, {
       ArgumentName: 'versionId',
@@ -110,7 +114,11 @@ function checkConditions(context: ObjectContext, object: ObjectInfo) {
   if (ifMatch !== undefined && !etagMatches(ifMatch, object.etag)) throw failed()
   if (ifMatch === undefined && ifUnmodifiedSince && modified > Date.parse(ifUnmodifiedSince))
     throw failed()
-  const notModified = () => new S3Error('NotModified', 'Not Modified', 304)
+  // A 304 carries what a cache needs to refresh its copy (RFC 9110 §15.4.5), as S3's does.
+  const notModified = () => {
+    writeValidatorHeaders(context.reply, object)
+    return new S3Error('NotModified', 'Not Modified', 304)
+  }
   if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, object.etag)) throw notModified()
   if (ifNoneMatch === undefined && ifModifiedSince && modified <= Date.parse(ifModifiedSince))
     throw notModified()
@@ -174,7 +182,7 @@ export async function deleteObject(context: ObjectContext) {
 }
 
 /** `x-amz-copy-source`: `[/]bucket/key[?versionId=null]`, percent-encoded. */
-function copySource(value: string): { bucket: string; key: string } {
+export function copySource(value: string): { bucket: string; key: string } {
   const [path = '', version] = value.split('?versionId=')
   if (version !== undefined) checkVersionId(version)
   let decoded: string

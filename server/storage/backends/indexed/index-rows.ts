@@ -31,6 +31,7 @@ const checksumSchema = z.object({
   type: z.enum(['FULL_OBJECT', 'COMPOSITE']),
 })
 const partSizesSchema = z.array(z.number().int().nonnegative())
+const partChecksumsSchema = z.array(checksumSchema.nullable())
 const partFilesSchema = z.array(z.string().regex(/^[0-9a-f]{32}$/)).min(2)
 
 type ObjectRow = Selectable<StorageObjectsTable>
@@ -78,6 +79,10 @@ export function objectInfo(row: ObjectRow): ObjectInfo {
     ...(row.part_sizes !== null && {
       partSizes: partSizesSchema.parse(JSON.parse(row.part_sizes)),
     }),
+    ...(row.part_checksums !== null && {
+      partChecksums: partChecksumsSchema.parse(JSON.parse(row.part_checksums)),
+    }),
+    ...(row.upload_id !== null && { uploadId: row.upload_id }),
   }
 }
 

@@ -158,7 +158,7 @@ export function createIndexedObjectStore(options: IndexedObjectStoreOptions): Ob
       return rows.map((row) => ({ name: row.name, createdAt: new Date(Number(row.created_at)) }))
     },
 
-    async putObject(bucket, key, body, object) {
+    async putObject(bucket, key, body, object, condition) {
       await requireBucket(db, bucket)
       const file = await files.write(body.stream)
       return withKeyLock(objectLockName(bucket, key), () =>
@@ -167,6 +167,7 @@ export function createIndexedObjectStore(options: IndexedObjectStoreOptions): Ob
           etag: quotedEtag(file.md5),
           object,
           checksum: body.checksum(),
+          ...(condition && { condition }),
         }),
       )
     },

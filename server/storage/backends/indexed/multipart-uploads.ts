@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { crc32 } from 'node:zlib'
 import type { Kysely, Selectable } from 'kysely'
 import type { DB, StoragePartsTable } from '../../../../db/schema.ts'
+import { badDigest } from '../../checksums.ts'
 import { noSuchUpload, S3Error } from '../../s3-error.ts'
 import {
   type CompletedPart,
@@ -11,9 +12,11 @@ import {
   type PartInfo,
   type StoredChecksum,
 } from '../object-store.ts'
-import { checksumColumn, describedColumns, partInfo, uploadInfo } from './index-rows.ts'
+import { checksumColumn, describedColumns, objectInfo, partInfo, uploadInfo } from './index-rows.ts'
+import { listUploads } from './list-uploads.ts'
 import {
   commitObject,
+  findObjectRow,
   objectLockName,
   quotedEtag,
   requireBucket,
@@ -29,6 +32,7 @@ type MultipartUploads = Pick<
   | 'listParts'
   | 'completeMultipartUpload'
   | 'abortMultipartUpload'
+  | 'listMultipartUploads'
   | 'expireUploads'
 >
 
@@ -170,9 +174,18 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
         isTruncated: rows.length > query.maxParts,
       }
     },
-    async completeMultipartUpload(bucket, key, uploadId, completed) {
+    async completeMultipartUpload(bucket, key, uploadId, completed, options = {}) {
+      const { condition } = options
       return withKeyLock(objectLockName(bucket, key), async () => {
-        const upload = uploadInfo(await requireUpload(bucket, key, uploadId))
+        const row = await findUpload(bucket, key, uploadId)
+        if (!row) {
+          // Completed already (a retry after a lost answer, or one racing it): the same answer,
+          // as long as the object is still the one this upload made.
+          const object = await findObjectRow(db, bucket, key)
+          if (object?.upload_id === uploadId) return objectInfo(object)
+          throw noSuchUpload(uploadId)
+        }
+        const upload = uploadInfo(row)
         const stored = await db
           .selectFrom('storage_parts')
           .selectAll()
@@ -195,7 +208,12 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
             .digest(),
           chosen.length,
         )
-        const checksum = compositeChecksum(chosen.map(partInfo))
+        const chosenInfo = chosen.map(partInfo)
+        const checksum = compositeChecksum(chosenInfo)
+        const partChecksums = chosenInfo.map((part) => part.checksum ?? null)
+        if (options.checksum && !sameChecksum(options.checksum, checksum)) {
+          throw badDigest(options.checksum.algorithm)
+        }
         let uploadFiles: string[] = []
         const info = await commitObject(
           context,
@@ -208,6 +226,9 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
             object: upload,
             ...(checksum && { checksum }),
             partSizes,
+            ...(partChecksums.some(Boolean) && { partChecksums }),
+            uploadId,
+            ...(condition && { condition }),
           },
           async (trx) => {
             // A part replaced since it was checked: what was checked is gone.
@@ -232,6 +253,10 @@ export function createMultipartUploads(context: StoreContext): MultipartUploads 
       })
     },
     abortMultipartUpload: abort,
+    async listMultipartUploads(bucket, query) {
+      await requireBucket(db, bucket)
+      return listUploads(db, bucket, query)
+    },
     async expireUploads(startedBefore) {
       const abandoned = await db
         .selectFrom('storage_uploads')
@@ -277,10 +302,13 @@ function chooseParts(
       )
     }
   }
-  const chosen = completed.map(({ partNumber, etag }) => {
+  const chosen = completed.map(({ partNumber, etag, checksum }) => {
     const part = stored.get(partNumber)
     if (!part || unquoted(part.etag) !== unquoted(etag))
       throw invalidPart(uploadId, partNumber, etag)
+    if (checksum && !sameChecksum(checksum, partInfo(part).checksum)) {
+      throw invalidPart(uploadId, partNumber, etag)
+    }
     return part
   })
   chosen.forEach((part, index) => {
@@ -308,6 +336,15 @@ const invalidPart = (uploadId: string, partNumber: number, etag: string) =>
     400,
     { UploadId: uploadId, PartNumber: String(partNumber), ETag: unquoted(etag) },
   )
+
+/** A checksum a client sent against a stored one; `…-N` may be left off a composite's value. */
+const sameChecksum = (
+  sent: { algorithm: string; value: string },
+  stored: StoredChecksum | undefined,
+) =>
+  stored !== undefined &&
+  sent.algorithm === stored.algorithm &&
+  (sent.value === stored.value || sent.value === stored.value.replace(/-\d+$/, ''))
 
 const unquoted = (etag: string) => etag.trim().replace(/^"|"$/g, '').toLowerCase()
 

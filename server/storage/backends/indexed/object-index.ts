@@ -1,7 +1,13 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../../../db/schema.ts'
-import { noSuchBucket } from '../../s3-error.ts'
-import type { NewObject, ObjectInfo, StoredChecksum } from '../object-store.ts'
+import { noSuchBucket, S3Error } from '../../s3-error.ts'
+import {
+  conditionHolds,
+  type NewObject,
+  type ObjectInfo,
+  type StoredChecksum,
+  type WriteCondition,
+} from '../object-store.ts'
 import type { ContentLeases } from './content-leases.ts'
 import type { ContentStore, WrittenContent } from './content-store.ts'
 import {
@@ -34,7 +40,18 @@ export type CommittedContent = {
   object: NewObject
   checksum?: StoredChecksum
   partSizes?: number[]
+  partChecksums?: (StoredChecksum | null)[]
+  /** Complete: the upload the object comes from, so that a retried Complete can be answered. */
+  uploadId?: string
+  condition?: WriteCondition
 }
+
+export const conditionalConflict = () =>
+  new S3Error(
+    'ConditionalRequestConflict',
+    'A conflicting operation occurred. If using PutObject you can retry the request. If using CompleteMultipartUpload you might need to start a new multipart upload.',
+    409,
+  )
 
 /** The lock that serialises every writer of one key: put, copy onto it, delete, complete. */
 export const objectLockName = (bucket: string, key: string) => `object\u0000${bucket}\u0000${key}`
@@ -73,6 +90,8 @@ export async function commitObject(
     checksum: checksumColumn(content.checksum),
     part_sizes: content.partSizes ? JSON.stringify(content.partSizes) : null,
     part_files: partFilesColumn(content.partFiles),
+    part_checksums: content.partChecksums ? JSON.stringify(content.partChecksums) : null,
+    upload_id: content.uploadId ?? null,
     last_modified: context.now().getTime(),
   }
   await switchContent(context, content.partFiles ? [] : [content.file.fileId], () =>
@@ -86,10 +105,14 @@ export async function commitObject(
             .onRef('storage_objects.bucket', '=', 'storage_buckets.name')
             .on('storage_objects.key', '=', key),
         )
-        .select(['storage_objects.file_id', 'storage_objects.part_files'])
+        .select(['storage_objects.file_id', 'storage_objects.part_files', 'storage_objects.etag'])
         .where('storage_buckets.name', '=', bucket)
         .executeTakeFirst()
       if (!found) throw noSuchBucket(bucket)
+      // The key's lock is held: nothing else commits to it between this check and the write.
+      if (content.condition && !conditionHolds(content.condition, found.etag)) {
+        throw conditionalConflict()
+      }
       await beforeCommit?.(trx)
       await trx
         .insertInto('storage_objects')
