@@ -47,13 +47,15 @@ export function rendersInline(contentType: string | undefined): boolean {
 
 /**
  * An object's answer: every other type (HTML, SVG, XML, scripts, unknown) is a download, also
- * when the stored Content-Disposition or a `response-*` override asked for inline.
+ * when the stored Content-Disposition or a `response-*` override asked for inline. A
+ * disposition that already says attachment is kept, with the file name it gives.
  */
 export function downloadUnlessInline(reply: FastifyReply) {
   const type = reply.getHeader('content-type')
-  if (!rendersInline(typeof type === 'string' ? type : undefined)) {
-    reply.header('content-disposition', 'attachment')
-  }
+  if (rendersInline(typeof type === 'string' ? type : undefined)) return
+  const disposition = reply.getHeader('content-disposition')
+  if (typeof disposition === 'string' && /^\s*attachment\s*(;|$)/i.test(disposition)) return
+  reply.header('content-disposition', 'attachment')
 }
 
 export function sendXml(reply: FastifyReply, root: string, content: XmlElement, status = 200) {

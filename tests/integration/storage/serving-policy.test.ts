@@ -109,6 +109,33 @@ describe('objects served to browsers', () => {
     expectSandboxed(response)
   })
 
+  it('an attachment asked for keeps its file name, and `inline` dressed as one does not pass', async () => {
+    const key = `public/${user.identityId}/page.html`
+    await put(key, 'text/html', SCRIPT_PAGE)
+    const named = await getSignedUrl(
+      user.s3,
+      new GetObjectCommand({
+        Bucket: BUCKET,
+        Key: key,
+        ResponseContentDisposition: 'attachment; filename="page.html"',
+      }),
+      { expiresIn: 60 },
+    )
+    expect((await fetch(named)).headers.get('content-disposition')).toBe(
+      'attachment; filename="page.html"',
+    )
+    const disguised = await getSignedUrl(
+      user.s3,
+      new GetObjectCommand({
+        Bucket: BUCKET,
+        Key: key,
+        ResponseContentDisposition: 'inline; filename="attachment"',
+      }),
+      { expiresIn: 60 },
+    )
+    expect((await fetch(disguised)).headers.get('content-disposition')).toBe('attachment')
+  })
+
   it('errors, listings and unroutable targets carry the sandbox too', async () => {
     const missing = await fetch(`${server.url}/s3/${BUCKET}/public/none.html`)
     expect(missing.status).toBe(404)
