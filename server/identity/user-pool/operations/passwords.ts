@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { CognitoError, notAuthorized } from '../../cognito-error.ts'
+import { revokeAllRefreshTokens } from '../../tokens/refresh-tokens.ts'
 import { maskEmail } from '../attributes.ts'
 import { sendCode, spendCode } from '../codes.ts'
 import type { UserPoolContext } from '../context.ts'
@@ -16,6 +17,7 @@ import {
   token,
   username,
 } from './schemas.ts'
+import { endAllSessions } from './sign-out.ts'
 import { operation } from './types.ts'
 
 const changePassword = z.object({
@@ -38,7 +40,7 @@ const confirmForgotPassword = z.object({
 export function passwordOperations(ctx: UserPoolContext) {
   return {
     ChangePassword: operation(changePassword, async (input) => {
-      const { user } = await userOfAccessToken(ctx, input.AccessToken)
+      const { user, claims } = await userOfAccessToken(ctx, input.AccessToken)
       assertPasswordPolicy(input.ProposedPassword)
       assertNotLocked(user, ctx.now())
       if (!passwordMatches(ctx.poolName, user, input.PreviousPassword ?? '')) {
@@ -51,6 +53,8 @@ export function passwordOperations(ctx: UserPoolContext) {
         passwordColumns(ctx.poolName, user.username, input.ProposedPassword),
         ctx.now(),
       )
+      // Whoever knew the old password may hold a session: end all but the one that changed it.
+      await revokeAllRefreshTokens(ctx.db, user.sub, ctx.now(), String(claims.origin_jti))
       return {}
     }),
 
@@ -105,6 +109,8 @@ export function passwordOperations(ctx: UserPoolContext) {
         },
         ctx.now(),
       )
+      // A reset means the password may be known to someone else: end every session.
+      await endAllSessions(ctx, user.sub)
       return {}
     }),
   }
