@@ -20,6 +20,7 @@ import {
   CLIENT_ID,
   latestCode,
   newAccount,
+  POOL_ID,
   registerUser,
   sdkClient,
   signIn,
@@ -399,6 +400,52 @@ describe('passwords', () => {
 })
 
 describe('attributes', () => {
+  it('refuses custom attributes the pool does not declare, as Cognito does', async () => {
+    const account = newAccount()
+    await expect(
+      cognito.send(
+        new SignUpCommand({
+          ClientId: CLIENT_ID,
+          Username: account.username,
+          Password: account.password,
+          UserAttributes: [
+            { Name: 'email', Value: account.email },
+            { Name: 'custom:plan', Value: 'premium' },
+          ],
+        }),
+      ),
+    ).rejects.toMatchObject({
+      name: 'InvalidParameterException',
+      message:
+        'Attributes did not conform to the schema: Type for attribute {custom:plan} could not be determined',
+    })
+    const member = await registerUser(server)
+    const { AccessToken } = await signIn(server, member.username, member.password)
+    await expect(
+      cognito.send(
+        new UpdateUserAttributesCommand({
+          AccessToken,
+          UserAttributes: [{ Name: 'custom:plan', Value: 'premium' }],
+        }),
+      ),
+    ).rejects.toMatchObject({
+      name: 'InvalidParameterException',
+      message: 'Invalid user attributes: custom:plan: Attribute does not exist in the schema.',
+    })
+    await expect(
+      server.app.identity.adminCreateUser({
+        UserPoolId: POOL_ID,
+        Username: newAccount().username,
+        UserAttributes: [
+          { Name: 'email', Value: 'invited@example.com' },
+          { Name: 'custom:plan', Value: 'premium' },
+        ],
+      }),
+    ).rejects.toMatchObject({ name: 'InvalidParameterException' })
+    const stored = await cognito.send(new GetUserCommand({ AccessToken }))
+    expect(stored.UserAttributes?.some((a) => a.Name?.startsWith('custom:'))).toBe(false)
+  })
+
   it('reads, updates, verifies and deletes attributes', async () => {
     const account = await registerUser(server)
     const { AccessToken } = await signIn(server, account.username, account.password)
@@ -417,7 +464,6 @@ describe('attributes', () => {
         UserAttributes: [
           { Name: 'email', Value: newEmail },
           { Name: 'name', Value: '山田 花子' },
-          { Name: 'custom:course', Value: 'html' },
         ],
       }),
     )
@@ -428,7 +474,6 @@ describe('attributes', () => {
         { Name: 'email', Value: newEmail },
         { Name: 'email_verified', Value: 'false' },
         { Name: 'name', Value: '山田 花子' },
-        { Name: 'custom:course', Value: 'html' },
       ]),
     )
     await expect(
