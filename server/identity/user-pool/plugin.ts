@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { awsJsonService } from '../aws-json-protocol.ts'
 import { CognitoError } from '../cognito-error.ts'
 import type { UserPoolContext } from './context.ts'
@@ -18,9 +18,24 @@ export async function userPoolPlugin(
   const { ctx } = options
   // Called directly, not registered, so its hooks (request id, CORS, errors) cover the
   // routes below as well.
+  // Each request's operations see its client address (abuse limits, lockout); the operations
+  // are closures over the context, cheap to make per request.
+  const operations = Object.fromEntries(
+    Object.entries(userPoolOperations(ctx)).map(([name, { input }]) => [
+      name,
+      {
+        input,
+        handle: (body: unknown, request: FastifyRequest) =>
+          // biome-ignore lint/suspicious/noExplicitAny: the input was parsed by this operation's schema
+          (userPoolOperations({ ...ctx, sourceIp: request.ip }) as Record<string, any>)[
+            name
+          ].handle(body, request),
+      },
+    ]),
+  )
   await awsJsonService(service, {
     targetPrefix: 'AWSCognitoIdentityProviderService',
-    operations: userPoolOperations(ctx),
+    operations,
     bodyLimit: BODY_LIMIT_BYTES,
   })
 

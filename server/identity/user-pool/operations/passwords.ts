@@ -1,11 +1,10 @@
 import { z } from 'zod'
 import { CognitoError, notAuthorized } from '../../cognito-error.ts'
 import { revokeAllRefreshTokens } from '../../tokens/refresh-tokens.ts'
-import { maskEmail } from '../attributes.ts'
-import { sendCode, spendCode } from '../codes.ts'
+import { sendCode, simulatedDelivery, spendCode } from '../codes.ts'
 import type { UserPoolContext } from '../context.ts'
 import { userOfAccessToken } from '../current-user.ts'
-import { assertNotLocked, recordFailedSignIn } from '../lockout.ts'
+import { assertNotLocked, clearLockout, recordFailedSignIn } from '../lockout.ts'
 import { assertPasswordPolicy, passwordColumns, passwordMatches } from '../passwords.ts'
 import { findUserBySignInName, updateUser } from '../users.ts'
 import {
@@ -18,6 +17,7 @@ import {
   username,
 } from './schemas.ts'
 import { endAllSessions } from './sign-out.ts'
+import { userNotFound } from './sign-up.ts'
 import { operation } from './types.ts'
 
 const changePassword = z.object({
@@ -42,7 +42,7 @@ export function passwordOperations(ctx: UserPoolContext) {
     ChangePassword: operation(changePassword, async (input) => {
       const { user, claims } = await userOfAccessToken(ctx, input.AccessToken)
       assertPasswordPolicy(input.ProposedPassword)
-      assertNotLocked(user, ctx.now())
+      await assertNotLocked(ctx, user)
       if (!passwordMatches(ctx.poolName, user, input.PreviousPassword ?? '')) {
         await recordFailedSignIn(ctx, user)
         throw notAuthorized()
@@ -62,14 +62,9 @@ export function passwordOperations(ctx: UserPoolContext) {
       assertClient(ctx, input.ClientId)
       const user = await findUserBySignInName(ctx.db, input.Username)
       if (!user) {
+        if (!ctx.settings.preventUserExistenceErrors) throw userNotFound()
         // Say the same as for a real account, so the answer does not reveal who has one.
-        return {
-          CodeDeliveryDetails: {
-            Destination: maskEmail(input.Username.includes('@') ? input.Username : 'u@e'),
-            DeliveryMedium: 'EMAIL',
-            AttributeName: 'email',
-          },
-        }
+        return { CodeDeliveryDetails: await simulatedDelivery(ctx, input.Username) }
       }
       if (user.email_verified !== 1) {
         throw new CognitoError(
@@ -111,6 +106,7 @@ export function passwordOperations(ctx: UserPoolContext) {
       )
       // A reset means the password may be known to someone else: end every session.
       await endAllSessions(ctx, user.sub)
+      await clearLockout(ctx, user)
       return {}
     }),
   }
