@@ -192,6 +192,24 @@ describe('mail limits', () => {
   })
 })
 
+describe('the client address', () => {
+  it('is the connection’s own unless TRUST_PROXY says whose X-Forwarded-For to believe', async () => {
+    const direct = await startTestServer({ SIGN_UPS_PER_IP_PER_HOUR: '2' })
+    try {
+      // Each request claims another address; without a trusted proxy they all count as one.
+      const answers = await Promise.allSettled(
+        Array.from({ length: 3 }, () => {
+          const account = newAccount()
+          return signUp(clientFrom(direct), account.username, account.email)
+        }),
+      )
+      expect(answers.map((a) => a.status).sort()).toEqual(['fulfilled', 'fulfilled', 'rejected'])
+    } finally {
+      await direct.close()
+    }
+  })
+})
+
 describe('lockout', () => {
   it('locks a user out only where the wrong passwords came from, and everywhere past the daily cap', async () => {
     const account = await registered()
