@@ -16,23 +16,22 @@ export async function userPoolPlugin(
   options: { ctx: UserPoolContext },
 ): Promise<void> {
   const { ctx } = options
-  // Called directly, not registered, so its hooks (request id, CORS, errors) cover the
-  // routes below as well.
   // Each request's operations see its client address (abuse limits, lockout); the operations
   // are closures over the context, cheap to make per request.
+  const shared = userPoolOperations(ctx)
+  const names = Object.keys(shared) as (keyof typeof shared)[]
   const operations = Object.fromEntries(
-    Object.entries(userPoolOperations(ctx)).map(([name, { input }]) => [
+    names.map((name) => [
       name,
       {
-        input,
-        handle: (body: unknown, request: FastifyRequest) =>
-          // biome-ignore lint/suspicious/noExplicitAny: the input was parsed by this operation's schema
-          (userPoolOperations({ ...ctx, sourceIp: request.ip }) as Record<string, any>)[
-            name
-          ].handle(body, request),
+        input: shared[name].input,
+        handle: (body: never, request: FastifyRequest) =>
+          userPoolOperations({ ...ctx, sourceIp: request.ip })[name].handle(body, request),
       },
     ]),
   )
+  // Called directly, not registered, so its hooks (request id, CORS, errors) cover the
+  // routes below as well.
   await awsJsonService(service, {
     targetPrefix: 'AWSCognitoIdentityProviderService',
     operations,
