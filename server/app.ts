@@ -88,6 +88,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         .send(`${status} ${message}`)
     },
     requestTimeout: 60_000,
+    // A number, list or boolean; typed as one of them so Fastify's overloads pick HTTP/1.
+    trustProxy: config.trustProxy as boolean,
   })
 
   app.addHook('onSend', async (request, reply) => {

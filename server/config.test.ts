@@ -36,6 +36,37 @@ describe('loadConfig', () => {
     })
   })
 
+  it('reads the abuse limits, PREVENT_USER_EXISTENCE_ERRORS, REDIS_URL and TRUST_PROXY', () => {
+    const defaults = loadConfig({})
+    expect(defaults.trustProxy).toBe(false)
+    expect(defaults.identity.preventUserExistenceErrors).toBe(true)
+    expect(defaults.identity.limits).toEqual({
+      signUpsPerIpPerHour: 50,
+      mailsPerAddressPerHour: 5,
+      mailsPerIpPerHour: 100,
+      failedSignInsPerSource: 5,
+      failedSignInsPerUserPerDay: 100,
+      redisUrl: undefined,
+    })
+    const set = loadConfig({
+      PREVENT_USER_EXISTENCE_ERRORS: 'legacy',
+      MAILS_PER_ADDRESS_PER_HOUR: '2',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      TRUST_PROXY: '1',
+    })
+    expect(set.identity.preventUserExistenceErrors).toBe(false)
+    expect(set.identity.limits.mailsPerAddressPerHour).toBe(2)
+    expect(set.identity.limits.redisUrl).toBe('redis://127.0.0.1:6379')
+    expect(set.trustProxy).toBe(1)
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe(
+      '10.0.0.0/8, 127.0.0.1',
+    )
+    expect(configError({ TRUST_PROXY: 'yes please!' }).message).toContain('TRUST_PROXY')
+    const redis = configError({ REDIS_URL: 'http://user:hunter2@cache' }).message
+    expect(redis).toContain('REDIS_URL must be a redis://')
+    expect(redis).not.toContain('hunter2')
+  })
+
   it('puts the SQLite file under DATA_DIR', () => {
     const config = loadConfig({ DATA_DIR: '/srv/techlab' })
     expect(config.dataDir).toBe(path.resolve('/srv/techlab'))

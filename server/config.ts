@@ -16,6 +16,7 @@ const SECRET_VARIABLES = new Set([
   'GOOGLE_CLIENT_SECRET',
   'STORAGE_ROOT_SECRET_ACCESS_KEY',
   'STORAGE_S3_SECRET_ACCESS_KEY',
+  'REDIS_URL',
 ])
 
 const DEFAULT_SITE_TITLE = 'テックラボ はじめてのプログラミング講座'
@@ -124,6 +125,26 @@ const environmentSchema = z.object({
   USER_POOL_MFA: z
     .enum(['off', 'optional', 'on'], { error: 'must be off, optional or on' })
     .default('optional'),
+  PREVENT_USER_EXISTENCE_ERRORS: z
+    .enum(['enabled', 'legacy'], { error: 'must be enabled or legacy' })
+    .default('enabled'),
+  // Abuse limits (docs/decisions/021): counts per window; the windows are fixed.
+  SIGN_UPS_PER_IP_PER_HOUR: wholeNumber('a whole number').default(50),
+  MAILS_PER_ADDRESS_PER_HOUR: wholeNumber('a whole number').default(5),
+  MAILS_PER_IP_PER_HOUR: wholeNumber('a whole number').default(100),
+  FAILED_SIGN_INS_PER_SOURCE: wholeNumber('a whole number').default(5),
+  FAILED_SIGN_INS_PER_USER_PER_DAY: wholeNumber('a whole number').default(100),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(true|false|\d{1,2}|[\w.:/]+(,\s*[\w.:/]+)*)$/,
+      'must be true, false, a hop count, or comma-separated proxy addresses/CIDRs',
+    )
+    .default('false'),
   USER_POOL_REMEMBER_DEVICES: z
     .enum(['always', 'user_opt_in'], { error: 'must be always or user_opt_in' })
     .default('user_opt_in'),
@@ -217,6 +238,11 @@ export type Config = {
   dataDir: string
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string }
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL']
+  /**
+   * Fastify's `trustProxy`: whose X-Forwarded-For to believe for the client address (the abuse
+   * limits key on it). `false` unless the app sits behind a proxy that sets it.
+   */
+  trustProxy: boolean | number | string
   seedDemoContent: 'auto' | 'never'
   shutdownGraceMs: number
   pageCacheMaxEntries: number
@@ -296,6 +322,14 @@ export type IdentitySettings = {
    * tracks it and remembers it only when the user asks (UpdateDeviceStatus `remembered`).
    */
   rememberDevices: 'always' | 'user_opt_in'
+  /**
+   * Cognito's PreventUserExistenceErrors (`ENABLED` in new pools): sign-in, ForgotPassword and
+   * ResendConfirmationCode do not tell whether an account exists, and SignUp does not tell
+   * whether an email is taken (that is told at confirmation, to the address's owner).
+   */
+  preventUserExistenceErrors: boolean
+  /** Abuse limits (docs/decisions/021); per instance unless `redisUrl` shares them. */
+  limits: AbuseLimitSettings
   /** The user pool's signing keys and HMAC secret; instances behind one issuer share it. */
   keysFile: string
   /** The key sealing temporary credentials' secrets; instances behind one pool share it. */
@@ -314,6 +348,17 @@ export type IdentitySettings = {
      */
     publicOrigin: string | undefined
   }
+}
+
+export type AbuseLimitSettings = {
+  signUpsPerIpPerHour: number
+  mailsPerAddressPerHour: number
+  mailsPerIpPerHour: number
+  /** Wrong passwords (or codes) for one user from one address within 15 minutes. */
+  failedSignInsPerSource: number
+  /** Wrong passwords for one user from anywhere within a day. */
+  failedSignInsPerUserPerDay: number
+  redisUrl: string | undefined
 }
 
 export class ConfigError extends Error {
@@ -407,6 +452,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       ? { kind: 'postgres', url: values.DATABASE_URL }
       : { kind: 'sqlite', file: path.join(dataDir, 'techlab.sqlite') },
     logLevel: values.LOG_LEVEL,
+    trustProxy: trustProxyOf(values.TRUST_PROXY),
     seedDemoContent: values.SEED_DEMO_CONTENT,
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
     pageCacheMaxEntries: values.PAGE_CACHE_MAX_ENTRIES,
@@ -435,6 +481,15 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
         .filter(Boolean),
       mfa: values.USER_POOL_MFA,
       rememberDevices: values.USER_POOL_REMEMBER_DEVICES,
+      preventUserExistenceErrors: values.PREVENT_USER_EXISTENCE_ERRORS === 'enabled',
+      limits: {
+        signUpsPerIpPerHour: values.SIGN_UPS_PER_IP_PER_HOUR,
+        mailsPerAddressPerHour: values.MAILS_PER_ADDRESS_PER_HOUR,
+        mailsPerIpPerHour: values.MAILS_PER_IP_PER_HOUR,
+        failedSignInsPerSource: values.FAILED_SIGN_INS_PER_SOURCE,
+        failedSignInsPerUserPerDay: values.FAILED_SIGN_INS_PER_USER_PER_DAY,
+        redisUrl: values.REDIS_URL,
+      },
       keysFile: path.resolve(
         values.USER_POOL_KEYS_FILE ?? path.join(dataDir, 'identity', 'signing-keys.json'),
       ),
@@ -520,6 +575,12 @@ function storageSettings(
             fsync: values.STORAGE_FSYNC === 'on',
           },
   }
+}
+
+function trustProxyOf(value: string): boolean | number | string {
+  if (value === 'true') return true
+  if (value === 'false') return false
+  return /^\d+$/.test(value) ? Number(value) : value
 }
 
 /** Loads `.env` from the working directory when present; real environment variables win. */

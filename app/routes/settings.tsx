@@ -154,7 +154,8 @@ export async function clientAction({
     return {
       intent,
       done: true,
-      notice: 'パスワードを変更しました。次回から新しいパスワードでログインしてください。',
+      notice:
+        'パスワードを変更しました。この端末以外でのログインはすべて終了しました。次回から新しいパスワードでログインしてください。',
     }
   }
 
@@ -314,6 +315,9 @@ function ChangePassword() {
 
   return (
     <Section title="パスワードの変更">
+      <p className="text-sm leading-relaxed text-slate-700 dark:text-slate-300">
+        変更すると、いま使っているこの端末以外でのログインはすべて終了します。ほかの端末やブラウザでは、新しいパスワードでもう一度ログインしてください。パスワードを忘れて再設定した場合は、すべての端末でログインが終了します。
+      </p>
       <fetcher.Form
         key={generation}
         method="post"

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import type { IdentitySettings } from '../config.ts'
 import type { Mailer } from '../mail/mailer.ts'
+import { memoryRateLimiter, redisRateLimiter } from '../rate-limiter.ts'
 import type { AccountEvents } from './account-events.ts'
 import { deleteExpiredCredentials, findCredentials } from './identity-pool/credentials.ts'
 import { userPoolSubOf } from './identity-pool/identities.ts'
@@ -67,7 +68,11 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     clientId: settings.clientId,
     now,
   })
+  const limiter = settings.limits.redisUrl
+    ? redisRateLimiter({ url: settings.limits.redisUrl })
+    : memoryRateLimiter({ now })
   const userPool: UserPoolContext = {
+    limits: { settings: settings.limits, limiter },
     db: options.db,
     settings,
     poolName: poolNameOf(settings.userPoolId),
@@ -136,5 +141,8 @@ export async function identityPlugin(
     options.sweepIntervalMs ?? 10 * 60 * 1000,
   )
   timer.unref()
-  app.addHook('onClose', async () => clearInterval(timer))
+  app.addHook('onClose', async () => {
+    clearInterval(timer)
+    await ctx.limits.limiter.close()
+  })
 }

@@ -82,6 +82,7 @@ describe('the first paint knows who is signed in', () => {
     expect(mine.response.status).toBe(200)
     expect(mine.html).toContain('hana_ssr@example.com')
     expect(mine.html).toContain('パスワードの変更')
+    expect(mine.html).toContain('この端末以外でのログインはすべて終了します')
     expect(mine.html).toContain('アカウントの削除')
     const guest = await page('/settings')
     expect(guest.response.status).toBe(302)

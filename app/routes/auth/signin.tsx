@@ -273,7 +273,7 @@ function noticeFor(searchParams: URLSearchParams): string | undefined {
     return '登録が完了しました。パスワードを入力してログインしてください。'
   if (searchParams.get('registered')) return '登録が完了しました。ログインしてください。'
   if (searchParams.get('reset'))
-    return '新しいパスワードを設定しました。新しいパスワードでログインしてください。'
+    return '新しいパスワードを設定しました。すべての端末でログインが終了したので、新しいパスワードでログインしてください。'
   if (searchParams.get('signedOut') === 'all') return 'すべての端末からログアウトしました。'
   if (searchParams.get('signedOut') === 'device')
     return 'このデバイスを記憶から削除し、ログアウトしました。'

@@ -71,29 +71,49 @@ export async function identityForLogin(
 }
 
 /**
- * Links a guest identity to a login when the guest signs in, so what they stored as a guest
- * stays theirs. Returns false if the identity is not a guest or the login already has one.
+ * A guest signs in: their identity becomes the login's, as on AWS. A guest who signs in for the
+ * first time keeps their identity id (what they stored as a guest stays theirs). When the login
+ * already has an identity (a returning user on a new browser), the guest identity is merged
+ * into it: the guest id and its credentials are gone, and the login's identity is the answer.
+ * Undefined when the identity is not a guest (any more) and is not the login's either.
  */
-export async function linkGuestToLogin(
+export async function signInGuest(
   db: Kysely<DB>,
   identityId: string,
   login: string,
   now = Date.now(),
-): Promise<boolean> {
+): Promise<PoolIdentity | undefined> {
   return db.transaction().execute(async (trx) => {
-    const taken = await trx
+    const existing = await trx
       .selectFrom('identity_pool_identities')
       .select('identity_id')
       .where('login', '=', login)
       .executeTakeFirst()
-    if (taken) return false
+    if (existing) {
+      if (existing.identity_id === identityId) return { identityId, login }
+      // Guests may write nothing that outlives them (only public/ reads and lists), so the
+      // merge moves no objects; it only ends the guest identity.
+      const merged = await trx
+        .deleteFrom('identity_pool_identities')
+        .where('identity_id', '=', identityId)
+        .where('login', 'is', null)
+        .executeTakeFirst()
+      if (Number(merged.numDeletedRows) !== 1) return undefined
+      await trx.deleteFrom('identity_credentials').where('identity_id', '=', identityId).execute()
+      await trx
+        .updateTable('identity_pool_identities')
+        .set({ last_used_at: now })
+        .where('identity_id', '=', existing.identity_id)
+        .execute()
+      return { identityId: existing.identity_id, login }
+    }
     const result = await trx
       .updateTable('identity_pool_identities')
       .set({ login, last_used_at: now })
       .where('identity_id', '=', identityId)
       .where('login', 'is', null)
       .executeTakeFirst()
-    return Number(result.numUpdatedRows) === 1
+    return Number(result.numUpdatedRows) === 1 ? { identityId, login } : undefined
   })
 }
 

@@ -203,6 +203,51 @@ describe('signed-in users', () => {
     expect(again.IdentityId).toBe(guest.IdentityId)
   })
 
+  it('merges a guest into the identity the login already has (a returning user, new browser)', async () => {
+    await start()
+    const token = idToken(randomUUID())
+    const logins = { [provider]: token }
+    const known = await client.send(
+      new GetIdCommand({ IdentityPoolId: settings.identityPoolId, Logins: logins }),
+    )
+    const guest = await client.send(new GetIdCommand({ IdentityPoolId: settings.identityPoolId }))
+    const guestCredentials = await client.send(
+      new GetCredentialsForIdentityCommand({ IdentityId: guest.IdentityId }),
+    )
+    const merged = await client.send(
+      new GetCredentialsForIdentityCommand({ IdentityId: guest.IdentityId, Logins: logins }),
+    )
+    expect(merged.IdentityId).toBe(known.IdentityId)
+    const owner = await findCredentials(
+      database.db,
+      box,
+      String(merged.Credentials?.AccessKeyId),
+      String(merged.Credentials?.SessionToken),
+    )
+    expect(owner).toMatchObject({ identityId: known.IdentityId, authenticated: true })
+    // The guest identity is gone with its credentials.
+    expect(
+      await findCredentials(
+        database.db,
+        box,
+        String(guestCredentials.Credentials?.AccessKeyId),
+        String(guestCredentials.Credentials?.SessionToken),
+      ),
+    ).toBeUndefined()
+    await expect(
+      client.send(new GetCredentialsForIdentityCommand({ IdentityId: guest.IdentityId })),
+    ).rejects.toMatchObject({ name: 'ResourceNotFoundException' })
+    // Another user's login never reaches that identity, merged or not.
+    await expect(
+      client.send(
+        new GetCredentialsForIdentityCommand({
+          IdentityId: known.IdentityId,
+          Logins: { [provider]: idToken(randomUUID()) },
+        }),
+      ),
+    ).rejects.toMatchObject({ name: 'NotAuthorizedException' })
+  })
+
   it.each([
     [
       'a token signed by another key',

@@ -11,7 +11,7 @@ import {
   createGuestIdentity,
   findIdentity,
   identityForLogin,
-  linkGuestToLogin,
+  signInGuest,
   touchIdentity,
   userPoolProvider,
 } from './identities.ts'
@@ -107,8 +107,8 @@ export async function identityPoolPlugin(
       GetCredentialsForIdentity: {
         input: getCredentialsInput,
         async handle(input: z.infer<typeof getCredentialsInput>) {
-          const identity = await findIdentity(db, input.IdentityId)
-          if (!identity) {
+          const found = await findIdentity(db, input.IdentityId)
+          if (!found) {
             throw new CognitoError(
               'ResourceNotFoundException',
               `Identity '${input.IdentityId}' not found.`,
@@ -116,10 +116,12 @@ export async function identityPoolPlugin(
           }
           const login = await loginOf(input.Logins)
           const forbidden = notAuthorized(`Access to Identity '${input.IdentityId}' is forbidden.`)
-          if (identity.login === null && login) {
-            // A guest who signed in keeps their identity, unless the login already has one.
-            if (!(await linkGuestToLogin(db, identity.identityId, login, now()))) throw forbidden
-          } else if (identity.login !== (login ?? null)) {
+          let identity = found
+          if (found.login === null && login) {
+            // A guest who signed in: linked to the login, or merged into the login's identity.
+            identity = (await signInGuest(db, found.identityId, login, now())) ?? found
+            if (identity.login !== login) throw forbidden
+          } else if (found.login !== (login ?? null)) {
             throw forbidden
           } else if (!login && !settings.guestCredentials) {
             throw notAuthorized('Unauthenticated access is not supported for this identity pool.')

@@ -70,18 +70,23 @@ export async function revokeRefreshToken(
   return Number(result.numUpdatedRows) > 0
 }
 
-/** Ends every session of a user (GlobalSignOut). */
+/**
+ * Ends every session of a user (GlobalSignOut, a password reset), or every one but the session
+ * `exceptOriginJti` (a password change keeps the session that made it).
+ */
 export async function revokeAllRefreshTokens(
   db: Kysely<DB>,
   sub: string,
   now: number,
+  exceptOriginJti?: string,
 ): Promise<void> {
-  await db
+  let update = db
     .updateTable('identity_refresh_tokens')
     .set({ revoked_at: now })
     .where('sub', '=', sub)
     .where('revoked_at', 'is', null)
-    .execute()
+  if (exceptOriginJti !== undefined) update = update.where('origin_jti', '!=', exceptOriginJti)
+  await update.execute()
 }
 
 /** Is the session an access or id token belongs to still open? */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   attributeChanges,
   attributeDeletions,
+  CUSTOM_ATTRIBUTES,
   maskEmail,
   newUserAttributes,
   storedAttributes,
@@ -10,13 +11,12 @@ import {
 const user = { email: 'hana@example.com', phone_number: null, attributes: '{"name":"花子"}' }
 
 describe('attributes', () => {
-  it('takes a new user’s email (lowercased) and other standard and custom attributes', () => {
+  it('takes a new user’s email (lowercased) and other standard attributes', () => {
     expect(
       newUserAttributes(
         [
           { Name: 'email', Value: 'Hana@Example.com' },
           { Name: 'locale', Value: 'ja' },
-          { Name: 'custom:plan', Value: 'free' },
         ],
         { trusted: false },
       ),
@@ -25,8 +25,24 @@ describe('attributes', () => {
       email_verified: 0,
       phone_number: null,
       phone_number_verified: 0,
-      attributes: '{"locale":"ja","custom:plan":"free"}',
+      attributes: '{"locale":"ja"}',
     })
+  })
+
+  it('refuses custom attributes the pool does not declare, in Cognito’s words', () => {
+    const plan = { Name: 'custom:plan', Value: 'premium' }
+    expect(CUSTOM_ATTRIBUTES.has(plan.Name)).toBe(false)
+    expect(() =>
+      newUserAttributes([{ Name: 'email', Value: 'hana@example.com' }, plan], { trusted: true }),
+    ).toThrow(
+      'Attributes did not conform to the schema: Type for attribute {custom:plan} could not be determined',
+    )
+    expect(() => attributeChanges(user, [plan], { trusted: true })).toThrow(
+      'Invalid user attributes: custom:plan: Attribute does not exist in the schema.',
+    )
+    expect(() => attributeDeletions(user, ['custom:plan'])).toThrow(
+      'Invalid user attributes: custom:plan: Attribute does not exist in the schema.',
+    )
   })
 
   it('requires an email and checks formats', () => {

@@ -26,7 +26,16 @@ const STANDARD = new Set([
   'website',
   'zoneinfo',
 ])
-const CUSTOM = /^custom:[A-Za-z0-9_-]{1,20}$/
+/**
+ * The pool's custom attributes (Cognito's schema, declared once here): none. The site keeps
+ * profiles and plans in its own tables, so a `custom:` name from a client is refused as Cognito
+ * refuses one its pool does not declare. Declaring one is adding its name to this set.
+ */
+export const CUSTOM_ATTRIBUTES: ReadonlySet<string> = new Set<string>()
+
+const isCustom = (name: string) => name.startsWith('custom:')
+const notInSchema = (name: string) =>
+  invalidParameter(`Invalid user attributes: ${name}: Attribute does not exist in the schema.`)
 const EMAIL = /^[^\s@"<>()[\]\\,;:]{1,64}@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]{2,}$/
 const PHONE = /^\+[1-9]\d{4,14}$/
 /** The most other attributes a user may have, so one account cannot grow without bound. */
@@ -68,6 +77,14 @@ export function newUserAttributes(
   PoolUser,
   'email' | 'email_verified' | 'phone_number' | 'phone_number_verified' | 'attributes'
 > {
+  // A new user's attributes are checked against the schema first, in Cognito's words for it.
+  for (const { Name: name } of attributes) {
+    if (isCustom(name) && !CUSTOM_ATTRIBUTES.has(name)) {
+      throw invalidParameter(
+        `Attributes did not conform to the schema: Type for attribute {${name}} could not be determined`,
+      )
+    }
+  }
   const empty = { email: null, phone_number: null, attributes: '{}' }
   const { patch } = attributeChanges(empty, attributes, options)
   const email = patch.email ?? null
@@ -118,9 +135,11 @@ export function attributeChanges(
         throw invalidParameter(`Invalid user attributes: ${name}: must be true or false`)
       }
       patch[name] = value === 'true' ? 1 : 0
-    } else if (STANDARD.has(name) || CUSTOM.test(name)) {
+    } else if (STANDARD.has(name) || CUSTOM_ATTRIBUTES.has(name)) {
       others[name] = value
       othersChanged = true
+    } else if (isCustom(name)) {
+      throw notInSchema(name)
     } else {
       throw invalidParameter(`Invalid user attributes: ${name}: Attribute cannot be updated.`)
     }
@@ -155,11 +174,13 @@ export function attributeDeletions(
     } else if (name === 'phone_number') {
       patch.phone_number = null
       patch.phone_number_verified = 0
-    } else if (STANDARD.has(name) || CUSTOM.test(name)) {
+    } else if (STANDARD.has(name) || CUSTOM_ATTRIBUTES.has(name)) {
       if (name in others) {
         delete others[name]
         othersChanged = true
       }
+    } else if (isCustom(name)) {
+      throw notInSchema(name)
     } else {
       throw invalidParameter(`Invalid user attributes: ${name}: Attribute cannot be deleted.`)
     }

@@ -1,5 +1,6 @@
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto'
 import { CognitoError } from '../cognito-error.ts'
+import { limitExceeded, limitMail } from './abuse-limits.ts'
 import { maskEmail } from './attributes.ts'
 import type { UserPoolContext } from './context.ts'
 import { type CodePurpose, codeMessage } from './messages.ts'
@@ -11,7 +12,8 @@ import type { PoolUser } from './users.ts'
  * code of CUSTOM_AUTH, sign-in by emailed code).
  * Only an HMAC of each code is stored. The newest code of a purpose is the one that counts;
  * it expires, allows a few wrong tries, and is spent once used. Sending is rate limited per
- * user. Spent and replaced codes stay until the sweep so that they still count for the limit.
+ * user, per recipient address and per client address (abuse-limits.ts). Spent and replaced
+ * codes stay until the sweep so that they still count for the limit.
  */
 export const CODE_TTL_MS: Record<CodePurpose, number> = {
   sign_up: 24 * 3600 * 1000,
@@ -37,8 +39,24 @@ export type CodeDeliveryDetails = {
   AttributeName: 'email'
 }
 
-export const limitExceeded = () =>
-  new CognitoError('LimitExceededException', 'Attempt limit exceeded, please try after some time.')
+/**
+ * What a code's delivery looks like for a name with no account (PreventUserExistenceErrors):
+ * the same shape, a plausible masked address, no mail. Counted against the mail limits like a
+ * real one, so the limits do not tell who exists either.
+ */
+export async function simulatedDelivery(
+  ctx: UserPoolContext,
+  name: string,
+): Promise<CodeDeliveryDetails> {
+  await limitMail(ctx, name)
+  return {
+    Destination: simulatedDestination(name),
+    DeliveryMedium: 'EMAIL',
+    AttributeName: 'email',
+  }
+}
+
+export const simulatedDestination = (name: string) => maskEmail(name.includes('@') ? name : 'u@e')
 
 /** Makes a code, mails it to the user's email, and says where it went. */
 export async function sendCode(
@@ -58,6 +76,8 @@ export async function sendCode(
     .where('created_at', '>', now - CODE_WINDOW_MS)
     .executeTakeFirstOrThrow()
   if (Number(recent.count) >= CODES_PER_WINDOW) throw limitExceeded()
+  // Per recipient and per client address too: many accounts may name one victim's address.
+  await limitMail(ctx, destination)
 
   const id = randomUUID()
   const code = String(randomInt(1_000_000)).padStart(6, '0')

@@ -5,6 +5,7 @@ import type { Mailer } from '../../mail/mailer.ts'
 import type { AccountEvents } from '../account-events.ts'
 import type { KeyStore } from '../tokens/keys.ts'
 import type { TokenVerifier } from '../tokens/verifier.ts'
+import type { AbuseLimits } from './abuse-limits.ts'
 
 /** The part of a pino/Fastify logger the user pool uses. Never give it a secret. */
 export type UserPoolLog = {
@@ -24,6 +25,9 @@ export type UserPoolContext = {
   verifyToken: TokenVerifier
   log: UserPoolLog
   now: () => number
+  limits: AbuseLimits
+  /** The client address of the request being answered (Fastify's request.ip); unset in-process. */
+  sourceIp?: string
 }
 
 export function poolNameOf(userPoolId: string): string {

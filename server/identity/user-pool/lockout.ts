@@ -1,50 +1,69 @@
-import { sql } from 'kysely'
 import { notAuthorized } from '../cognito-error.ts'
+import { limitKey, sourceOf } from './abuse-limits.ts'
 import type { UserPoolContext } from './context.ts'
 import type { PoolUser } from './users.ts'
 
 /**
- * Brute-force protection for passwords: failures within a window are counted; the fifth
- * locks the account for 15 minutes, during which even the right password is refused with
- * Cognito's "Password attempts exceeded". A success clears the count.
+ * Brute-force protection for passwords (and MFA codes), keyed so that nobody can lock a known
+ * username out from anywhere: failures are counted per user *and source address* — the
+ * limit (5 in 15 minutes by default) locks that user from that address only — and per user
+ * from anywhere, with a higher cap over a day (100 by default) against guessing from many
+ * addresses. While locked, even the right password gets Cognito's "Password attempts
+ * exceeded". A success clears the source's count; a password reset clears both.
+ * docs/decisions/021.
  */
-export const MAX_FAILED_SIGN_INS = 5
-export const LOCKOUT_MS = 15 * 60 * 1000
+export const SOURCE_WINDOW_MS = 15 * 60 * 1000
+export const USER_WINDOW_MS = 24 * 3600 * 1000
 
-export function assertNotLocked(user: PoolUser, now: number): void {
-  if (user.locked_until !== null && user.locked_until > now) {
+const sourceKey = (ctx: UserPoolContext, sub: string) => limitKey('fail-src', sub, sourceOf(ctx))
+const userKey = (sub: string) => limitKey('fail-user', sub)
+
+export async function assertNotLocked(ctx: UserPoolContext, user: PoolUser): Promise<void> {
+  const { failedSignInsPerSource, failedSignInsPerUserPerDay } = ctx.limits.settings
+  const { limiter } = ctx.limits
+  let counts: [number, number]
+  try {
+    counts = await Promise.all([
+      limiter.count(sourceKey(ctx, user.sub)),
+      limiter.count(userKey(user.sub)),
+    ])
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'abuse limiter unavailable; lockout not checked')
+    return
+  }
+  if (counts[0] >= failedSignInsPerSource || counts[1] >= failedSignInsPerUserPerDay) {
     throw notAuthorized('Password attempts exceeded')
   }
 }
 
-/** Counts a wrong password; locks the account when it was one too many. */
+/** Counts a wrong password (or code) against the user, from this source and overall. */
 export async function recordFailedSignIn(ctx: UserPoolContext, user: PoolUser): Promise<void> {
-  const now = ctx.now()
-  const forgetBefore = now - LOCKOUT_MS
-  const row = await ctx.db
-    .updateTable('identity_users')
-    .set({
-      failed_sign_ins: sql<number>`case when last_failed_sign_in_at is null or last_failed_sign_in_at < ${forgetBefore} then 1 else failed_sign_ins + 1 end`,
-      last_failed_sign_in_at: now,
-    })
-    .where('sub', '=', user.sub)
-    .returning('failed_sign_ins')
-    .executeTakeFirst()
-  if (row && row.failed_sign_ins >= MAX_FAILED_SIGN_INS) {
-    await ctx.db
-      .updateTable('identity_users')
-      .set({ locked_until: now + LOCKOUT_MS, failed_sign_ins: 0, last_failed_sign_in_at: null })
-      .where('sub', '=', user.sub)
-      .execute()
-    ctx.log.warn({ sub: user.sub }, 'user pool account locked after repeated failed sign-ins')
+  const { failedSignInsPerSource, failedSignInsPerUserPerDay } = ctx.limits.settings
+  const { limiter } = ctx.limits
+  try {
+    const [fromSource, overall] = await Promise.all([
+      limiter.hit(sourceKey(ctx, user.sub), SOURCE_WINDOW_MS),
+      limiter.hit(userKey(user.sub), USER_WINDOW_MS),
+    ])
+    if (fromSource === failedSignInsPerSource || overall === failedSignInsPerUserPerDay) {
+      ctx.log.warn(
+        { sub: user.sub, everywhere: overall >= failedSignInsPerUserPerDay },
+        'user pool sign-in locked after repeated failures',
+      )
+    }
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'abuse limiter unavailable; failed sign-in not counted')
   }
 }
 
 export async function recordSuccessfulSignIn(ctx: UserPoolContext, user: PoolUser): Promise<void> {
-  if (user.failed_sign_ins === 0 && user.locked_until === null) return
-  await ctx.db
-    .updateTable('identity_users')
-    .set({ failed_sign_ins: 0, last_failed_sign_in_at: null, locked_until: null })
-    .where('sub', '=', user.sub)
-    .execute()
+  await ctx.limits.limiter.reset(sourceKey(ctx, user.sub)).catch(() => {})
+}
+
+/** A password reset proved the mailbox: the user starts with a clean slate. */
+export async function clearLockout(ctx: UserPoolContext, user: PoolUser): Promise<void> {
+  await Promise.all([
+    ctx.limits.limiter.reset(sourceKey(ctx, user.sub)),
+    ctx.limits.limiter.reset(userKey(user.sub)),
+  ]).catch(() => {})
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { awsJsonService } from '../aws-json-protocol.ts'
 import { CognitoError } from '../cognito-error.ts'
 import type { UserPoolContext } from './context.ts'
@@ -16,11 +16,25 @@ export async function userPoolPlugin(
   options: { ctx: UserPoolContext },
 ): Promise<void> {
   const { ctx } = options
+  // Each request's operations see its client address (abuse limits, lockout); the operations
+  // are closures over the context, cheap to make per request.
+  const shared = userPoolOperations(ctx)
+  const names = Object.keys(shared) as (keyof typeof shared)[]
+  const operations = Object.fromEntries(
+    names.map((name) => [
+      name,
+      {
+        input: shared[name].input,
+        handle: (body: never, request: FastifyRequest) =>
+          userPoolOperations({ ...ctx, sourceIp: request.ip })[name].handle(body, request),
+      },
+    ]),
+  )
   // Called directly, not registered, so its hooks (request id, CORS, errors) cover the
   // routes below as well.
   await awsJsonService(service, {
     targetPrefix: 'AWSCognitoIdentityProviderService',
-    operations: userPoolOperations(ctx),
+    operations,
     bodyLimit: BODY_LIMIT_BYTES,
   })
 

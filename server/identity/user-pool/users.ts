@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely'
 import type { DB, IdentityUsersTable } from '../../../db/schema.ts'
+import { CognitoError } from '../cognito-error.ts'
 
 /** The user pool's accounts (identity_users). Emails are kept trimmed and lowercase. */
 export type PoolUser = Selectable<IdentityUsersTable>
@@ -9,6 +10,19 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
 /** Usernames are case-insensitive for sign-in; the registered form is lowercase. */
 export const normalizeUsername = (username: string) => username.trim().toLowerCase()
+
+/**
+ * Sign-in with a name that has no account: with PreventUserExistenceErrors (the default) the
+ * flow goes on to Cognito's "Incorrect username or password."; without it (LEGACY) Cognito
+ * says so at once.
+ */
+export function assertUserExistenceErrorsPrevented(ctx: {
+  settings: { preventUserExistenceErrors: boolean }
+}): void {
+  if (!ctx.settings.preventUserExistenceErrors) {
+    throw new CognitoError('UserNotFoundException', 'User does not exist.')
+  }
+}
 
 export async function findUserBySub(db: Kysely<DB>, sub: string): Promise<PoolUser | undefined> {
   return db.selectFrom('identity_users').selectAll().where('sub', '=', sub).executeTakeFirst()

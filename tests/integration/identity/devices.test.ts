@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { limitKey } from '../../../server/identity/user-pool/abuse-limits.ts'
 import { newDeviceSecret } from '../../../server/identity/user-pool/test-support.ts'
 import { startTestServer, type TestServer } from '../../support/test-server.ts'
 import {
@@ -417,12 +418,8 @@ describe('remembered devices over the protocol', { timeout: 120_000 }, () => {
       secret: 'not the device secret',
     })
     expect(wrong).toMatchObject({ status: 400, body: { __type: 'NotAuthorizedException' } })
-    const row = await server.database.db
-      .selectFrom('identity_users')
-      .select('failed_sign_ins')
-      .where('sub', '=', account.sub)
-      .executeTakeFirstOrThrow()
-    expect(row.failed_sign_ins).toBe(1)
+    const { limiter } = server.app.identity.userPool.limits
+    expect(await limiter.count(limitKey('fail-user', account.sub))).toBe(1)
 
     // DEVICE_SRP_AUTH for another key than the sign-in named is refused.
     const mismatch = await passwordStep(account, device.deviceKey)

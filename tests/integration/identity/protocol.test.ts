@@ -40,9 +40,13 @@ describe('the JSON protocol', () => {
       method: 'POST',
       headers: {
         'content-type': 'application/x-amz-json-1.1',
-        'x-amz-target': 'AWSCognitoIdentityProviderService.ResendConfirmationCode',
+        'x-amz-target': 'AWSCognitoIdentityProviderService.ConfirmSignUp',
       },
-      body: JSON.stringify({ ClientId: CLIENT_ID, Username: 'nobody_here' }),
+      body: JSON.stringify({
+        ClientId: CLIENT_ID,
+        Username: 'nobody_here',
+        ConfirmationCode: '123456',
+      }),
     })
     expect(response.status).toBe(400)
     expect(response.headers.get('x-amzn-requestid')).toMatch(/^[0-9a-f-]{36}$/)

@@ -1,4 +1,7 @@
 import {
+  ChangePasswordCommand,
+  ConfirmForgotPasswordCommand,
+  ForgotPasswordCommand,
   GetTokensFromRefreshTokenCommand,
   GetUserCommand,
   GlobalSignOutCommand,
@@ -8,12 +11,14 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider'
 import { JwtRsaVerifier } from 'aws-jwt-verify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { amplifyCookieHeader } from '../../../app/lib/auth/test-tokens.ts'
 import { loadConfig } from '../../../server/config.ts'
 import { listOutbox } from '../../../server/mail/outbox.ts'
 import { startTestServer, type TestServer } from '../../support/test-server.ts'
 import {
   CLIENT_ID,
   call,
+  latestCode,
   newAccount,
   POOL_ID,
   registerUser,
@@ -137,6 +142,19 @@ describe('tokens', () => {
   })
 })
 
+/** The session's access token and refresh token are both refused, as after GlobalSignOut. */
+async function expectSessionEnded(tokens: { AccessToken: string; RefreshToken: string }) {
+  await expect(refresh(tokens.RefreshToken)).rejects.toMatchObject({
+    name: 'NotAuthorizedException',
+  })
+  await expect(
+    cognito.send(new GetUserCommand({ AccessToken: tokens.AccessToken })),
+  ).rejects.toMatchObject({
+    name: 'NotAuthorizedException',
+    message: 'Access Token has been revoked',
+  })
+}
+
 describe('ending sessions', () => {
   it('RevokeToken ends the refresh token and the access tokens of its session', async () => {
     const account = await registerUser(server)
@@ -172,18 +190,67 @@ describe('ending sessions', () => {
       await signIn(server, account.username, account.password),
     ]
     await cognito.send(new GlobalSignOutCommand({ AccessToken: sessions[0]?.AccessToken }))
-    for (const tokens of sessions) {
-      await expect(refresh(tokens.RefreshToken)).rejects.toMatchObject({
-        name: 'NotAuthorizedException',
-      })
-      await expect(
-        cognito.send(new GetUserCommand({ AccessToken: tokens.AccessToken })),
-      ).rejects.toMatchObject({
-        name: 'NotAuthorizedException',
-        message: 'Access Token has been revoked',
-      })
-    }
+    for (const tokens of sessions) if (tokens) await expectSessionEnded(tokens)
     // A new sign-in works at once.
+    const fresh = await signIn(server, account.username, account.password)
+    expect(
+      (await cognito.send(new GetUserCommand({ AccessToken: fresh.AccessToken }))).Username,
+    ).toBe(account.username)
+  })
+
+  it('a password change ends every other session; a reset ends them all, pages included', async () => {
+    const account = await registerUser(server)
+    const [current, other] = [
+      await signIn(server, account.username, account.password),
+      await signIn(server, account.username, account.password),
+    ]
+    const newPassword = 'Another#Horse10'
+    await cognito.send(
+      new ChangePasswordCommand({
+        AccessToken: current.AccessToken,
+        PreviousPassword: account.password,
+        ProposedPassword: newPassword,
+      }),
+    )
+    await expectSessionEnded(other)
+    // The session that changed the password goes on, refresh included.
+    expect(
+      (await cognito.send(new GetUserCommand({ AccessToken: current.AccessToken }))).Username,
+    ).toBe(account.username)
+    expect((await refresh(current.RefreshToken)).AuthenticationResult?.AccessToken).toBeTruthy()
+
+    // The web app's own check of the session cookies (pages and /api) takes the reset too.
+    const cookie = amplifyCookieHeader(CLIENT_ID, account.username, {
+      accessToken: current.AccessToken,
+      idToken: current.IdToken,
+      refreshToken: current.RefreshToken,
+    })
+    const settings = () =>
+      fetch(`${server.url}/settings`, { headers: { cookie }, redirect: 'manual' })
+    expect((await settings()).status).toBe(200)
+    await cognito.send(
+      new ForgotPasswordCommand({ ClientId: CLIENT_ID, Username: account.username }),
+    )
+    await cognito.send(
+      new ConfirmForgotPasswordCommand({
+        ClientId: CLIENT_ID,
+        Username: account.username,
+        ConfirmationCode: await latestCode(server, account.email),
+        Password: account.password,
+      }),
+    )
+    await expectSessionEnded(current)
+    expect((await settings()).status).toBe(302)
+    const bearer = await fetch(`${server.url}/api/courses`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${current.AccessToken}`,
+      },
+      body: JSON.stringify({ title: 'リセット後' }),
+    })
+    expect(bearer.status).toBe(401)
+    // The new password signs in at once.
     const fresh = await signIn(server, account.username, account.password)
     expect(
       (await cognito.send(new GetUserCommand({ AccessToken: fresh.AccessToken }))).Username,

@@ -104,6 +104,6 @@ export async function signingInUser(ctx: UserPoolContext, sub: string | null): P
   const user = sub ? await findUserBySub(ctx.db, sub) : undefined
   if (!user) throw notAuthorized()
   if (user.enabled !== 1) throw notAuthorized('User is disabled.')
-  assertNotLocked(user, ctx.now())
+  await assertNotLocked(ctx, user)
   return user
 }

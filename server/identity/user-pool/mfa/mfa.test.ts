@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { totpCode, totpStep } from '../../totp.ts'
-import { LOCKOUT_MS } from '../lockout.ts'
+import { SOURCE_WINDOW_MS } from '../lockout.ts'
 import { openPool, type Pool } from '../test-pool.ts'
 
 describe('TOTP MFA (pool MFA optional)', () => {
@@ -89,7 +89,7 @@ describe('TOTP MFA (pool MFA optional)', () => {
       __type: 'NotAuthorizedException',
       message: 'Password attempts exceeded',
     })
-    pool.clock.now += LOCKOUT_MS + 1000
+    pool.clock.now += SOURCE_WINDOW_MS + 1000
     const challenge = await pool.initiate(username)
     const right = await pool.respond('SOFTWARE_TOKEN_MFA', challenge.body.Session, {
       SOFTWARE_TOKEN_MFA_CODE: totpCode(secret, totpStep(pool.clock.now)),

@@ -1,10 +1,10 @@
 import { z } from 'zod'
 import { CognitoError, notAuthorized } from '../../cognito-error.ts'
-import { maskEmail } from '../attributes.ts'
-import { sendCode, spendCode } from '../codes.ts'
+import { revokeAllRefreshTokens } from '../../tokens/refresh-tokens.ts'
+import { sendCode, simulatedDelivery, spendCode } from '../codes.ts'
 import type { UserPoolContext } from '../context.ts'
 import { userOfAccessToken } from '../current-user.ts'
-import { assertNotLocked, recordFailedSignIn } from '../lockout.ts'
+import { assertNotLocked, clearLockout, recordFailedSignIn } from '../lockout.ts'
 import { assertPasswordPolicy, passwordColumns, passwordMatches } from '../passwords.ts'
 import { findUserBySignInName, updateUser } from '../users.ts'
 import {
@@ -16,6 +16,8 @@ import {
   token,
   username,
 } from './schemas.ts'
+import { endAllSessions } from './sign-out.ts'
+import { userNotFound } from './sign-up.ts'
 import { operation } from './types.ts'
 
 const changePassword = z.object({
@@ -38,9 +40,9 @@ const confirmForgotPassword = z.object({
 export function passwordOperations(ctx: UserPoolContext) {
   return {
     ChangePassword: operation(changePassword, async (input) => {
-      const { user } = await userOfAccessToken(ctx, input.AccessToken)
+      const { user, claims } = await userOfAccessToken(ctx, input.AccessToken)
       assertPasswordPolicy(input.ProposedPassword)
-      assertNotLocked(user, ctx.now())
+      await assertNotLocked(ctx, user)
       if (!passwordMatches(ctx.poolName, user, input.PreviousPassword ?? '')) {
         await recordFailedSignIn(ctx, user)
         throw notAuthorized()
@@ -51,6 +53,8 @@ export function passwordOperations(ctx: UserPoolContext) {
         passwordColumns(ctx.poolName, user.username, input.ProposedPassword),
         ctx.now(),
       )
+      // Whoever knew the old password may hold a session: end all but the one that changed it.
+      await revokeAllRefreshTokens(ctx.db, user.sub, ctx.now(), String(claims.origin_jti))
       return {}
     }),
 
@@ -58,14 +62,9 @@ export function passwordOperations(ctx: UserPoolContext) {
       assertClient(ctx, input.ClientId)
       const user = await findUserBySignInName(ctx.db, input.Username)
       if (!user) {
+        if (!ctx.settings.preventUserExistenceErrors) throw userNotFound()
         // Say the same as for a real account, so the answer does not reveal who has one.
-        return {
-          CodeDeliveryDetails: {
-            Destination: maskEmail(input.Username.includes('@') ? input.Username : 'u@e'),
-            DeliveryMedium: 'EMAIL',
-            AttributeName: 'email',
-          },
-        }
+        return { CodeDeliveryDetails: await simulatedDelivery(ctx, input.Username) }
       }
       if (user.email_verified !== 1) {
         throw new CognitoError(
@@ -105,6 +104,9 @@ export function passwordOperations(ctx: UserPoolContext) {
         },
         ctx.now(),
       )
+      // A reset means the password may be known to someone else: end every session.
+      await endAllSessions(ctx, user.sub)
+      await clearLockout(ctx, user)
       return {}
     }),
   }

@@ -41,11 +41,16 @@ export function signOutOperations(ctx: UserPoolContext) {
 
     GlobalSignOut: operation(globalSignOut, async (input) => {
       const { user } = await userOfAccessToken(ctx, input.AccessToken)
-      const now = ctx.now()
-      await revokeAllRefreshTokens(ctx.db, user.sub, now)
-      // Tokens carry whole seconds: anything issued before this second is refused.
-      await updateUser(ctx.db, user.sub, { tokens_valid_after: Math.floor(now / 1000) * 1000 }, now)
+      await endAllSessions(ctx, user.sub)
       return {}
     }),
   }
+}
+
+/** GlobalSignOut's effect: every session of the user ends, with its access and id tokens. */
+export async function endAllSessions(ctx: UserPoolContext, sub: string): Promise<void> {
+  const now = ctx.now()
+  await revokeAllRefreshTokens(ctx.db, sub, now)
+  // Tokens carry whole seconds: anything issued before this second is refused.
+  await updateUser(ctx.db, sub, { tokens_valid_after: Math.floor(now / 1000) * 1000 }, now)
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { CognitoError, invalidParameter, notAuthorized } from '../../cognito-error.ts'
+import { limitSignUp } from '../abuse-limits.ts'
 import { newUserAttributes } from '../attributes.ts'
-import { sendCode, spendCode } from '../codes.ts'
+import { sendCode, simulatedDelivery, spendCode } from '../codes.ts'
 import type { UserPoolContext } from '../context.ts'
 import { claimEmail } from '../email-alias.ts'
 import { assertPasswordPolicy, passwordColumns } from '../passwords.ts'
@@ -59,12 +60,19 @@ export function signUpOperations(ctx: UserPoolContext) {
       assertPasswordPolicy(input.Password)
       const name = normalizeUsername(input.Username)
       const columns = newUserAttributes(input.UserAttributes ?? [], { trusted: false })
-      if (columns.email && (await findUserByVerifiedEmail(ctx.db, columns.email))) {
+      // With PreventUserExistenceErrors the address's owner learns of the clash at confirmation
+      // (AliasExistsException), not whoever typed it here.
+      if (
+        !ctx.settings.preventUserExistenceErrors &&
+        columns.email &&
+        (await findUserByVerifiedEmail(ctx.db, columns.email))
+      ) {
         throw new CognitoError(
           'UsernameExistsException',
           'An account with the given email already exists.',
         )
       }
+      await limitSignUp(ctx)
       const now = ctx.now()
       const sub = randomUUID()
       try {
@@ -86,7 +94,14 @@ export function signUpOperations(ctx: UserPoolContext) {
       }
       const user = await findUserByUsername(ctx.db, name)
       if (!user) throw new Error('the new user was not stored')
-      const delivery = await sendCode(ctx, user, 'sign_up')
+      let delivery: Awaited<ReturnType<typeof sendCode>>
+      try {
+        delivery = await sendCode(ctx, user, 'sign_up')
+      } catch (error) {
+        // Over a mail limit: no half-made account stays behind to block the name.
+        await ctx.db.deleteFrom('identity_users').where('sub', '=', sub).execute()
+        throw error
+      }
       return { UserConfirmed: false, UserSub: sub, CodeDeliveryDetails: delivery }
     }),
 
@@ -112,7 +127,10 @@ export function signUpOperations(ctx: UserPoolContext) {
     ResendConfirmationCode: operation(resendConfirmationCode, async (input) => {
       assertClient(ctx, input.ClientId)
       const user = await findUserByUsername(ctx.db, input.Username)
-      if (!user) throw userNotFound()
+      if (!user) {
+        if (!ctx.settings.preventUserExistenceErrors) throw userNotFound()
+        return { CodeDeliveryDetails: await simulatedDelivery(ctx, input.Username) }
+      }
       if (user.status !== 'UNCONFIRMED') throw invalidParameter('User is already confirmed.')
       return { CodeDeliveryDetails: await sendCode(ctx, user, 'sign_up') }
     }),

@@ -23,7 +23,7 @@ export const passwordVerifier: ChallengeHandler = {
       await recordFailedSignIn(ctx, user)
       throw notAuthorized()
     }
-    assertNotLocked(user, ctx.now())
+    await assertNotLocked(ctx, user)
     // The clients send their stored device here (not in InitiateAuth), and retry this same
     // step without it when it is "Device does not exist.".
     return afterPassword(ctx, user, step.responses?.DEVICE_KEY)

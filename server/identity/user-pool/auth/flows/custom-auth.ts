@@ -1,10 +1,13 @@
 import { invalidParameter } from '../../../cognito-error.ts'
-import { maskEmail } from '../../attributes.ts'
-import { sendCode } from '../../codes.ts'
+import { sendCode, simulatedDelivery } from '../../codes.ts'
 import type { UserPoolContext } from '../../context.ts'
 import { deviceNotFound, trackedDevice } from '../../devices/store.ts'
 import { assertNotLocked } from '../../lockout.ts'
-import { findUserBySignInName, normalizeUsername } from '../../users.ts'
+import {
+  assertUserExistenceErrorsPrevented,
+  findUserBySignInName,
+  normalizeUsername,
+} from '../../users.ts'
 import { type ChallengeStep, required } from '../outcome.ts'
 
 /** What CUSTOM_CHALLENGE keeps: whose code it is and how many wrong answers it has seen. */
@@ -32,7 +35,8 @@ export async function customAuth(
     throw invalidParameter('CUSTOM_AUTH with SRP is not supported: answer the emailed code.')
   }
   const user = await findUserBySignInName(ctx.db, USERNAME)
-  if (user) assertNotLocked(user, ctx.now())
+  if (!user) assertUserExistenceErrorsPrevented(ctx)
+  if (user) await assertNotLocked(ctx, user)
   const eligible =
     user?.status === 'CONFIRMED' &&
     user.enabled === 1 &&
@@ -51,7 +55,7 @@ export async function customAuth(
   if (eligible) {
     destination = (await sendCode(ctx, eligible, 'custom_auth')).Destination
   } else {
-    destination = maskEmail(USERNAME.includes('@') ? USERNAME : 'u@e')
+    destination = (await simulatedDelivery(ctx, USERNAME)).Destination
   }
   const challengeParameters = { USERNAME: username, email: destination }
   const state: CustomChallengeState = {

@@ -2,7 +2,11 @@ import { notAuthorized } from '../../../cognito-error.ts'
 import type { UserPoolContext } from '../../context.ts'
 import { assertNotLocked, recordFailedSignIn } from '../../lockout.ts'
 import { decoyVerifier, passwordMatches } from '../../passwords.ts'
-import { findUserBySignInName, normalizeUsername } from '../../users.ts'
+import {
+  assertUserExistenceErrorsPrevented,
+  findUserBySignInName,
+  normalizeUsername,
+} from '../../users.ts'
 import { afterPassword } from '../after-password.ts'
 import { type AuthOutcome, required } from '../outcome.ts'
 
@@ -16,6 +20,7 @@ export async function userPasswordAuth(
     PASSWORD: string
   }
   const user = await findUserBySignInName(ctx.db, USERNAME)
+  if (!user) assertUserExistenceErrorsPrevented(ctx)
   if (!user?.password_verifier) {
     // Spend the same work as for a real account before refusing.
     const username = normalizeUsername(USERNAME)
@@ -27,7 +32,7 @@ export async function userPasswordAuth(
     )
     throw notAuthorized()
   }
-  assertNotLocked(user, ctx.now())
+  await assertNotLocked(ctx, user)
   if (!passwordMatches(ctx.poolName, user, PASSWORD)) {
     await recordFailedSignIn(ctx, user)
     throw notAuthorized()

@@ -4,7 +4,11 @@ import { isValidClientEphemeral, serverEphemeral, serverSessionKey } from '../..
 import type { UserPoolContext } from '../../context.ts'
 import { assertNotLocked } from '../../lockout.ts'
 import { decoyVerifier } from '../../passwords.ts'
-import { findUserBySignInName, normalizeUsername } from '../../users.ts'
+import {
+  assertUserExistenceErrorsPrevented,
+  findUserBySignInName,
+  normalizeUsername,
+} from '../../users.ts'
 import { type ChallengeStep, required } from '../outcome.ts'
 
 /** What PASSWORD_VERIFIER needs: the derived key never leaves the server. */
@@ -25,7 +29,8 @@ export async function userSrpAuth(
   }
   if (!isValidClientEphemeral(SRP_A)) throw invalidParameter('Invalid SRP_A value.')
   const user = await findUserBySignInName(ctx.db, USERNAME)
-  if (user) assertNotLocked(user, ctx.now())
+  if (!user) assertUserExistenceErrorsPrevented(ctx)
+  if (user) await assertNotLocked(ctx, user)
   const username = user?.username ?? normalizeUsername(USERNAME)
   const known = user?.password_salt && user.password_verifier ? user : undefined
   const { saltHex, verifierHex } = known
