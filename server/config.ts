@@ -279,11 +279,16 @@ export type IdentitySettings = {
   google: { clientId: string; clientSecret: string; issuer: string } | undefined
   /**
    * Where the hosted endpoints may send the browser back to: exact URLs. Unset, the app's
-   * own callback page (`/auth/callback_google`) and home page on the origin that was asked.
+   * own callback page (`/auth/callback_google`) and home page on `siteOrigins`.
    */
   oauth: {
     callbackUrls: string[] | undefined
     signOutUrls: string[] | undefined
+    /**
+     * The site's own origins, from configuration only (never from a request's Host header,
+     * which the client chooses): PUBLIC_BASE_URL's, and the TLS listener's on the same host.
+     */
+    siteOrigins: string[]
     /**
      * The https origin the hosted endpoints are published at (PUBLIC_BASE_URL when it is
      * https, e.g. behind a TLS proxy); unset, the origin each request came to.
@@ -416,6 +421,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
         callbackUrls: values.OAUTH_CALLBACK_URLS,
         signOutUrls: values.OAUTH_SIGN_OUT_URLS,
         publicOrigin: baseUrl.startsWith('https:') ? new URL(baseUrl).origin : undefined,
+        siteOrigins: siteOrigins(baseUrl, values.HTTPS_PORT),
       },
     },
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
@@ -478,6 +484,12 @@ function storageSettings(
             fsync: values.STORAGE_FSYNC === 'on',
           },
   }
+}
+
+function siteOrigins(baseUrl: string, httpsPort: number | undefined): string[] {
+  const base = new URL(baseUrl)
+  if (httpsPort === undefined || base.protocol === 'https:') return [base.origin]
+  return [base.origin, new URL(`https://${base.hostname}:${httpsPort}`).origin]
 }
 
 /** Loads `.env` from the working directory when present; real environment variables win. */

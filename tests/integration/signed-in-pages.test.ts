@@ -100,6 +100,17 @@ describe('the first paint knows who is signed in', () => {
     expect(offsite.response.headers.get('location')).toBe('/')
   })
 
+  it('sends a signed-in visitor only to this site, whatever control characters the target has', async () => {
+    // Browsers drop tabs and newlines in URLs: `/\t/evil.example/` is `//evil.example/`.
+    for (const target of ['%2F%09%2Fevil.example%2F', '%2F%0A%2Fevil.example', '%2F%0D%0Ax']) {
+      for (const path of ['/auth/signin', '/auth/signup']) {
+        const { response } = await page(`${path}?redirectTo=${target}`, cookie)
+        expect(response.status).toBe(302)
+        expect(response.headers.get('location')).toBe('/')
+      }
+    }
+  })
+
   it('offers the sign-out screen to the signed-in user by name', async () => {
     const { html } = await page('/auth/signout', cookie)
     expect(html).toContain('hana_ssr')

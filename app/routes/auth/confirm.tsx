@@ -19,6 +19,7 @@ import {
   fieldErrors,
   formString,
   query,
+  safeRedirect,
 } from '../../lib/auth/flow.ts'
 import { loadAuth } from '../../lib/auth/load-auth.ts'
 import { useSubmitting } from '../../lib/auth/use-submitting.ts'
@@ -70,7 +71,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     }
     return result
   }
-  const redirectTo = new URL(request.url).searchParams.get('redirectTo')
+  const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
   throw redirect(`/auth/signin${query({ username, confirmed: '1', redirectTo })}`)
 }
 
