@@ -44,7 +44,10 @@ export function registerReactRouter(
       // `/?utm_source=…` shares the cached `/` instead of rendering anew.
       const path = withoutTrackingParameters(request.url)
       const render = () => handle(toWebRequest(request, reply, path), options.context)
-      const page = await options.pageCache.get(`${request.method} ${path}`, render)
+      // The scheme is part of the address: a page rendered for https (Secure cookies, the
+      // TLS listener's own links) is not the http one.
+      const key = `${request.method} ${request.protocol} ${path}`
+      const page = await options.pageCache.get(key, render)
       return sendWebResponse(reply, page.toResponse())
     })
   })

@@ -70,6 +70,23 @@ describe('the first paint knows who is signed in', () => {
     expectGuestHeader(guest.html)
   })
 
+  it('reads cookie names the way the session reader does: an encoded dot is still a session', async () => {
+    // js-cookie decodes names, so the session reader does too; the cache must agree with it.
+    const encoded = cookie
+      .split('; ')
+      .map((pair) => {
+        const [name = '', ...value] = pair.split('=')
+        return `${name.replaceAll('.', '%2E')}=${value.join('=')}`
+      })
+      .join('; ')
+    const mine = await page('/courses?encoded=1', encoded)
+    expect(mine.html).toContain('data-user-menu')
+    expect(mine.response.headers.get('x-page-cache')).toBeNull()
+    expect(mine.response.headers.get('cache-control')).toBe('private, no-store')
+    const guest = await page('/courses?encoded=1')
+    expectGuestHeader(guest.html)
+  })
+
   it('keeps data requests of signed-in visitors private too', async () => {
     const { response, html } = await page('/courses.data', cookie)
     expect(response.status).toBe(200)

@@ -1,6 +1,4 @@
 import { readFile } from 'node:fs/promises'
-import { request as httpRequest } from 'node:http'
-import { request as httpsRequest } from 'node:https'
 import path from 'node:path'
 import {
   CognitoIdentityClient,
@@ -15,6 +13,7 @@ import {
   type GoogleProvider,
   startGoogleProvider,
 } from '../../support/google-provider.ts'
+import { nodeGet } from '../../support/http.ts'
 import { configuredAddress, startTestServer, type TestServer } from '../../support/test-server.ts'
 import { authorizeUrl, callbackUrl, OAuthBrowser, pkcePair, tokenRequest } from './oauth-browser.ts'
 import {
@@ -511,19 +510,12 @@ describe('/logout and the TLS listener', () => {
   })
 
   it("builds the default allow-lists from PUBLIC_BASE_URL, never from the request's Host", async () => {
-    const spoofed = (path: string) =>
-      new Promise<{ status: number; location: string | undefined }>((resolve, reject) => {
-        const request = httpRequest(
-          new URL(path, server.url),
-          { headers: { host: 'evil.example' } },
-          (response) => {
-            response.resume()
-            resolve({ status: response.statusCode ?? 0, location: response.headers.location })
-          },
-        )
-        request.on('error', reject)
-        request.end()
+    const spoofed = async (path: string) => {
+      const answer = await nodeGet(new URL(path, server.url).href, {
+        headers: { host: 'evil.example' },
       })
+      return { status: answer.status, location: answer.headers.location }
+    }
     const logout = await spoofed(
       `/logout?client_id=${CLIENT_ID}&logout_uri=${encodeURIComponent('http://evil.example/')}`,
     )
@@ -545,16 +537,8 @@ describe('/logout and the TLS listener', () => {
       `/logout?client_id=${CLIENT_ID}&logout_uri=${encodeURIComponent(`${server.httpsUrl}/`)}`,
       server.httpsUrl,
     )
-    const answer = await new Promise<{ status: number; location: string | undefined }>(
-      (resolve, reject) => {
-        const request = httpsRequest(target, { ca, servername: 'localhost' }, (response) => {
-          response.resume()
-          resolve({ status: response.statusCode ?? 0, location: response.headers.location })
-        })
-        request.on('error', reject)
-        request.end()
-      },
-    )
+    const { status, headers } = await nodeGet(target.href, { ca })
+    const answer = { status, location: headers.location }
     expect(answer).toEqual({ status: 302, location: `${server.httpsUrl}/` })
   })
 })
