@@ -33,7 +33,9 @@ describe('loadConfig', () => {
       siteTitle: 'テックラボ はじめてのプログラミング講座',
       stripePublishableKey: 'pk_test_embedded',
       apiGatewayUrl: '/api',
+      devMailboxPath: '/dev/mailbox',
     })
+    expect(loadConfig({ SMTP_URL: 'smtp://mail.example:25' }).public.devMailboxPath).toBe(undefined)
   })
 
   it('puts the SQLite file under DATA_DIR', () => {

@@ -8,6 +8,11 @@ export type PublicSettings = {
   siteTitle: string
   stripePublishableKey: string
   apiGatewayUrl: string
+  /**
+   * Without SMTP_URL mail is not sent: the development mailbox (served to this machine only)
+   * is where codes are read, and the auth screens say so. Unset when mail is delivered.
+   */
+  devMailboxPath: string | undefined
 }
 
 const SECRET_VARIABLES = new Set([
@@ -17,6 +22,9 @@ const SECRET_VARIABLES = new Set([
   'STORAGE_ROOT_SECRET_ACCESS_KEY',
   'STORAGE_S3_SECRET_ACCESS_KEY',
 ])
+
+/** Where the outbox is shown when mail is not sent (server/mail/dev-mailbox.ts). */
+export const DEV_MAILBOX_PATH = '/dev/mailbox'
 
 const DEFAULT_SITE_TITLE = 'テックラボ はじめてのプログラミング講座'
 
@@ -384,6 +392,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       stripePublishableKey: values.STRIPE_PUBLISHABLE_KEY,
       // The seed's default API base is the site's own /api; a separate gateway is optional.
       apiGatewayUrl: values.API_GATEWAY_URL ?? '/api',
+      devMailboxPath: values.SMTP_URL ? undefined : DEV_MAILBOX_PATH,
     },
     identity: {
       endpoints: values.IDENTITY_ENDPOINTS,

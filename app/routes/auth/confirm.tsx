@@ -3,6 +3,7 @@ import { Form, Link, redirect, useSearchParams } from 'react-router'
 import {
   AuthFootnote,
   AuthHeading,
+  DevMailboxNote,
   linkClass,
   NeedsJavaScript,
 } from '../../components/auth-screen.tsx'
@@ -104,6 +105,7 @@ export default function Confirm({ actionData }: Route.ComponentProps) {
         )}
       </AuthHeading>
       <NeedsJavaScript />
+      <DevMailboxNote />
       <Form method="post" noValidate ref={formRef} className="flex flex-col gap-3">
         {actionData?.formError && (
           <FormMessage tone="error" focusRef={messageRef}>
