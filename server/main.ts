@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     throw error
   }
 
-  const { app, url, httpsUrl } = await startServer(config)
+  const { app, url, httpsUrl, drain } = await startServer(config)
   app.log.info(
     `${config.public.siteTitle} is listening on ${url}${httpsUrl ? ` and ${httpsUrl}` : ''} (${config.env}, ${config.database.kind})`,
   )
@@ -31,14 +31,17 @@ async function main(): Promise<void> {
       process.exit(1)
     }, config.shutdownGraceMs)
     deadline.unref()
-    // close() stops accepting, waits for in-flight requests, then closes the database.
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed')
-        process.exit(1)
-      },
-    )
+    // drain() ends keep-alive connections without cutting a request short; close() then
+    // closes the database.
+    drain()
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'shutdown failed')
+          process.exit(1)
+        },
+      )
   }
   process.once('SIGTERM', stop)
   process.once('SIGINT', stop)
