@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
-import { makeCommitsDurable, openDatabase } from './database.ts'
+import { isStorageFull, makeCommitsDurable, openDatabase } from './database.ts'
 import { migrateToLatest } from './migrate.ts'
 import { migrations } from './migrations/index.ts'
 import type { NewUser } from './schema.ts'
@@ -313,5 +313,44 @@ describe('openDatabase (SQLite)', () => {
     await database.ping()
     await Promise.all([database.close(), database.close()])
     await expect(database.close()).resolves.toBeUndefined()
+  })
+})
+
+describe('a full disk', () => {
+  it('fails a transaction with SQLITE_FULL itself, not "cannot rollback", and keeps nothing', async () => {
+    const database = await temporaryDatabase()
+    const { rows } = await sql<{ page_count: number }>`PRAGMA page_count`.execute(database.db)
+    // The database may not grow: the same error as a disk without free space.
+    await sql.raw(`PRAGMA max_page_count = ${rows[0]?.page_count}`).execute(database.db)
+    const failure = await database.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.insertInto('users').values(user('hana')).execute()
+        await trx
+          .insertInto('users')
+          .values(user('taro', { bio: 'あ'.repeat(200_000) }))
+          .execute()
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+    expect((failure as Error).message).toBe('database or disk is full')
+    expect(isStorageFull(failure)).toBe(true)
+    await sql.raw('PRAGMA max_page_count = 1073741823').execute(database.db)
+    expect(await database.db.selectFrom('users').select('username').execute()).toEqual([])
+    // The connection is usable again.
+    await database.db.insertInto('users').values(user('hana')).execute()
+  })
+
+  it.each([
+    [Object.assign(new Error('x'), { code: 'ERR_SQLITE_ERROR', errcode: 13 }), true],
+    [Object.assign(new Error('x'), { code: '53100' }), true],
+    [Object.assign(new Error('x'), { code: 'ENOSPC' }), true],
+    [Object.assign(new Error('x'), { code: 'ERR_SQLITE_ERROR', errcode: 19 }), false],
+    [new Error('x'), false],
+    [undefined, false],
+  ])('recognises %o: %s', (error, expected) => {
+    expect(isStorageFull(error)).toBe(expected)
   })
 })

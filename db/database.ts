@@ -39,6 +39,20 @@ export async function makeCommitsDurable(db: Kysely<DB>): Promise<void> {
   }
 }
 
+/**
+ * The disk (or the database's size limit) is full: SQLite's SQLITE_FULL, PostgreSQL's
+ * disk_full (53100), or the file system's ENOSPC. Not the request's fault, nor a bug.
+ */
+export function isStorageFull(error: unknown): boolean {
+  const found = error as { code?: unknown; errcode?: unknown; errno?: unknown } | null
+  if (!found || typeof found !== 'object') return false
+  return (
+    (found.code === 'ERR_SQLITE_ERROR' && found.errcode === 13) ||
+    found.code === '53100' ||
+    found.code === 'ENOSPC'
+  )
+}
+
 export function openDatabase(settings: DatabaseSettings): Database {
   const db = new Kysely<DB>({ dialect: dialectFor(settings) })
   let closed: Promise<void> | undefined

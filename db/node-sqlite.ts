@@ -24,6 +24,10 @@ export function openNodeSqlite(file: string, options: { busyTimeoutMs: number })
       database.close()
     },
     prepare(sql) {
+      // SQLite ends the transaction itself on some errors (SQLITE_FULL, SQLITE_IOERR…);
+      // Kysely's ROLLBACK would then fail with "cannot rollback - no transaction is active"
+      // and hide the error that mattered. With nothing to roll back, there is nothing to do.
+      if (!database.isTransaction && /^\s*rollback\s*$/i.test(sql)) return NOTHING_TO_ROLL_BACK
       const cached = statements.get(sql)
       if (cached) return cached
       const statement = adapt(database.prepare(sql))
@@ -35,6 +39,13 @@ export function openNodeSqlite(file: string, options: { busyTimeoutMs: number })
       return statement
     },
   }
+}
+
+const NOTHING_TO_ROLL_BACK: SqliteStatement = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
 }
 
 function adapt(statement: StatementSync): SqliteStatement {

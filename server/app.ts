@@ -110,10 +110,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     smtpUrl: config.mail.smtpUrl,
     from: config.mail.from,
     log: app.log,
+    mailboxUrl:
+      config.public.devMailboxPath && `${config.public.baseUrl}${config.public.devMailboxPath}`,
   })
   app.decorate('mailer', mailer)
   app.addHook('onClose', () => mailer.close())
-  registerDevMailbox(app, database.db, config.env)
+  registerDevMailbox(app, database.db, config.public.devMailboxPath)
   const identity = await createIdentity({
     db: database.db,
     settings: config.identity,

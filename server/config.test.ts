@@ -33,7 +33,9 @@ describe('loadConfig', () => {
       siteTitle: 'テックラボ はじめてのプログラミング講座',
       stripePublishableKey: 'pk_test_embedded',
       apiGatewayUrl: '/api',
+      devMailboxPath: '/dev/mailbox',
     })
+    expect(loadConfig({ SMTP_URL: 'smtp://mail.example:25' }).public.devMailboxPath).toBe(undefined)
   })
 
   it('reads the abuse limits, PREVENT_USER_EXISTENCE_ERRORS, REDIS_URL and TRUST_PROXY', () => {
@@ -186,6 +188,7 @@ describe('loadConfig', () => {
       callbackUrls: undefined,
       signOutUrls: undefined,
       publicOrigin: undefined,
+      siteOrigins: ['http://localhost:3000'],
     })
 
     const config = loadConfig({
@@ -206,7 +209,13 @@ describe('loadConfig', () => {
       callbackUrls: ['https://learn.example.jp/auth/callback_google', 'https://app.example.jp/cb'],
       signOutUrls: undefined,
       publicOrigin: 'https://learn.example.jp',
+      siteOrigins: ['https://learn.example.jp'],
     })
+    // Plain http with a TLS listener: both are the site's, on the configured host only.
+    expect(
+      loadConfig({ PUBLIC_BASE_URL: 'http://127.0.0.1:3000', HTTPS_PORT: '3443' }).identity.oauth
+        .siteOrigins,
+    ).toEqual(['http://127.0.0.1:3000', 'https://127.0.0.1:3443'])
     expect(config.https).toEqual({
       port: 3443,
       certFile: '/srv/techlab/tls/localhost.crt',

@@ -8,6 +8,11 @@ export type PublicSettings = {
   siteTitle: string
   stripePublishableKey: string
   apiGatewayUrl: string
+  /**
+   * Without SMTP_URL mail is not sent: the development mailbox (served to this machine only)
+   * is where codes are read, and the auth screens say so. Unset when mail is delivered.
+   */
+  devMailboxPath: string | undefined
 }
 
 const SECRET_VARIABLES = new Set([
@@ -18,6 +23,9 @@ const SECRET_VARIABLES = new Set([
   'STORAGE_S3_SECRET_ACCESS_KEY',
   'REDIS_URL',
 ])
+
+/** Where the outbox is shown when mail is not sent (server/mail/dev-mailbox.ts). */
+export const DEV_MAILBOX_PATH = '/dev/mailbox'
 
 const DEFAULT_SITE_TITLE = 'テックラボ はじめてのプログラミング講座'
 
@@ -337,11 +345,16 @@ export type IdentitySettings = {
   google: { clientId: string; clientSecret: string; issuer: string } | undefined
   /**
    * Where the hosted endpoints may send the browser back to: exact URLs. Unset, the app's
-   * own callback page (`/auth/callback_google`) and home page on the origin that was asked.
+   * own callback page (`/auth/callback_google`) and home page on `siteOrigins`.
    */
   oauth: {
     callbackUrls: string[] | undefined
     signOutUrls: string[] | undefined
+    /**
+     * The site's own origins, from configuration only (never from a request's Host header,
+     * which the client chooses): PUBLIC_BASE_URL's, and the TLS listener's on the same host.
+     */
+    siteOrigins: string[]
     /**
      * The https origin the hosted endpoints are published at (PUBLIC_BASE_URL when it is
      * https, e.g. behind a TLS proxy); unset, the origin each request came to.
@@ -462,6 +475,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       stripePublishableKey: values.STRIPE_PUBLISHABLE_KEY,
       // The seed's default API base is the site's own /api; a separate gateway is optional.
       apiGatewayUrl: values.API_GATEWAY_URL ?? '/api',
+      devMailboxPath: values.SMTP_URL ? undefined : DEV_MAILBOX_PATH,
     },
     identity: {
       endpoints: values.IDENTITY_ENDPOINTS,
@@ -508,6 +522,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
         callbackUrls: values.OAUTH_CALLBACK_URLS,
         signOutUrls: values.OAUTH_SIGN_OUT_URLS,
         publicOrigin: baseUrl.startsWith('https:') ? new URL(baseUrl).origin : undefined,
+        siteOrigins: siteOrigins(baseUrl, values.HTTPS_PORT),
       },
     },
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
@@ -581,6 +596,12 @@ function trustProxyOf(value: string): boolean | number | string {
   if (value === 'true') return true
   if (value === 'false') return false
   return /^\d+$/.test(value) ? Number(value) : value
+}
+
+function siteOrigins(baseUrl: string, httpsPort: number | undefined): string[] {
+  const base = new URL(baseUrl)
+  if (httpsPort === undefined || base.protocol === 'https:') return [base.origin]
+  return [base.origin, new URL(`https://${base.hostname}:${httpsPort}`).origin]
 }
 
 /** Loads `.env` from the working directory when present; real environment variables win. */

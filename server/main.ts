@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   }
 
   // Pretty lines at a terminal; JSON, one object a line, where a collector reads the output.
-  const { app, url, httpsUrl, storageUrl } = await startServer(config, {
+  const { app, url, httpsUrl, storageUrl, drain } = await startServer(config, {
     prettyLogs: process.stdout.isTTY,
   })
   app.log.info(
@@ -35,14 +35,17 @@ async function main(): Promise<void> {
       process.exit(1)
     }, config.shutdownGraceMs)
     deadline.unref()
-    // close() stops accepting, waits for in-flight requests, then closes the database.
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed')
-        process.exit(1)
-      },
-    )
+    // drain() ends keep-alive connections without cutting a request short; close() then
+    // closes the database.
+    drain()
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'shutdown failed')
+          process.exit(1)
+        },
+      )
   }
   process.once('SIGTERM', stop)
   process.once('SIGINT', stop)

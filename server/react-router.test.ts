@@ -21,6 +21,11 @@ describe('hasSessionCookie', () => {
     ['_ga=GA1.1; theme=dark', false],
     ['_ga=1; CognitoIdentityServiceProvider.abc.LastAuthUser=hana', true],
     ['CognitoIdentityServiceProvider.abc.hana.idToken=eyJ', true],
+    // The session reader decodes names as js-cookie writes them: so must this check.
+    ['CognitoIdentityServiceProvider%2Eabc%2ELastAuthUser=hana', true],
+    ['CognitoIdentityServiceProvider%2eabc.hana.idToken=eyJ', true],
+    [' x=1;CognitoIdentityServiceProvider.abc.LastAuthUser=hana', true],
+    ['CognitoIdentityServiceProvider=x', false],
   ])('%j → %s', (header, expected) => {
     expect(hasSessionCookie(header)).toBe(expected)
   })

@@ -55,7 +55,10 @@ export function registerReactRouter(
       // Guests' pages render from the address without tracking parameters, so that
       // `/?utm_source=…` shares the cached `/` instead of rendering anew.
       const path = withoutTrackingParameters(request.url)
-      const page = await options.pageCache.get(`${request.method} ${path}`, () => render(path))
+      // The scheme is part of the address: a page rendered for https (Secure cookies, the
+      // TLS listener's own links) is not the http one.
+      const key = `${request.method} ${request.protocol} ${path}`
+      const page = await options.pageCache.get(key, () => render(path))
       // A cached page carries the nonce of the request that rendered it: this one gets its own.
       return sendWebResponse(reply, await withNonce(page.toResponse(), options.policy, nonce))
     })

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs'
+import type { Server as HttpServer } from 'node:http'
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
+import { Server as NetServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { FastifyInstance } from 'fastify'
@@ -14,6 +16,9 @@ import { loadCertificate } from './tls.ts'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const BUILD_DIRECTORY = path.join(root, 'build')
 
+/** How long a graceful stop waits for a request on an idle keep-alive connection. */
+const IDLE_GRACE_MS = 500
+
 export type RunningServer = {
   app: FastifyInstance
   url: string
@@ -22,6 +27,13 @@ export type RunningServer = {
   /** The S3 endpoint's own origin, when STORAGE_LISTEN_PORT is set. */
   storageUrl: string | undefined
   database: Database
+  /**
+   * The first step of a graceful stop (then `app.close()`): stops accepting connections,
+   * closes the idle keep-alive ones, answers every request already read (and any that arrive
+   * on a connection still open) with `Connection: close`, and resolves once every connection
+   * has ended. A keep-alive client therefore never has its connection cut under a request.
+   */
+  drain(): Promise<void>
 }
 
 /** Opens the database, brings it up to date, and starts listening. */
@@ -46,6 +58,10 @@ export async function startServer(
       prettyLogs: options.prettyLogs,
       ...(await appBuild(config)),
     })
+    let draining = false
+    app.addHook('onRequest', async (_request, reply) => {
+      if (draining) reply.header('connection', 'close')
+    })
     const tls = config.https && (await tlsListener(app, config.https))
     await app.listen({ host: config.host, port: config.port })
     const port = portOf(app.server.address(), config.port)
@@ -63,6 +79,10 @@ export async function startServer(
       storageUrl:
         storagePort === undefined ? undefined : `http://${hostInUrl(config.host)}:${storagePort}`,
       database,
+      async drain() {
+        draining = true
+        await Promise.all([app.server, tls?.server].filter((server) => !!server).map(drained))
+      },
     }
   } catch (error) {
     await database.close()
@@ -83,6 +103,7 @@ async function tlsListener(app: FastifyInstance, https: NonNullable<Config['http
     await new Promise<void>((resolve) => server.close(() => resolve()))
   })
   return {
+    server,
     listen: (host: string, port: number) =>
       new Promise<number>((resolve, reject) => {
         server.once('error', reject)
@@ -98,6 +119,23 @@ async function tlsListener(app: FastifyInstance, https: NonNullable<Config['http
 export function hostInUrl(host: string): string {
   if (host === '0.0.0.0' || host === '::') return 'localhost'
   return host.includes(':') ? `[${host}]` : host
+}
+
+/**
+ * Stops accepting and resolves once every connection has ended. A connection in use ends
+ * after its next answer (`Connection: close`). Idle ones are closed only after a moment:
+ * http's own close() would close them at once, cutting off a request a client is sending on
+ * one that very moment (ECONNRESET), so the listener is closed as a plain net.Server.
+ */
+function drained(server: HttpServer | HttpsServer): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve()
+    const idle = setTimeout(() => server.closeIdleConnections(), IDLE_GRACE_MS)
+    NetServer.prototype.close.call(server, () => {
+      clearTimeout(idle)
+      resolve()
+    })
+  })
 }
 
 function portOf(address: ReturnType<HttpsServer['address']>, fallback: number): number {

@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from 'react'
 import { errorResult } from '../lib/auth/flow.ts'
 import { loadAuth } from '../lib/auth/load-auth.ts'
-import { useIdentitySettings } from '../lib/root-data.ts'
+import { useIdentitySettings, useSettings } from '../lib/root-data.ts'
 import { FormMessage, Spinner } from './forms.tsx'
 
 /** The heading of an auth screen, with an optional line of explanation. */
@@ -28,6 +28,33 @@ export function NeedsJavaScript() {
         が必要です。
       </div>
     </noscript>
+  )
+}
+
+/**
+ * Only while the site sends no mail (no SMTP_URL): where the code is instead. The mailbox is
+ * served to the machine the site runs on, and every code is also printed in the server log.
+ */
+export function DevMailboxNote() {
+  const { devMailboxPath } = useSettings()
+  if (!devMailboxPath) return null
+  return (
+    <div
+      data-dev-mailbox-note
+      className="mb-4 rounded-lg border border-sky-300 bg-sky-50 px-4 py-3 text-sm text-sky-950 dark:border-sky-700 dark:bg-sky-950/60 dark:text-sky-100"
+    >
+      このサイトはメールを送信しない設定です（SMTP_URL
+      が未設定）。コードは、サイトを動かしているマシンで{' '}
+      <a
+        href={devMailboxPath}
+        target="_blank"
+        rel="noopener"
+        className="font-semibold underline underline-offset-2"
+      >
+        開発用メールボックス
+      </a>{' '}
+      を開くか、サーバーのログ（mail not sent の行）で確認できます。
+    </div>
   )
 }
 

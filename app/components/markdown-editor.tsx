@@ -11,6 +11,7 @@ import {
   useState,
 } from 'react'
 import { isMarkdownTooLong, MARKDOWN_TOO_LONG_MESSAGE } from '../../features/markdown/limits.ts'
+import type { MarkdownFlavour } from '../../features/markdown/render.ts'
 import { asOwnBlock, imageMarkdown, insertAtSelection } from '../lib/markdown/insert-text.ts'
 import { ContentImageUpload } from './content-image-upload.tsx'
 import { FieldError } from './forms.tsx'
@@ -34,6 +35,8 @@ type MarkdownEditorProps = {
    * name (e.g. `stories`) and its Markdown lands at the cursor.
    */
   imageFolder?: string
+  /** `plain` for comments: the preview shows raw HTML as text, as the saved comment will. */
+  flavour?: MarkdownFlavour
 }
 
 type Tab = 'edit' | 'preview'
@@ -63,6 +66,7 @@ export function MarkdownEditor({
   error,
   ref,
   imageFolder,
+  flavour = 'full',
 }: MarkdownEditorProps) {
   const id = useId()
   const labelId = `${id}-label`
@@ -169,7 +173,7 @@ export function MarkdownEditor({
           aria-labelledby={`${id}-tab-preview`}
           className={`${paneClass} overflow-auto px-4 py-3 ${tab === 'preview' ? '' : 'max-lg:hidden'}`}
         >
-          <MarkdownPreview source={value} />
+          <MarkdownPreview source={value} flavour={flavour} />
         </div>
       </div>
       <FieldError id={errorId} error={error} />
@@ -215,19 +219,19 @@ function EditorTab(props: {
  * The preview loads the renderer (Shiki's grammars included) as its own chunk on first use, and
  * renders a deferred copy of the text so typing stays responsive on long documents.
  */
-function MarkdownPreview({ source }: { source: string }) {
+function MarkdownPreview({ source, flavour }: { source: string; flavour: MarkdownFlavour }) {
   const [render, setRender] = useState<Renderer>()
   const deferred = useDeferredValue(source)
 
   useEffect(() => {
     let cancelled = false
     import('../../features/markdown/render.ts').then(({ renderMarkdown }) => {
-      if (!cancelled) setRender(() => renderMarkdown)
+      if (!cancelled) setRender(() => (text: string) => renderMarkdown(text, flavour))
     })
     return () => {
       cancelled = true
     }
-  }, [])
+  }, [flavour])
 
   const preview = useMemo(() => previewOf(deferred, render), [deferred, render])
   if (preview.kind === 'html') return <MarkdownView html={preview.html} />

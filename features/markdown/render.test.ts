@@ -136,3 +136,21 @@ describe('markdownBodySchema', () => {
     )
   })
 })
+
+describe('renderMarkdown: plain Markdown for comments', () => {
+  it('shows raw HTML as text and keeps Markdown itself', () => {
+    const html = renderMarkdown(
+      '**太字** と ![図](/s3/techlab/public/a.png)\n\n<img src="https://tracker.example/p.gif">\n\n見て <b>ね</b>',
+      'plain',
+    )
+    expect(html).toContain('<strong>太字</strong>')
+    expect(html).toContain('<img src="/s3/techlab/public/a.png" alt="図" loading="lazy">')
+    expect(html).not.toContain('<img src="https://tracker')
+    expect(html).toContain('&#x3C;img src="https://tracker.example/p.gif">')
+    expect(html).toContain('見て &#x3C;b>ね&#x3C;/b>')
+  })
+
+  it('still lets lesson bodies use the raw HTML the sanitiser allows', () => {
+    expect(renderMarkdown('<img src="/s3/techlab/public/a.png" alt="x">')).toContain('<img')
+  })
+})

@@ -11,6 +11,13 @@ import { rehypeHighlight } from './highlight.ts'
 import { sanitizeSchema } from './sanitize-schema.ts'
 import { rehypeUrlPolicy } from './urls.ts'
 
+const remarkRehypeOptions = {
+  // The sanitiser adds the prefix to footnote ids; adding it here too would double it.
+  clobberPrefix: '',
+  footnoteLabel: '脚注',
+  footnoteBackLabel: (referenceIndex: number) => `本文の参照 ${referenceIndex + 1} に戻る`,
+}
+
 /**
  * The one Markdown renderer (GitHub-flavoured, sanitised, highlighted), for server loaders and
  * the editor's preview alike. Order matters: user HTML is parsed (rehype-raw) and everything is
@@ -19,13 +26,7 @@ import { rehypeUrlPolicy } from './urls.ts'
 const processor = unified()
   .use(remarkParse)
   .use(remarkGfm)
-  .use(remarkRehype, {
-    allowDangerousHtml: true,
-    // The sanitiser adds the prefix to footnote ids; adding it here too would double it.
-    clobberPrefix: '',
-    footnoteLabel: '脚注',
-    footnoteBackLabel: (referenceIndex) => `本文の参照 ${referenceIndex + 1} に戻る`,
-  })
+  .use(remarkRehype, { ...remarkRehypeOptions, allowDangerousHtml: true })
   .use(rehypeRaw)
   .use(rehypeSanitize, sanitizeSchema)
   .use(rehypeHeadingIds)
@@ -33,8 +34,29 @@ const processor = unified()
   .use(rehypeHighlight)
   .freeze()
 
+/**
+ * Comments are plain Markdown: raw HTML (`<img>`, `<details>`…) is shown as the text it is,
+ * never parsed, so a comment cannot pull in images or layout that Markdown does not offer.
+ */
+const plainProcessor = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkRehype, {
+    ...remarkRehypeOptions,
+    handlers: { html: (_state, node) => ({ type: 'text', value: node.value }) },
+  })
+  .use(rehypeSanitize, sanitizeSchema)
+  .use(rehypeHeadingIds)
+  .use(rehypeUrlPolicy)
+  .use(rehypeHighlight)
+  .freeze()
+
+/** Which Markdown: `full` (lessons, notes, stories) or `plain`, without raw HTML (comments). */
+export type MarkdownFlavour = 'full' | 'plain'
+
 /** Markdown → sanitised HTML. Synchronous, so SSR and hydration see the same string. */
-export function renderMarkdown(source: string): string {
-  const tree = processor.runSync(processor.parse(source)) as Root
+export function renderMarkdown(source: string, flavour: MarkdownFlavour = 'full'): string {
+  const chosen = flavour === 'plain' ? plainProcessor : processor
+  const tree = chosen.runSync(chosen.parse(source)) as Root
   return toHtml(tree)
 }

@@ -58,7 +58,7 @@ function commentView(row: CommentRow, subject: VisibleSubject, viewer: Actor | u
         ? null
         : { username: row.username, displayName: row.display_name },
     body: row.body,
-    html: renderMarkdown(row.body),
+    html: renderMarkdown(row.body, 'plain'),
     createdAt: row.created_at,
     edited: row.updated_at > row.created_at,
     canEdit: isAuthor,

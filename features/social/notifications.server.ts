@@ -146,12 +146,17 @@ async function subjectsOf(
   for (const kind of Object.keys(CONTENT_KINDS) as ContentKind[]) {
     const ids = rows.filter((row) => row.subject_kind === kind).map((row) => row.subject_id ?? '')
     if (ids.length === 0) continue
+    // Every publishable table has these columns; typed against one, named by its own name
+    // (a literal `studies.id` fails on every other table).
+    const table = CONTENT_KINDS[kind].table as 'studies'
     const items = await db
-      .selectFrom(CONTENT_KINDS[kind].table as 'studies')
-      .innerJoin('users', 'users.id', 'owner_id')
-      .select(['studies.id', 'title', 'users.username'])
-      .where('studies.id', 'in', ids)
-      .where((eb) => eb.or([eb('status', '=', 'published'), eb('owner_id', '=', recipientId)]))
+      .selectFrom(table)
+      .innerJoin('users', 'users.id', `${table}.owner_id`)
+      .select([`${table}.id`, `${table}.title`, 'users.username'])
+      .where(`${table}.id`, 'in', ids)
+      .where((eb) =>
+        eb.or([eb(`${table}.status`, '=', 'published'), eb(`${table}.owner_id`, '=', recipientId)]),
+      )
       .execute()
     for (const item of items) {
       subjects.set(`${kind}:${item.id}`, {

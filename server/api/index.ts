@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
+import { isStorageFull } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
 import { type Actor, actorOf } from '../../features/actor.ts'
 import type { ImageStorage } from '../../features/images/uploaded-image.server.ts'
@@ -53,6 +54,16 @@ export async function apiPlugin(
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       const apiError = new ApiError(error.statusCode, error.code ?? 'BAD_REQUEST', error.message)
       return reply.code(apiError.status).send(apiError.toJSON())
+    }
+    if (isStorageFull(error)) {
+      // Nothing was saved (the transaction rolled back); the operator needs the real cause.
+      request.log.error({ err: error }, 'api request failed: the disk or database is full')
+      const full = new ApiError(
+        507,
+        'INSUFFICIENT_STORAGE',
+        'サーバーの保存領域が不足しているため保存できませんでした。時間をおいてもう一度お試しください',
+      )
+      return reply.code(507).send(full.toJSON())
     }
     request.log.error({ err: error }, 'api request failed')
     const internal = new ApiError(

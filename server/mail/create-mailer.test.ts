@@ -2,7 +2,13 @@ import { once } from 'node:events'
 import net from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTemporaryDatabase, type TemporaryDatabase } from '../../db/test-support.ts'
-import { createMailer, type MailerOptions, type MailService } from './create-mailer.ts'
+import { codeMessage } from '../identity/user-pool/messages.ts'
+import {
+  createMailer,
+  type MailerOptions,
+  type MailService,
+  unsentMailLine,
+} from './create-mailer.ts'
 import { claimAttempt, enqueue, listOutbox } from './outbox.ts'
 import { startTestSmtpServer, type TestSmtpServer } from './test-support.ts'
 
@@ -97,6 +103,26 @@ describe('without SMTP_URL', () => {
     const message = await row()
     expect(message).toMatchObject({ ...JAPANESE, sentAt: null, attempts: 0, lastError: null })
     expect(await mail.retryDue()).toBe(0)
+  })
+
+  it('prints one readable line per message: recipient, subject and the code, never the rest', async () => {
+    const mail = mailer({ mailboxUrl: 'http://localhost:3000/dev/mailbox' })
+    await mail.send(codeMessage('sign_up', 'hana@example.com', 'hana', '482913', '24時間'))
+    const line = logged.map((entry) => JSON.parse(entry).message).find((m) => m.includes('hana@'))
+    expect(line).toBe(
+      'mail not sent (no SMTP_URL): to hana@example.com | 【テックラボ】ご登録の確認コード | code 482913; full text at http://localhost:3000/dev/mailbox',
+    )
+    expect(line).not.toMatch(/\n/)
+  })
+
+  it('names a link when the message carries one instead of a code', () => {
+    expect(
+      unsentMailLine({
+        to: 'a@example.com',
+        subject: '確認',
+        text: '次を開いてください\nhttps://x.example/v?t=1\n',
+      }),
+    ).toBe('mail not sent (no SMTP_URL): to a@example.com | 確認 | link https://x.example/v?t=1')
   })
 })
 

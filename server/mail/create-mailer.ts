@@ -27,6 +27,8 @@ export type MailerOptions = {
   /** The From header, e.g. `テックラボ <no-reply@example.com>`. */
   from: string
   log: MailLog
+  /** Without SMTP, where the outbox can be read (named in each message's log line). */
+  mailboxUrl?: string
   retry?: Partial<RetrySchedule> & {
     /** How often the retry loop looks for due messages. */
     intervalMs?: number
@@ -104,7 +106,10 @@ export function createMailer(options: MailerOptions): MailService {
     log.info({ smtp: smtpServerName(options.smtpUrl) }, 'mail is delivered through SMTP')
     scheduleRetry(options.retry?.firstLookMs ?? DEFAULT_RETRY.firstLookMs)
   } else {
-    log.info({}, 'SMTP_URL is not set: mail stays in the outbox')
+    log.info(
+      {},
+      `SMTP_URL is not set: mail is not sent. Each message's code or link is printed here, and the messages are at ${options.mailboxUrl ?? 'the outbox'} (from this machine only)`,
+    )
   }
 
   function track<T>(work: Promise<T>): Promise<T> {
@@ -204,7 +209,12 @@ export function createMailer(options: MailerOptions): MailService {
       }
       const createdAt = now()
       const id = await enqueue(db, message, createdAt)
-      if (!transport || closed) return
+      if (!transport) {
+        // Nobody receives it: this line is how whoever runs the site finishes a sign-up.
+        log.info({ mailId: id }, unsentMailLine(message, options.mailboxUrl))
+        return
+      }
+      if (closed) return
       // Not awaited: the caller answers its user while the SMTP server is being talked to.
       track(attempt({ ...message, id, createdAt, sentAt: null, attempts: 0, lastError: null }))
     },
@@ -232,6 +242,18 @@ export function createMailer(options: MailerOptions): MailService {
   async function idle(): Promise<void> {
     while (underWay.size > 0) await Promise.allSettled([...underWay])
   }
+}
+
+/**
+ * One readable line for a message that is not sent: recipient, subject, and the code or link
+ * it carries (what the recipient would act on), never the rest of the body.
+ */
+export function unsentMailLine(message: MailMessage, mailboxUrl?: string): string {
+  const code = /(?:コード|code)\s*[:：]\s*([0-9A-Za-z-]{4,64})/i.exec(message.text)?.[1]
+  const link = /https?:\/\/[^\s<>"]+/.exec(message.text)?.[0]
+  const carries = code ? `code ${code}` : link ? `link ${link}` : 'no code or link'
+  const where = mailboxUrl ? `; full text at ${mailboxUrl}` : ''
+  return `mail not sent (no SMTP_URL): to ${message.to} | ${message.subject} | ${carries}${where}`
 }
 
 /** Host and port only: the URL itself may carry a password. */

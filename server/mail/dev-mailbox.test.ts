@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTemporaryDatabase, type TemporaryDatabase } from '../../db/test-support.ts'
-import { escapeHtml, registerDevMailbox } from './dev-mailbox.ts'
+import { DEV_MAILBOX_PATH, escapeHtml, isLoopback, registerDevMailbox } from './dev-mailbox.ts'
 import { claimAttempt, enqueue, markFailed } from './outbox.ts'
 
 let database: TemporaryDatabase
@@ -23,14 +23,14 @@ const HOSTILE = {
 }
 
 describe('registerDevMailbox', () => {
-  it('registers nothing in production', async () => {
-    expect(registerDevMailbox(app, database.db, 'production')).toBe(false)
+  it('registers nothing when mail is sent (SMTP_URL set)', async () => {
+    expect(registerDevMailbox(app, database.db, undefined)).toBe(false)
     expect((await app.inject('/dev/mailbox')).statusCode).toBe(404)
     expect((await app.inject('/dev/mailbox/messages.json')).statusCode).toBe(404)
   })
 
-  it.each(['development', 'test'] as const)('shows the mailbox in %s', async (env) => {
-    expect(registerDevMailbox(app, database.db, env)).toBe(true)
+  it('shows the mailbox while mail is not sent', async () => {
+    expect(registerDevMailbox(app, database.db, DEV_MAILBOX_PATH)).toBe(true)
     const response = await app.inject('/dev/mailbox')
     expect(response.statusCode).toBe(200)
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8')
@@ -41,7 +41,7 @@ describe('registerDevMailbox', () => {
   })
 
   it('lists messages newest first with recipient, subject, time and body, all escaped', async () => {
-    registerDevMailbox(app, database.db, 'test')
+    registerDevMailbox(app, database.db, DEV_MAILBOX_PATH)
     const created = Date.UTC(2026, 10, 22, 3, 4, 5)
     await enqueue(
       database.db,
@@ -64,7 +64,7 @@ describe('registerDevMailbox', () => {
   })
 
   it('shows whether each message was sent, and why not', async () => {
-    registerDevMailbox(app, database.db, 'test')
+    registerDevMailbox(app, database.db, DEV_MAILBOX_PATH)
     const id = await enqueue(database.db, { to: 'a@example.com', subject: 's', text: 't' })
     await claimAttempt(database.db, id, 0)
     await markFailed(database.db, id, 'ESOCKET: connect <refused>')
@@ -73,7 +73,7 @@ describe('registerDevMailbox', () => {
   })
 
   it('filters by recipient, in the page and as JSON, regardless of case', async () => {
-    registerDevMailbox(app, database.db, 'test')
+    registerDevMailbox(app, database.db, DEV_MAILBOX_PATH)
     await enqueue(database.db, HOSTILE)
     await enqueue(database.db, { to: 'Other@Example.com', subject: 'ほか', text: '本文' })
     const page = await app.inject('/dev/mailbox?to=other%40example.com')
@@ -100,7 +100,24 @@ describe('registerDevMailbox', () => {
     '/dev/mailbox?limit=-1',
     `/dev/mailbox?to=${'a'.repeat(321)}`,
   ])('answers 400 to %s', async (url) => {
-    registerDevMailbox(app, database.db, 'test')
+    registerDevMailbox(app, database.db, DEV_MAILBOX_PATH)
     expect((await app.inject(url)).statusCode).toBe(400)
+  })
+})
+
+describe('isLoopback', () => {
+  it.each([
+    ['127.0.0.1', true],
+    ['127.8.9.10', true],
+    ['::1', true],
+    ['::ffff:127.0.0.1', true],
+    ['10.0.0.1', false],
+    ['::ffff:192.168.1.2', false],
+    ['203.0.113.9', false],
+    ['fe80::1', false],
+    ['::', false],
+    [undefined, false],
+  ])('%s → %s', (address, expected) => {
+    expect(isLoopback(address)).toBe(expected)
   })
 })

@@ -1,28 +1,31 @@
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import { isIP } from 'node:net'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
-import type { Config } from '../config.ts'
+import { DEV_MAILBOX_PATH } from '../config.ts'
 import { listOutbox, type OutboxMessage } from './outbox.ts'
 
-export const DEV_MAILBOX_PATH = '/dev/mailbox'
+export { DEV_MAILBOX_PATH }
 
 const MAX_LIMIT = 500
 const MAX_ADDRESS_LENGTH = 320
 
 /**
  * The development mailbox: `/dev/mailbox` shows the outbox as a page, newest first, and
- * `/dev/mailbox/messages.json?to=…` gives it to tests and tools. Registered in development
- * and test only; in production nothing is registered and those paths are ordinary pages
- * (which do not exist). Returns whether it was registered.
+ * `/dev/mailbox/messages.json?to=…` gives it to tests and tools. It exists only while mail is
+ * not sent (no SMTP_URL, so `devMailboxPath` is set), in every mode, so that a newcomer's
+ * `npm start` can finish a sign-up; and it answers only this machine (see `fromThisMachine`).
+ * Everyone else gets a plain 404. Returns whether it was registered.
  */
 export function registerDevMailbox(
   app: FastifyInstance,
   db: Kysely<DB>,
-  env: Config['env'],
+  devMailboxPath: string | undefined,
 ): boolean {
-  if (env !== 'development' && env !== 'test') return false
+  if (devMailboxPath === undefined) return false
 
   app.get(DEV_MAILBOX_PATH, async (request, reply) => {
+    if (!fromThisMachine(request)) return notFound(reply)
     const query = readQuery(request.query)
     if ('error' in query) return badRequest(reply, query.error)
     const messages = await listOutbox(db, query)
@@ -38,12 +41,40 @@ export function registerDevMailbox(
   })
 
   app.get(`${DEV_MAILBOX_PATH}/messages.json`, async (request, reply) => {
+    if (!fromThisMachine(request)) return notFound(reply)
     const query = readQuery(request.query)
     if ('error' in query) return reply.code(400).send({ error: query.error })
     const messages = await listOutbox(db, query)
     return reply.header('cache-control', 'no-store').send({ messages })
   })
   return true
+}
+
+/** Headers a proxy adds: a request relayed from elsewhere also comes from a loopback socket. */
+const RELAYED = ['forwarded', 'x-forwarded-for', 'x-real-ip', 'via']
+
+/**
+ * A client on this machine talking to us directly: a loopback peer address and no sign of a
+ * proxy on the way (a reverse proxy on the same host would make every visitor loopback).
+ */
+export function fromThisMachine(request: FastifyRequest): boolean {
+  if (RELAYED.some((name) => request.headers[name] !== undefined)) return false
+  return isLoopback(request.socket.remoteAddress)
+}
+
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false
+  const bare = address.replace(/^::ffff:/i, '')
+  if (isIP(bare) === 4) return bare.startsWith('127.')
+  return address === '::1'
+}
+
+function notFound(reply: FastifyReply) {
+  return reply
+    .code(404)
+    .header('cache-control', 'no-store')
+    .type('text/plain; charset=utf-8')
+    .send('404 Not Found')
 }
 
 type MailboxQuery = { to?: string; limit: number }
@@ -146,7 +177,7 @@ form{display:flex;gap:.5rem;flex-wrap:wrap}input{flex:1;min-width:12rem;padding:
 </head>
 <body>
 <h1>開発用メールボックス</h1>
-<p class="note">開発・テスト環境でだけ表示されます。このサイトが送ったメールを新しい順に ${messages.length} 件表示しています（<a href="${DEV_MAILBOX_PATH}/messages.json${to ? `?to=${escapeHtml(encodeURIComponent(to))}` : ''}">JSON</a>）。</p>
+<p class="note">メールを送信しない設定（SMTP_URL 未設定）のときだけ、このマシンからのアクセスにだけ表示されます。このサイトが送ったメールを新しい順に ${messages.length} 件表示しています（<a href="${DEV_MAILBOX_PATH}/messages.json${to ? `?to=${escapeHtml(encodeURIComponent(to))}` : ''}">JSON</a>）。</p>
 <form method="get" action="${DEV_MAILBOX_PATH}">
 <label for="to">宛先で絞り込む</label>
 <input id="to" name="to" type="email" value="${escapeHtml(to ?? '')}" placeholder="user@example.com">

@@ -9,7 +9,7 @@ export type MailMessage = {
 /**
  * Sends mail. Every message is first written to the outbox table (so nothing is lost if
  * delivery fails), then delivered by SMTP when SMTP_URL is configured; without it the outbox
- * is the mailbox that development mode shows at /dev/mailbox.
+ * is the mailbox shown at /dev/mailbox (to this machine only) and each code is logged.
  */
 export interface Mailer {
   send(message: MailMessage): Promise<void>

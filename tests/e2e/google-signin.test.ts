@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type GoogleProvider, startGoogleProvider } from '../support/google-provider.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { configuredAddress, startTestServer, type TestServer } from '../support/test-server.ts'
 import { collectPageErrors, launchBrowser, waitForHydration } from './browser.ts'
 
 /**
@@ -25,7 +25,7 @@ const username = `g_${randomBytes(4).toString('hex')}`
 
 beforeAll(async () => {
   google = await startGoogleProvider()
-  server = await startTestServer({ ...google.environment, HTTPS_PORT: '0' })
+  server = await startTestServer({ ...google.environment, ...(await configuredAddress()) })
   origin = server.httpsUrl ?? ''
   google.start([`${origin}/oauth2/idpresponse`])
   google.addAccount({ sub: googleSub, email, emailVerified: true, name: 'Google 花子' })

@@ -7,7 +7,8 @@ import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../db/database.ts'
 import { migrateToLatest } from '../../db/migrate.ts'
-import { enqueue, type OutboxMessage } from '../../server/mail/outbox.ts'
+import { renderMailbox } from '../../server/mail/dev-mailbox.ts'
+import { enqueue, listOutbox, type OutboxMessage } from '../../server/mail/outbox.ts'
 import { startTestSmtpServer, type TestSmtpServer } from '../../server/mail/test-support.ts'
 import { startTestServer, type TestServer } from '../support/test-server.ts'
 
@@ -45,12 +46,9 @@ function smtpUrl(port: number): string {
   return `smtp://${encodeURIComponent(USER)}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}`
 }
 
+/** The outbox as the mailbox shows it; read directly, as the page is off while SMTP is on. */
 async function mailbox(server: TestServer, to: string): Promise<OutboxMessage[]> {
-  const response = await fetch(
-    `${server.url}/dev/mailbox/messages.json?to=${encodeURIComponent(to)}`,
-  )
-  expect(response.status).toBe(200)
-  return (await response.json()).messages
+  return listOutbox(server.database.db, { to })
 }
 
 const WELCOME = {
@@ -89,7 +87,8 @@ describe('mail through a real SMTP server with authentication', () => {
     expect(message).toMatchObject({ sentAt: null, attempts: 1 })
     expect(message?.lastError).toMatch(/ECONNREFUSED/)
 
-    const page = await (await fetch(`${server.url}/dev/mailbox`)).text()
+    // What the mailbox page would show, should the site later run without SMTP_URL.
+    const page = renderMailbox(await listOutbox(server.database.db))
     expect(page).toContain('送信できていません（1 回試行）')
     for (const text of [JSON.stringify(message), page]) {
       expect(text).not.toContain(PASSWORD)
@@ -160,8 +159,36 @@ describe('the development mailbox', () => {
     expect(messages[0]).toMatchObject({ sentAt: null, attempts: 0, createdAt: expect.any(Number) })
   })
 
-  it('does not exist in production mode: the paths are ordinary, missing pages', async () => {
+  it('is served in production too while no mail is sent, to this machine only', async () => {
     const production = await siteServer({ NODE_ENV: 'production' })
+    await production.app.mailer.send({ to: 'prod@example.com', subject: '本番', text: '本文' })
+    const local = await fetch(`${production.url}/dev/mailbox`)
+    expect(local.status).toBe(200)
+    expect(await local.text()).toContain('prod@example.com')
+    // Another address, or a request relayed by a proxy on this machine: nothing to see.
+    for (const path of ['/dev/mailbox', '/dev/mailbox/messages.json?to=prod%40example.com']) {
+      const elsewhere = await production.app.inject({ url: path, remoteAddress: '203.0.113.9' })
+      expect(elsewhere.statusCode).toBe(404)
+      expect(elsewhere.body).not.toContain('prod@example.com')
+      const relayed = await fetch(`${production.url}${path}`, {
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+      })
+      expect(relayed.status).toBe(404)
+      expect(await relayed.text()).not.toContain('prod@example.com')
+    }
+    const ipv6 = await production.app.inject({ url: '/dev/mailbox', remoteAddress: '::1' })
+    expect(ipv6.statusCode).toBe(200)
+    // The screens that ask for a code say where it is.
+    for (const path of ['/auth/confirm', '/auth/forgotPasswordVerify']) {
+      const screen = await (await fetch(`${production.url}${path}`)).text()
+      expect(screen).toContain('data-dev-mailbox-note')
+      expect(screen).toContain('href="/dev/mailbox"')
+    }
+  })
+
+  it('does not exist once mail is sent (SMTP_URL): the paths are ordinary, missing pages', async () => {
+    const smtp = await smtpServer()
+    const production = await siteServer({ NODE_ENV: 'production', SMTP_URL: smtp.url })
     await production.app.mailer.send({ to: 'prod@example.com', subject: '本番', text: '本文' })
     for (const path of ['/dev/mailbox', '/dev/mailbox/messages.json?to=prod%40example.com']) {
       const response = await fetch(`${production.url}${path}`)
@@ -170,6 +197,11 @@ describe('the development mailbox', () => {
       expect(html).toContain('This page could not be found')
       expect(html).not.toContain('prod@example.com')
       expect(html).not.toContain('開発用メールボックス')
+    }
+    for (const path of ['/auth/confirm', '/auth/forgotPasswordVerify']) {
+      const screen = await (await fetch(`${production.url}${path}`)).text()
+      expect(screen).not.toContain('data-dev-mailbox-note')
+      expect(screen).not.toContain('/dev/mailbox')
     }
   })
 })

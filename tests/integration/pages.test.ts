@@ -1,4 +1,7 @@
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { nodeGet } from '../support/http.ts'
 import { startTestServer, type TestServer } from '../support/test-server.ts'
 
 let server: TestServer
@@ -173,6 +176,24 @@ describe('assets and caching', () => {
     })
     expect(signedIn.headers.get('x-page-cache')).toBeNull()
     await signedIn.text()
+  })
+
+  it('keys the page cache by scheme too: an http page is never replayed over https', async () => {
+    const both = await startTestServer({ HTTPS_PORT: '0' })
+    try {
+      const ca = await readFile(path.join(both.dataDir, 'tls', 'localhost.crt'), 'utf8')
+      await (await fetch(`${both.url}/privacy`)).text()
+      const again = await fetch(`${both.url}/privacy`)
+      expect(again.headers.get('x-page-cache')).toBe('hit')
+      await again.text()
+      const secure = await nodeGet(`${both.httpsUrl}/privacy`, { ca })
+      expect(secure.status).toBe(200)
+      expect(secure.headers['x-page-cache']).toBe('miss')
+      const secureAgain = await nodeGet(`${both.httpsUrl}/privacy`, { ca })
+      expect(secureAgain.headers['x-page-cache']).toBe('hit')
+    } finally {
+      await both.close()
+    }
   })
 
   it('does not cache 404 pages', async () => {

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
+import http from 'node:http'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -181,5 +182,48 @@ describe('the server process', () => {
     const [code] = await once(child, 'exit')
     expect(code).toBe(0)
     expect(answer).toMatch(/^HTTP\/1\.1 4\d\d/)
+  })
+
+  it('never cuts off a request on a keep-alive connection on SIGTERM', async () => {
+    const port = await freePort()
+    const child = launch({
+      DATA_DIR: await tempDir(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SEED_DEMO_CONTENT: 'never',
+      ...(await databaseEnvironment()),
+    })
+    await waitUntilReady(`http://127.0.0.1:${port}`)
+    // Busy keep-alive clients: each sends its next request the moment an answer ends.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 20 })
+    const outcomes = { answered: 0, refused: 0, cutOff: [] as string[] }
+    let exited = false
+    const one = () =>
+      new Promise<void>((resolve) => {
+        const request = http.get({ host: '127.0.0.1', port, path: '/courses', agent }, (res) => {
+          res.resume()
+          res.on('end', () => {
+            outcomes.answered++
+            resolve()
+          })
+        })
+        request.on('error', (error: NodeJS.ErrnoException) => {
+          // Refused: a new connection after the listener closed, which a balancer retries.
+          if (error.code === 'ECONNREFUSED') outcomes.refused++
+          else outcomes.cutOff.push(`${error.code}: ${error.message}`)
+          resolve()
+        })
+      })
+    const clients = Array.from({ length: 20 }, async () => {
+      while (!exited) await one()
+    })
+    while (outcomes.answered < 100) await new Promise((resolve) => setTimeout(resolve, 20))
+    child.kill('SIGTERM')
+    const [code] = await once(child, 'exit')
+    exited = true
+    await Promise.all(clients)
+    agent.destroy()
+    expect(code).toBe(0)
+    expect(outcomes.cutOff).toEqual([])
   })
 })

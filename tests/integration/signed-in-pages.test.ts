@@ -70,6 +70,23 @@ describe('the first paint knows who is signed in', () => {
     expectGuestHeader(guest.html)
   })
 
+  it('reads cookie names the way the session reader does: an encoded dot is still a session', async () => {
+    // js-cookie decodes names, so the session reader does too; the cache must agree with it.
+    const encoded = cookie
+      .split('; ')
+      .map((pair) => {
+        const [name = '', ...value] = pair.split('=')
+        return `${name.replaceAll('.', '%2E')}=${value.join('=')}`
+      })
+      .join('; ')
+    const mine = await page('/courses?encoded=1', encoded)
+    expect(mine.html).toContain('data-user-menu')
+    expect(mine.response.headers.get('x-page-cache')).toBeNull()
+    expect(mine.response.headers.get('cache-control')).toBe('private, no-store')
+    const guest = await page('/courses?encoded=1')
+    expectGuestHeader(guest.html)
+  })
+
   it('keeps data requests of signed-in visitors private too', async () => {
     const { response, html } = await page('/courses.data', cookie)
     expect(response.status).toBe(200)
@@ -99,6 +116,17 @@ describe('the first paint knows who is signed in', () => {
     expect(back.response.headers.get('location')).toBe('/settings')
     const offsite = await page('/auth/signin?redirectTo=%2F%2Fevil.example', cookie)
     expect(offsite.response.headers.get('location')).toBe('/')
+  })
+
+  it('sends a signed-in visitor only to this site, whatever control characters the target has', async () => {
+    // Browsers drop tabs and newlines in URLs: `/\t/evil.example/` is `//evil.example/`.
+    for (const target of ['%2F%09%2Fevil.example%2F', '%2F%0A%2Fevil.example', '%2F%0D%0Ax']) {
+      for (const path of ['/auth/signin', '/auth/signup']) {
+        const { response } = await page(`${path}?redirectTo=${target}`, cookie)
+        expect(response.status).toBe(302)
+        expect(response.headers.get('location')).toBe('/')
+      }
+    }
   })
 
   it('offers the sign-out screen to the signed-in user by name', async () => {

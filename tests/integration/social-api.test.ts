@@ -69,6 +69,14 @@ describe('likes, comments and notifications', () => {
     expect(posted.status).toBe(201)
     expect(posted.body.html).toContain('<code>git rebase</code>')
     expect(posted.body.html).not.toContain('<script')
+    // Comments are plain Markdown: raw HTML, an image included, stays text.
+    const image = await call('POST', `/comments/study/${studyId}`, reader, {
+      body: '見て <img src="https://tracker.example/p.gif"> ください',
+    })
+    expect(image.status).toBe(201)
+    expect(image.body.html).not.toContain('<img')
+    expect(image.body.html).toContain('&#x3C;img src="https://tracker.example/p.gif">')
+    expect((await call('DELETE', `/comments/${image.body.id}`, reader)).status).toBe(204)
 
     expect((await call('GET', '/notifications/unread-count', author)).body).toEqual({ unread: 2 })
     const notifications = await call('GET', '/notifications?limit=1', author)

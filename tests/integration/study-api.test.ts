@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
 import { callApi, fetchPage } from '../support/http.ts'
@@ -191,5 +192,28 @@ describe('study API and pages', () => {
     expect(await refused.text()).toContain('公開するにはレッスンを 1 つ以上追加してください')
     await act(author, { intent: 'delete', kind: 'course', id: course.body.id })
     expect((await call('GET', '/drafts', author)).body.items).toEqual([])
+  })
+})
+
+// PostgreSQL's disk cannot be filled here; SQLite's size limit gives the same SQLITE_FULL.
+describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('a full disk', () => {
+  it('answers 507 with a Japanese message and saves nothing, then works again', async () => {
+    const { rows } = await sql<{ page_count: number }>`PRAGMA page_count`.execute(
+      server.database.db,
+    )
+    await sql.raw(`PRAGMA max_page_count = ${rows[0]?.page_count}`).execute(server.database.db)
+    try {
+      const full = await call('POST', '/studies', other, {
+        title: '保存できないスタディ',
+        notes: 'あ'.repeat(60_000),
+      })
+      expect(full.status).toBe(507)
+      expect(full.body.error).toMatchObject({ code: 'INSUFFICIENT_STORAGE' })
+      expect(full.body.error.message).toContain('保存領域が不足')
+    } finally {
+      await sql.raw('PRAGMA max_page_count = 1073741823').execute(server.database.db)
+    }
+    expect((await call('GET', '/drafts', other)).body.items).toEqual([])
+    expect((await call('POST', '/studies', other, { title: '空いた後' })).status).toBe(201)
   })
 })

@@ -1,3 +1,5 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { request as httpsRequest } from 'node:https'
 import net from 'node:net'
 
 /** Sends raw bytes (for requests fetch refuses to make) and resolves with the whole answer. */
@@ -48,4 +50,34 @@ export async function fetchPage(serverUrl: string, path: string, cookie?: string
     redirect: 'manual',
   })
   return { status: response.status, html: await response.text(), response }
+}
+
+/**
+ * A GET through node:http(s), for what fetch will not do: a chosen Host header, or trusting
+ * the TLS listener's self-signed certificate (`ca`, issued for localhost).
+ */
+export function nodeGet(
+  url: string,
+  options: { headers?: Record<string, string>; ca?: string } = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  const target = new URL(url)
+  const request = target.protocol === 'https:' ? httpsRequest : httpRequest
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      target,
+      { headers: options.headers, ...(options.ca && { ca: options.ca, servername: 'localhost' }) },
+      (response) => {
+        let body = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk) => {
+          body += chunk
+        })
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+        )
+      },
+    )
+    outgoing.on('error', reject)
+    outgoing.end()
+  })
 }

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { seedDemoContent } from '../../db/seed/seed.ts'
@@ -51,4 +52,28 @@ export async function startTestServer(
       await rm(dataDir, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * Ports chosen before start-up and the matching PUBLIC_BASE_URL, for tests of what the site
+ * derives from its configured address (the hosted endpoints' default redirect allow-lists).
+ */
+export async function configuredAddress(): Promise<Record<string, string>> {
+  const [port, httpsPort] = [await freePort(), await freePort()]
+  return {
+    PORT: String(port),
+    HTTPS_PORT: String(httpsPort),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen({ host: '127.0.0.1', port: 0 }, () => {
+      const address = probe.address()
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+    })
+  })
 }

@@ -313,6 +313,7 @@ function CommentForm(props: {
         value={body}
         onChange={setBody}
         error={error}
+        flavour="plain"
       />
       <div className="flex gap-2">
         <button type="submit" disabled={sending} className={primaryClass}>

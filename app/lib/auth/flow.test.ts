@@ -14,8 +14,23 @@ describe('where to go after signing in', () => {
     ['/auth/signin', '/'],
     ['/auth', '/'],
     ['/authors', '/authors'],
+    // Browsers drop tabs and newlines: `/\t/evil.example/` would be `//evil.example/`.
+    ['/\t/evil.example/', '/'],
+    ['/\n/evil.example/', '/'],
+    ['/\r\n/evil.example/', '/'],
+    ['/settings\nSet-Cookie: a=b', '/'],
+    ['/\u0000', '/'],
+    ['/.//evil.example/', '/'],
+    ['/x/../..//evil.example/', '/'],
+    ['/x/../auth/signin', '/'],
+    ['/%2F%2Fevil.example', '/%2F%2Fevil.example'],
+    ['/a/./b/../c?q=1', '/a/c?q=1'],
   ])('%j → %j', (target, expected) => {
     expect(safeRedirect(target)).toBe(expected)
+  })
+
+  it('answers the fallback given for anything refused', () => {
+    expect(safeRedirect('//evil.example/', '')).toBe('')
   })
 })
 

@@ -24,16 +24,28 @@ export function errorResult(error: unknown, action: AuthAction): FormResult {
   return field ? { errors: { [field]: message } } : { formError: message }
 }
 
+// Only for parsing: a target that resolves anywhere else is another origin.
+const SITE = 'http://site.invalid'
+
 /**
- * Where to go after signing in: a path on this site only (never `//host` or a URL), and
- * never back to an auth screen.
+ * Where to go after signing in: a path on this site only, never back to an auth screen.
+ * The target is parsed as browsers parse it (they drop tabs and newlines, so `/\t/host` is
+ * `//host`); control characters, other origins and paths a browser would read as `//host`
+ * are refused. Every redirect target taken from input goes through here.
  */
 export function safeRedirect(target: string | null | undefined, fallback = '/'): string {
-  if (!target?.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+  if (!target?.startsWith('/') || /[\u0000-\u001f\u007f\\]/.test(target)) return fallback
+  let url: URL
+  try {
+    url = new URL(target, SITE)
+  } catch {
     return fallback
   }
-  if (/^\/auth(\/|$|\?)/.test(target)) return fallback
-  return target
+  const path = `${url.pathname}${url.search}${url.hash}`
+  if (url.origin !== SITE || path.startsWith('//')) return fallback
+  if (/^\/auth(\/|$|\?)/.test(path)) return fallback
+  return path
 }
 
 /** A query string from values, leaving out the empty ones. */

@@ -9,6 +9,8 @@
  * Pure functions, shared by the server (reading the request) and the browser (reading
  * `document.cookie`).
  */
+import { parseCookie } from 'cookie'
+
 export const AMPLIFY_COOKIE_PREFIX = 'CognitoIdentityServiceProvider'
 
 /** A JWT is three base64url parts; anything longer than this is not one of ours. */
@@ -20,21 +22,30 @@ export type SessionCookies = {
   idToken: string | undefined
 }
 
-/** Name → value of every cookie in a `Cookie` header, both URL-decoded. First one wins. */
+/**
+ * Name → value of every cookie in a `Cookie` header, both URL-decoded (as js-cookie reads
+ * them). First one wins. The one parser of the request's cookies: whoever decides whether a
+ * request is personal (the guest page cache, private caching) must see what the session
+ * reader sees, or a name like `CognitoIdentityServiceProvider%2E…` is a session to one and a
+ * guest to the other.
+ */
 export function parseCookies(header: string | null | undefined): Map<string, string> {
   const cookies = new Map<string, string>()
   if (!header) return cookies
-  for (const pair of header.split(';')) {
-    const equals = pair.indexOf('=')
-    if (equals < 0) continue
-    const name = decode(pair.slice(0, equals).trim())
-    let value = pair.slice(equals + 1).trim()
-    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) {
-      value = value.slice(1, -1)
-    }
-    if (name && !cookies.has(name)) cookies.set(name, decode(value))
+  for (const [rawName, value] of Object.entries(parseCookie(header))) {
+    const name = decode(rawName)
+    if (value === undefined || !name || cookies.has(name)) continue
+    cookies.set(name, value.length >= 2 && /^".*"$/.test(value) ? value.slice(1, -1) : value)
   }
   return cookies
+}
+
+/** Whether the request carries any Amplify session cookie (of any client, valid or not). */
+export function hasAnySessionCookie(header: string | null | undefined): boolean {
+  for (const name of parseCookies(header).keys()) {
+    if (name.startsWith(`${AMPLIFY_COOKIE_PREFIX}.`)) return true
+  }
+  return false
 }
 
 /** The signed-in user's Amplify cookies for this app client, if there are any. */

@@ -3,6 +3,7 @@ import { Form, Link, redirect, useSearchParams } from 'react-router'
 import {
   AuthFootnote,
   AuthHeading,
+  DevMailboxNote,
   linkClass,
   NeedsJavaScript,
 } from '../../components/auth-screen.tsx'
@@ -19,6 +20,7 @@ import {
   fieldErrors,
   formString,
   query,
+  safeRedirect,
 } from '../../lib/auth/flow.ts'
 import { loadAuth } from '../../lib/auth/load-auth.ts'
 import { useSubmitting } from '../../lib/auth/use-submitting.ts'
@@ -70,7 +72,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     }
     return result
   }
-  const redirectTo = new URL(request.url).searchParams.get('redirectTo')
+  const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
   throw redirect(`/auth/signin${query({ username, confirmed: '1', redirectTo })}`)
 }
 
@@ -103,6 +105,7 @@ export default function Confirm({ actionData }: Route.ComponentProps) {
         )}
       </AuthHeading>
       <NeedsJavaScript />
+      <DevMailboxNote />
       <Form method="post" noValidate ref={formRef} className="flex flex-col gap-3">
         {actionData?.formError && (
           <FormMessage tone="error" focusRef={messageRef}>

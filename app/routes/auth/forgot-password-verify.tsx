@@ -3,6 +3,7 @@ import { Form, Link, redirect, useSearchParams } from 'react-router'
 import {
   AuthFootnote,
   AuthHeading,
+  DevMailboxNote,
   linkClass,
   NeedsJavaScript,
 } from '../../components/auth-screen.tsx'
@@ -82,6 +83,7 @@ export default function ForgotPasswordVerify({ actionData }: Route.ComponentProp
         )}
       </AuthHeading>
       <NeedsJavaScript />
+      <DevMailboxNote />
       <Form method="post" noValidate ref={formRef} className="flex flex-col gap-3">
         {actionData?.formError && (
           <FormMessage tone="error" focusRef={messageRef}>

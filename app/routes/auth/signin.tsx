@@ -203,7 +203,7 @@ function PasswordScreen({ result }: { result: SignInResult | undefined }) {
   const messageRef = useRef<HTMLDivElement>(null)
   useFocusOnErrors(result, formRef, messageRef)
   const errors = result?.errors ?? {}
-  const redirectTo = searchParams.get('redirectTo')
+  const redirectTo = safeRedirect(searchParams.get('redirectTo'), '')
   const notice = noticeFor(searchParams)
 
   return (

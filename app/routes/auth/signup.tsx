@@ -62,7 +62,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
       password,
       options: { userAttributes: { email } },
     })
-    const redirectTo = new URL(request.url).searchParams.get('redirectTo')
+    const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
     if (result.isSignUpComplete) {
       throw redirect(`/auth/signin${query({ username, registered: '1', redirectTo })}`)
     }
@@ -84,7 +84,7 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
   const messageRef = useRef<HTMLDivElement>(null)
   useFocusOnErrors(actionData, formRef, messageRef)
   const errors = actionData?.errors ?? {}
-  const redirectTo = searchParams.get('redirectTo')
+  const redirectTo = safeRedirect(searchParams.get('redirectTo'), '')
 
   return (
     <>

@@ -40,9 +40,6 @@ export type ClientRequest = {
   nonce: string | undefined
 }
 
-/** The origins a request came to, for the default callback and sign-out URLs. */
-export type RequestOrigin = string
-
 /**
  * Checks the client and its redirect URI first: until both are trusted, errors are answered
  * here (never redirected). After that, errors go back to the client as `error=…` redirects.
@@ -50,12 +47,11 @@ export type RequestOrigin = string
 export function trustedRedirect(
   settings: IdentitySettings,
   query: z.infer<typeof authorizeQuery>,
-  origin: RequestOrigin,
 ): { clientId: string; redirectUri: string } {
   if (query.client_id !== settings.clientId) {
     throw new OAuthError('invalid_request', 'Invalid client id.')
   }
-  if (!query.redirect_uri || !isAllowed(query.redirect_uri, callbackUrls(settings, origin))) {
+  if (!query.redirect_uri || !isAllowed(query.redirect_uri, callbackUrls(settings))) {
     throw new OAuthError('redirect_mismatch', 'The redirect_uri is not allowed for this client.')
   }
   return { clientId: query.client_id, redirectUri: query.redirect_uri }
@@ -98,13 +94,15 @@ export function clientRequest(
   }
 }
 
-/** Where `/logout` may send the browser: configured URLs, or the site's home on this origin. */
-export function signOutAllowed(settings: IdentitySettings, url: string, origin: RequestOrigin) {
-  return isAllowed(url, settings.oauth.signOutUrls ?? [`${origin}/`])
+/** Where `/logout` may send the browser: configured URLs, or the site's home page. */
+export function signOutAllowed(settings: IdentitySettings, url: string) {
+  const { signOutUrls, siteOrigins } = settings.oauth
+  return isAllowed(url, signOutUrls ?? siteOrigins.map((origin) => `${origin}/`))
 }
 
-function callbackUrls(settings: IdentitySettings, origin: RequestOrigin): string[] {
-  return settings.oauth.callbackUrls ?? [`${origin}${APP_CALLBACK_PATH}`]
+function callbackUrls(settings: IdentitySettings): string[] {
+  const { callbackUrls, siteOrigins } = settings.oauth
+  return callbackUrls ?? siteOrigins.map((origin) => `${origin}${APP_CALLBACK_PATH}`)
 }
 
 function isAllowed(url: string, allowed: readonly string[]): boolean {

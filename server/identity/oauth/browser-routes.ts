@@ -77,7 +77,7 @@ export function browserRoutes(
 
   app.get('/oauth2/authorize', async (request, reply) => {
     const query = parseOrRefuse(authorizeQuery, request.query)
-    const trusted = trustedRedirect(ctx.settings, query, origin(request))
+    const trusted = trustedRedirect(ctx.settings, query)
     let client: ClientRequest
     try {
       client = clientRequest(query, trusted, providers)
@@ -176,7 +176,7 @@ export function browserRoutes(
   app.get('/logout', async (request, reply) => {
     const query = parseOrRefuse(logoutQuery, request.query)
     if (query.client_id !== ctx.settings.clientId) throw invalidRequest('Invalid client id.')
-    if (!query.logout_uri || !signOutAllowed(ctx.settings, query.logout_uri, origin(request))) {
+    if (!query.logout_uri || !signOutAllowed(ctx.settings, query.logout_uri)) {
       throw new OAuthError('redirect_mismatch', 'The logout_uri is not allowed for this client.')
     }
     clearCookie(request, reply, STATE_COOKIE)

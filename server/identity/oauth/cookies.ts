@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { parseCookies } from '../../../app/lib/auth/session-cookies.ts'
 
 /**
  * The hosted endpoints' own cookies: HttpOnly, SameSite=Lax (they must come back on the
@@ -8,13 +9,7 @@ export const STATE_COOKIE = 'techlab_oauth_state'
 export const SIGN_UP_COOKIE = 'techlab_oauth_signup'
 
 export function readCookie(request: FastifyRequest, name: string): string | undefined {
-  for (const pair of (request.headers.cookie ?? '').split(';')) {
-    const separator = pair.indexOf('=')
-    if (separator > 0 && pair.slice(0, separator).trim() === name) {
-      return pair.slice(separator + 1).trim()
-    }
-  }
-  return undefined
+  return parseCookies(request.headers.cookie).get(name)
 }
 
 export function setCookie(

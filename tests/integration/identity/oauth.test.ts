@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises'
-import { request as httpsRequest } from 'node:https'
 import path from 'node:path'
 import {
   CognitoIdentityClient,
@@ -14,7 +13,8 @@ import {
   type GoogleProvider,
   startGoogleProvider,
 } from '../../support/google-provider.ts'
-import { startTestServer, type TestServer } from '../../support/test-server.ts'
+import { nodeGet } from '../../support/http.ts'
+import { configuredAddress, startTestServer, type TestServer } from '../../support/test-server.ts'
 import { authorizeUrl, callbackUrl, OAuthBrowser, pkcePair, tokenRequest } from './oauth-browser.ts'
 import {
   CLIENT_ID,
@@ -38,9 +38,11 @@ let issuer: string
 
 beforeAll(async () => {
   google = await startGoogleProvider()
-  server = await startTestServer({ ...google.environment, HTTPS_PORT: '0' })
+  // The default allow-lists come from PUBLIC_BASE_URL, so the ports are chosen up front.
+  const address = await configuredAddress()
+  server = await startTestServer({ ...google.environment, ...address })
   google.start([`${server.url}/oauth2/idpresponse`, `${server.httpsUrl}/oauth2/idpresponse`])
-  issuer = loadConfig({ PORT: '0' }).identity.issuer
+  issuer = loadConfig(address).identity.issuer
 })
 
 afterAll(async () => {
@@ -507,22 +509,36 @@ describe('/logout and the TLS listener', () => {
     expect((await browser.request(query(`${server.url}/`, 'nobody00'))).response.status).toBe(400)
   })
 
+  it("builds the default allow-lists from PUBLIC_BASE_URL, never from the request's Host", async () => {
+    const spoofed = async (path: string) => {
+      const answer = await nodeGet(new URL(path, server.url).href, {
+        headers: { host: 'evil.example' },
+      })
+      return { status: answer.status, location: answer.headers.location }
+    }
+    const logout = await spoofed(
+      `/logout?client_id=${CLIENT_ID}&logout_uri=${encodeURIComponent('http://evil.example/')}`,
+    )
+    expect(logout).toMatchObject({ status: 400, location: undefined })
+    const authorize = await spoofed(
+      authorizeUrl('', pkcePair(), { redirect_uri: 'http://evil.example/auth/callback_google' }),
+    )
+    expect(authorize).toMatchObject({ status: 400, location: undefined })
+    // The site's own address is still allowed whatever the Host header says.
+    const home = await spoofed(
+      `/logout?client_id=${CLIENT_ID}&logout_uri=${encodeURIComponent(`${server.url}/`)}`,
+    )
+    expect(home).toEqual({ status: 302, location: `${server.url}/` })
+  })
+
   it('serves the same endpoints over https with the certificate kept in the data directory', async () => {
     const ca = await readFile(path.join(server.dataDir, 'tls', 'localhost.crt'), 'utf8')
     const target = new URL(
       `/logout?client_id=${CLIENT_ID}&logout_uri=${encodeURIComponent(`${server.httpsUrl}/`)}`,
       server.httpsUrl,
     )
-    const answer = await new Promise<{ status: number; location: string | undefined }>(
-      (resolve, reject) => {
-        const request = httpsRequest(target, { ca, servername: 'localhost' }, (response) => {
-          response.resume()
-          resolve({ status: response.statusCode ?? 0, location: response.headers.location })
-        })
-        request.on('error', reject)
-        request.end()
-      },
-    )
+    const { status, headers } = await nodeGet(target.href, { ca })
+    const answer = { status, location: headers.location }
     expect(answer).toEqual({ status: 302, location: `${server.httpsUrl}/` })
   })
 })
