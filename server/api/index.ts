@@ -62,7 +62,7 @@ export async function apiPlugin(
   registerStudyRoutes(api, options.db, actor)
   registerLabRoutes(api, options.db, options.images, actor)
   registerDraftRoutes(api, options.db, actor)
-  registerSearchRoutes(api, options.db)
+  registerSearchRoutes(api, options.db, actor)
   registerSocialRoutes(api, options.db, actor)
   registerPeopleRoutes(api, options.db, actor)
   const document = openApiDocument()

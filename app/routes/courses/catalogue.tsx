@@ -1,4 +1,5 @@
 import { data } from 'react-router'
+import { actorOf } from '../../../features/actor.ts'
 import { catalogueQuery, listPublishedCourses } from '../../../features/courses/catalogue.server.ts'
 import type { CourseCard as Course } from '../../../features/courses/course-card.ts'
 import type { Page } from '../../../features/pagination.ts'
@@ -10,11 +11,13 @@ import { InfiniteList } from '../../components/infinite-list.tsx'
 import { SearchBox, SearchResultList } from '../../components/search-results.tsx'
 import { apiFetch } from '../../lib/api-client.ts'
 import { publicPageHeaders } from '../../lib/cache-control.ts'
+import { viewerCacheControl } from '../../lib/content-response.server.ts'
 import { pageMeta } from '../../lib/meta.ts'
 import { useSettings } from '../../lib/root-data.ts'
 import type { Route } from './+types/catalogue'
 
-export const headers = publicPageHeaders
+// A search's results depend on the viewer (premium lessons they may read); the list does not.
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -27,19 +30,21 @@ const PAGE_SIZE = 12
 export async function loader({ request, context }: Route.LoaderArgs) {
   const q = new URL(request.url).searchParams.get('q') ?? ''
   if (q.trim()) {
+    const user = await context.auth.currentUser(request)
+    const headers = viewerCacheControl(user !== undefined)
     const search = searchQuery.safeParse({ q, kind: 'course' })
     if (!search.success) {
       const error = search.error.issues[0]?.message ?? null
-      return data({ q, firstPage: null, results: [], error }, { status: 400 })
+      return data({ q, firstPage: null, results: [], error }, { status: 400, headers })
     }
-    const results = await searchPublishedContent(context.db, search.data)
-    return data({ q, firstPage: null, results, error: null })
+    const results = await searchPublishedContent(context.db, search.data, actorOf(user))
+    return data({ q, firstPage: null, results, error: null }, { headers })
   }
   const firstPage = await listPublishedCourses(
     context.db,
     catalogueQuery.parse({ limit: PAGE_SIZE }),
   )
-  return data({ q, firstPage, results: [], error: null })
+  return data({ q, firstPage, results: [], error: null }, { headers: publicPageHeaders() })
 }
 
 export default function Catalogue({ loaderData }: Route.ComponentProps) {
