@@ -13,6 +13,7 @@ import * as labStoryCover from './2026-11-23-0011-lab-story-cover.ts'
 import * as likesCommentsNotifications from './2026-11-23-0012-likes-comments-notifications.ts'
 import * as followsAndProfiles from './2026-11-23-0013-follows-and-profiles.ts'
 import * as objectPartFiles from './2026-11-23-0014-object-part-files.ts'
+import * as renderedMarkdown from './2026-11-25-0015-rendered-markdown.ts'
 
 /**
  * Every migration, in order. Listed statically rather than read from the folder so the same
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0012-likes-comments-notifications': likesCommentsNotifications,
   '2026-11-23-0013-follows-and-profiles': followsAndProfiles,
   '2026-11-23-0014-object-part-files': objectPartFiles,
+  '2026-11-25-0015-rendered-markdown': renderedMarkdown,
 }

@@ -33,7 +33,10 @@ const processor = unified()
   .use(rehypeHighlight)
   .freeze()
 
-/** Markdown → sanitised HTML. Synchronous, so SSR and hydration see the same string. */
+/**
+ * Markdown → sanitised HTML. Synchronous, for the editor's preview and trusted fixed texts;
+ * user texts on the server go through `stored-html.server.ts`, off the request thread.
+ */
 export function renderMarkdown(source: string): string {
   const tree = processor.runSync(processor.parse(source)) as Root
   return toHtml(tree)

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import { type Actor, actorOf } from '../../features/actor.ts'
 import type { ImageStorage } from '../../features/images/uploaded-image.server.ts'
+import type { MarkdownRenderer } from '../../features/markdown/stored-html.server.ts'
 import { ApiError } from './api-error.ts'
 import { registerCourseEditingRoutes } from './course-editing.ts'
 import { registerCourseRoutes } from './courses.ts'
@@ -21,6 +22,8 @@ export async function apiPlugin(
   api: FastifyInstance,
   options: {
     db: Kysely<DB>
+    /** User Markdown rendered off the request thread, within a deadline (decision 022). */
+    markdown: MarkdownRenderer
     /** Checks of uploaded images (covers, screenshots), answered by the site's object storage. */
     images: ImageStorage
     /** Who is signed in: the same session (Amplify's cookies) the pages read. */
@@ -63,7 +66,7 @@ export async function apiPlugin(
   registerLabRoutes(api, options.db, options.images, actor)
   registerDraftRoutes(api, options.db, actor)
   registerSearchRoutes(api, options.db, actor)
-  registerSocialRoutes(api, options.db, actor)
+  registerSocialRoutes(api, options.db, options.markdown, actor)
   registerPeopleRoutes(api, options.db, actor)
   const document = openApiDocument()
   api.get('/openapi.json', async () => document)

@@ -16,7 +16,8 @@ describe('/api/openapi.json', () => {
     await app.register(apiPlugin, {
       prefix: '/api',
       db: database.db,
-      // Only the routes' list is read here; no request reaches storage.
+      // Only the routes' list is read here; no request reaches storage or renders anything.
+      markdown: { render: async () => '' },
       images: { describePublic: async () => undefined, delete: async () => undefined },
       currentUser: async () => undefined,
       bearerUser: async () => undefined,
