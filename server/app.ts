@@ -87,7 +87,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   })
 
   registerHealth(app, database)
-  const markdown = createMarkdownRenderer()
+  const markdown = createMarkdownRenderer({ deadlineMs: config.markdownRenderDeadlineMs })
   app.addHook('onClose', () => markdown.close())
   const mailer = createMailer({
     db: database.db,

@@ -4,9 +4,10 @@ import type { RenderReply, RenderRequest } from '../features/markdown/render-wor
 import type { MarkdownRenderer } from '../features/markdown/stored-html.server.ts'
 
 /**
- * Rendering a text gets this long on the renderer's thread; then the thread is stopped and the
- * text shown unrendered. The structure bounds (features/markdown/structure.ts) refuse the known
- * bombs at save, so this only catches what they miss and texts stored before them.
+ * Rendering a text gets this long on the renderer's thread (MARKDOWN_RENDER_DEADLINE_MS); then
+ * the thread is stopped and the text shown unrendered. The structure bounds
+ * (features/markdown/structure.ts) refuse the known bombs at save, so this only catches what
+ * they miss and texts stored before them. The largest ordinary texts measured take seconds.
  */
 export const RENDER_DEADLINE_MS = 10_000
 
