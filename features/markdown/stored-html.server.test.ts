@@ -2,7 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type Database, openTestDatabase, testEngines } from '../../db/test-support.ts'
 import { createMarkdownRenderer } from '../../server/markdown-renderer.ts'
 import { RENDERER_VERSION } from './limits.ts'
-import { type MarkdownRenderer, renderedHtml, unrenderedHtml } from './stored-html.server.ts'
+import {
+  type MarkdownRenderer,
+  pruneRenderedMarkdown,
+  renderedHtml,
+  unrenderedHtml,
+} from './stored-html.server.ts'
 
 const markdown = createMarkdownRenderer({ deadlineMs: 3000 })
 afterAll(() => markdown.close())
@@ -56,6 +61,38 @@ describe.each(testEngines)('stored renderings on %s', (engine) => {
       .execute()
     await renderedHtml(database.db, renderer, [edited, second])
     expect(renderer.sources).toEqual(['**一**', '*二*', '**改**', '*二*'])
+  })
+
+  it('prunes the renderings of texts that no longer exist', async () => {
+    const now = Date.now()
+    await database.db
+      .insertInto('users')
+      .values({ id: 'u1', username: 'u1', display_name: 'U', created_at: now, updated_at: now })
+      .execute()
+    await database.db
+      .insertInto('studies')
+      .values({
+        id: 'kept',
+        owner_id: 'u1',
+        title: 't',
+        status: 'draft',
+        published_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute()
+    const texts = [
+      { kind: 'study', id: 'kept', source: 'a' },
+      { kind: 'study', id: 'gone', source: 'b' },
+      { kind: 'comment', id: 'kept', source: 'c' },
+    ] as const
+    await renderedHtml(database.db, markdown, texts)
+    await pruneRenderedMarkdown(database.db)
+    const left = await database.db
+      .selectFrom('rendered_markdown')
+      .select(['subject_kind', 'subject_id'])
+      .execute()
+    expect(left).toEqual([{ subject_kind: 'study', subject_id: 'kept' }])
   })
 
   it('shows a text the renderer gives up on as escaped text, and does not store it', async () => {

@@ -76,6 +76,28 @@ export async function renderedHtml(
   )
 }
 
+const RENDERED_TABLES = {
+  lesson: 'lessons',
+  study: 'studies',
+  lab: 'labs',
+  lab_story: 'lab_stories',
+  comment: 'comments',
+} as const satisfies Record<RenderedKind, keyof DB>
+
+/**
+ * Deletes the renderings of texts that no longer exist (their item or comment was deleted);
+ * they are never shown, only kept. Run at start: one anti-join per kind.
+ */
+export async function pruneRenderedMarkdown(db: Kysely<DB>): Promise<void> {
+  for (const [kind, table] of Object.entries(RENDERED_TABLES)) {
+    await db
+      .deleteFrom('rendered_markdown')
+      .where('subject_kind', '=', kind as RenderedKind)
+      .where('subject_id', 'not in', db.selectFrom(table).select('id'))
+      .execute()
+  }
+}
+
 /** One text's HTML (see `renderedHtml`). */
 export async function renderedHtmlOf(
   db: Kysely<DB>,
