@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/schema.ts'
 import type { ImageStorage } from '../features/images/uploaded-image.server.ts'
+import type { MarkdownRenderer } from '../features/markdown/stored-html.server.ts'
 import type { PublicSettings } from '../server/config.ts'
 import type { ClientIdentitySettings } from './lib/auth/identity-config.ts'
 import type { SignedInUser } from './lib/auth/session.server.ts'
@@ -13,6 +14,8 @@ import type { ClientStorageSettings } from './lib/storage/storage-settings.ts'
 export type AppContext = {
   db: Kysely<DB>
   settings: PublicSettings
+  /** Users' Markdown rendered off the request thread, within a deadline, and stored (decision 022). */
+  markdown: MarkdownRenderer
   /** Sessions: who is signed in (from Amplify's cookies), and what the browser needs to sign in. */
   auth: AuthService
   /** Object storage as pages see it: the browser's settings, and checks of uploaded images. */

@@ -267,7 +267,9 @@ async function printQueryPlans(file: string, sample: Sample): Promise<string[]> 
     readCourseForViewer(db, { username: sample.username, courseId: sample.courseId }, undefined),
   )
   for (const q of ['非同期処理 Python', '変数']) {
-    await record(`search "${q}"`, () => searchPublishedContent(db, searchQuery.parse({ q })))
+    await record(`search "${q}"`, () =>
+      searchPublishedContent(db, searchQuery.parse({ q }), undefined),
+    )
   }
   await db.destroy()
 

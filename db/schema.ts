@@ -180,6 +180,19 @@ export interface FollowsTable {
   created_at: EpochMs
 }
 
+/** What `rendered_markdown` holds the HTML of. */
+export type RenderedKind = 'lesson' | 'study' | 'lab' | 'lab_story' | 'comment'
+
+/** Added by migration 0015: a text's Markdown rendered to sanitised HTML, while it is current. */
+export interface RenderedMarkdownTable {
+  subject_kind: RenderedKind
+  subject_id: string
+  source_hash: string
+  renderer_version: number
+  html: string
+  rendered_at: EpochMs
+}
+
 export interface DB {
   users: UsersTable
   courses: CoursesTable
@@ -200,6 +213,7 @@ export interface DB {
   comments: CommentsTable
   notifications: NotificationsTable
   follows: FollowsTable
+  rendered_markdown: RenderedMarkdownTable
   identity_users: IdentityUsersTable
   identity_user_groups: IdentityUserGroupsTable
   identity_codes: IdentityCodesTable

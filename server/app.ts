@@ -22,6 +22,7 @@ import { createIdentity, identityPlugin } from './identity/index.ts'
 import type { TokenVerifier } from './identity/tokens/verifier.ts'
 import { createMailer } from './mail/create-mailer.ts'
 import { registerDevMailbox } from './mail/dev-mailbox.ts'
+import { createMarkdownRenderer } from './markdown-renderer.ts'
 import { createPageCache } from './page-cache.ts'
 import { registerReactRouter } from './react-router.ts'
 import { serializeRequest } from './request-log.ts'
@@ -105,6 +106,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   })
 
   registerHealth(app, database)
+  const markdown = createMarkdownRenderer({ deadlineMs: config.markdownRenderDeadlineMs })
+  app.addHook('onClose', () => markdown.close())
   const mailer = createMailer({
     db: database.db,
     smtpUrl: config.mail.smtpUrl,
@@ -133,6 +136,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     prefix: '/api',
     db: database.db,
     siteOrigin: new URL(config.public.baseUrl).origin,
+    markdown,
     images: storage.images,
     currentUser: (request) => sessions.currentUser(request),
     bearerUser: (authorization) => sessions.bearerUser(authorization),
@@ -170,6 +174,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     mode: config.env === 'development' ? 'development' : 'production',
     context: {
       db: database.db,
+      markdown,
       settings: config.public,
       auth: sessions,
       storage,

@@ -89,6 +89,7 @@ const environmentSchema = z.object({
   SEED_DEMO_CONTENT: z.enum(['auto', 'never'], { error: 'must be auto or never' }).default('auto'),
   SHUTDOWN_GRACE_MS: milliseconds.default(10_000),
   PAGE_CACHE_MAX_ENTRIES: wholeNumber('a whole number').default(500),
+  MARKDOWN_RENDER_DEADLINE_MS: milliseconds.default(10_000),
   PUBLIC_BASE_URL: httpUrl.optional(),
   SITE_TITLE: z
     .string()
@@ -254,6 +255,8 @@ export type Config = {
   seedDemoContent: 'auto' | 'never'
   shutdownGraceMs: number
   pageCacheMaxEntries: number
+  /** How long one user text may take to render on the renderer's thread (decision 022). */
+  markdownRenderDeadlineMs: number
   public: PublicSettings
   identity: IdentitySettings
   mail: { smtpUrl: string | undefined; from: string }
@@ -469,6 +472,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
     seedDemoContent: values.SEED_DEMO_CONTENT,
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
     pageCacheMaxEntries: values.PAGE_CACHE_MAX_ENTRIES,
+    markdownRenderDeadlineMs: values.MARKDOWN_RENDER_DEADLINE_MS,
     public: {
       baseUrl,
       siteTitle: values.SITE_TITLE,

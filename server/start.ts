@@ -9,6 +9,7 @@ import type { ServerBuild } from 'react-router'
 import { type Database, openDatabase } from '../db/database.ts'
 import { migrateToLatest } from '../db/migrate.ts'
 import { isEmpty, seedDemoContent } from '../db/seed/seed.ts'
+import { pruneRenderedMarkdown } from '../features/markdown/stored-html.server.ts'
 import { buildServer, type ServerOptions } from './app.ts'
 import type { Config } from './config.ts'
 import { loadCertificate } from './tls.ts'
@@ -44,6 +45,7 @@ export async function startServer(
   const database = openDatabase(config.database)
   try {
     await migrateToLatest(database.db)
+    await pruneRenderedMarkdown(database.db)
     if (
       config.database.kind === 'sqlite' &&
       config.seedDemoContent === 'auto' &&

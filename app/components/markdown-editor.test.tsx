@@ -143,4 +143,11 @@ describe('previewOf', () => {
       message: '本文は100,000文字以内で入力してください。',
     })
   })
+
+  it('refuses to render a body the save would refuse for its nesting, with the same message', () => {
+    expect(previewOf('>'.repeat(3000), render)).toEqual({
+      kind: 'message',
+      message: '引用・リスト・字下げの入れ子は32段までにしてください。',
+    })
+  })
 })

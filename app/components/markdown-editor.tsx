@@ -12,6 +12,7 @@ import {
 } from 'react'
 import { isMarkdownTooLong, MARKDOWN_TOO_LONG_MESSAGE } from '../../features/markdown/limits.ts'
 import type { MarkdownFlavour } from '../../features/markdown/render.ts'
+import { markdownStructureError } from '../../features/markdown/structure.ts'
 import { asOwnBlock, imageMarkdown, insertAtSelection } from '../lib/markdown/insert-text.ts'
 import { ContentImageUpload } from './content-image-upload.tsx'
 import { FieldError } from './forms.tsx'
@@ -244,6 +245,9 @@ export type Preview = { kind: 'html'; html: string } | { kind: 'message'; messag
 export function previewOf(source: string, render: Renderer | undefined): Preview {
   // Over the limit the body is refused on save, so it is not rendered here either.
   if (isMarkdownTooLong(source)) return { kind: 'message', message: MARKDOWN_TOO_LONG_MESSAGE }
+  // Nor when it breaks the structure bounds: the same message the save answers with.
+  const structure = markdownStructureError(source)
+  if (structure) return { kind: 'message', message: structure }
   if (!render) return { kind: 'message', message: 'プレビューを準備しています…' }
   if (source.trim() === '')
     return { kind: 'message', message: 'プレビューする内容はまだありません。' }

@@ -14,8 +14,12 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     description: 'アカウントなしで読めるお試しレッスンです。JavaScript の変数を学びましょう。',
   })
 
+// A fixed, trusted text: rendered once per process, on first view (decision 022).
+let sampleHtml: string | undefined
+
 export function loader() {
-  return { html: renderMarkdown(SAMPLE_LESSON.body) }
+  sampleHtml ??= renderMarkdown(SAMPLE_LESSON.body)
+  return { html: sampleHtml }
 }
 
 export default function Example({ loaderData }: Route.ComponentProps) {

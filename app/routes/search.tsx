@@ -1,13 +1,15 @@
 import { data } from 'react-router'
+import { actorOf } from '../../features/actor.ts'
 import { searchPublishedContent } from '../../features/search/search.server.ts'
 import { searchQuery } from '../../features/search/search-query.ts'
 import { EmptyState } from '../components/empty-state.tsx'
 import { SearchBox, SearchResultList } from '../components/search-results.tsx'
-import { publicPageHeaders } from '../lib/cache-control.ts'
+import { viewerCacheControl } from '../lib/content-response.server.ts'
 import { pageMeta } from '../lib/meta.ts'
 import type { Route } from './+types/search'
 
-export const headers = publicPageHeaders
+// Results depend on the viewer (premium lessons they may read), so only guests' are shared.
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 export const meta: Route.MetaFunction = ({ matches, data: loaderData }) =>
   pageMeta(matches, {
@@ -17,12 +19,16 @@ export const meta: Route.MetaFunction = ({ matches, data: loaderData }) =>
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const q = new URL(request.url).searchParams.get('q') ?? ''
-  if (!q.trim()) return data({ q, results: [], error: null })
+  const user = await context.auth.currentUser(request)
+  const headers = viewerCacheControl(user !== undefined)
+  if (!q.trim()) return data({ q, results: [], error: null }, { headers })
   const query = searchQuery.safeParse({ q })
   if (!query.success) {
-    return data({ q, results: [], error: query.error.issues[0]?.message ?? null }, { status: 400 })
+    const error = query.error.issues[0]?.message ?? null
+    return data({ q, results: [], error }, { status: 400, headers })
   }
-  return data({ q, results: await searchPublishedContent(context.db, query.data), error: null })
+  const results = await searchPublishedContent(context.db, query.data, actorOf(user))
+  return data({ q, results, error: null }, { headers })
 }
 
 export default function Search({ loaderData }: Route.ComponentProps) {

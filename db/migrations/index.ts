@@ -14,6 +14,7 @@ import * as likesCommentsNotifications from './2026-11-23-0012-likes-comments-no
 import * as followsAndProfiles from './2026-11-23-0013-follows-and-profiles.ts'
 import * as objectPartFiles from './2026-11-23-0014-object-part-files.ts'
 import * as objectUploadIds from './2026-11-25-0015-object-upload-ids.ts'
+import * as renderedMarkdown from './2026-11-25-0016-rendered-markdown.ts'
 
 /**
  * Every migration, in order. Listed statically rather than read from the folder so the same
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0013-follows-and-profiles': followsAndProfiles,
   '2026-11-23-0014-object-part-files': objectPartFiles,
   '2026-11-25-0015-object-upload-ids': objectUploadIds,
+  '2026-11-25-0016-rendered-markdown': renderedMarkdown,
 }

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { CourseAccess, CourseLevel, DB, PublicationStatus } from '../../db/schema.ts'
 import { type Actor, mayEdit } from '../actor.ts'
 import { ContentError } from '../content-error.ts'
-import { currentPlan } from '../plans/plan.server.ts'
+import { lessonLocked, premiumReader } from '../plans/plan.server.ts'
 import { tagsOfItems } from '../tags/item-tags.server.ts'
 
 export type LessonEntry = {
@@ -63,7 +63,7 @@ export async function readCourseForViewer(
     throw ContentError.notFound('コースが見つかりません')
   }
 
-  const [sections, lessons, progress, tags, plan] = await Promise.all([
+  const [sections, lessons, progress, tags, reader] = await Promise.all([
     db
       .selectFrom('course_sections')
       .select(['id', 'title'])
@@ -85,10 +85,9 @@ export async function readCourseForViewer(
           .execute()
       : [],
     tagsOfItems(db, 'course_tags', [course.id]),
-    currentPlan(db, viewer?.userId),
+    premiumReader(db, viewer),
   ])
   const done = new Set(progress.map((row) => row.lesson_id))
-  const premiumIncluded = canEdit || plan === 'premium'
   const sectionEntries: SectionEntry[] = sections.map((section) => ({
     id: section.id,
     title: section.title,
@@ -98,7 +97,11 @@ export async function readCourseForViewer(
         id: lesson.id,
         title: lesson.title,
         access: lesson.access,
-        locked: !premiumIncluded && (course.access === 'premium' || lesson.access === 'premium'),
+        locked: lessonLocked(reader, {
+          courseAccess: course.access,
+          lessonAccess: lesson.access,
+          ownerId: course.owner_id,
+        }),
         done: done.has(lesson.id),
       })),
   }))

@@ -10,3 +10,10 @@ export const MARKDOWN_TOO_LONG_MESSAGE = `本文は${MARKDOWN_MAX_LENGTH.toLocal
 export function isMarkdownTooLong(source: string): boolean {
   return source.length > MARKDOWN_MAX_LENGTH
 }
+
+/**
+ * The renderer's version, bumped whenever `render.ts`'s output changes (a plugin, the sanitising
+ * schema, a grammar): stored renderings of an older version are rendered again when next read
+ * (features/markdown/stored-html.server.ts, decision 022).
+ */
+export const RENDERER_VERSION = 1

@@ -54,7 +54,10 @@ const plainProcessor = unified()
 /** Which Markdown: `full` (lessons, notes, stories) or `plain`, without raw HTML (comments). */
 export type MarkdownFlavour = 'full' | 'plain'
 
-/** Markdown → sanitised HTML. Synchronous, so SSR and hydration see the same string. */
+/**
+ * Markdown → sanitised HTML. Synchronous, for the editor's preview and trusted fixed texts;
+ * user texts on the server go through `stored-html.server.ts`, off the request thread.
+ */
 export function renderMarkdown(source: string, flavour: MarkdownFlavour = 'full'): string {
   const chosen = flavour === 'plain' ? plainProcessor : processor
   const tree = chosen.runSync(chosen.parse(source)) as Root

@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
+import { type Kysely, type RawBuilder, sql } from 'kysely'
+import type { CourseAccess, DB } from '../../db/schema.ts'
+import { type Actor, mayEdit } from '../actor.ts'
 
 export type Plan = 'free' | 'premium'
 
@@ -9,4 +10,50 @@ export type Plan = 'free' | 'premium'
  */
 export async function currentPlan(_db: Kysely<DB>, _userId: string | undefined): Promise<Plan> {
   return 'free'
+}
+
+/** Who is reading premium content: the viewer (undefined for a guest) and their plan. */
+export type PremiumReader = { viewer: Actor | undefined; plan: Plan }
+
+/** The reader of a request, with the plan read once. */
+export async function premiumReader(
+  db: Kysely<DB>,
+  viewer: Actor | undefined,
+): Promise<PremiumReader> {
+  return { viewer, plan: await currentPlan(db, viewer?.userId) }
+}
+
+/** Premium content is included in the premium plan and for its owner and admins (who edit it). */
+export function includesPremium(reader: PremiumReader, ownerId: string): boolean {
+  return reader.plan === 'premium' || mayEdit(reader.viewer, ownerId)
+}
+
+/**
+ * THE read rule for a lesson's body: a lesson is premium when it or its course is, and a
+ * premium lesson is locked (title only) for readers whose plan does not include it. The lesson
+ * page, the course outline, search and every summary of a body follow this, here or in SQL
+ * through `lessonBodyReadableSql`, which says the same and is tested against it.
+ */
+export function lessonLocked(
+  reader: PremiumReader,
+  lesson: { courseAccess: CourseAccess; lessonAccess: CourseAccess; ownerId: string },
+): boolean {
+  const premium = lesson.courseAccess === 'premium' || lesson.lessonAccess === 'premium'
+  return premium && !includesPremium(reader, lesson.ownerId)
+}
+
+/**
+ * `lessonLocked` negated, as a SQL condition over the columns of a query that joins a lesson
+ * with its course (column references, e.g. `{ courseAccess: 'c.access', … }`), so that a
+ * query never matches or returns a body its reader may not read.
+ */
+export function lessonBodyReadableSql(
+  reader: PremiumReader,
+  columns: { courseAccess: string; lessonAccess: string; ownerId: string },
+): RawBuilder<boolean> {
+  if (reader.plan === 'premium' || reader.viewer?.isAdmin) return sql<boolean>`1 = 1`
+  const free = sql<boolean>`(${sql.ref(columns.courseAccess)} <> 'premium' and ${sql.ref(columns.lessonAccess)} <> 'premium')`
+  return reader.viewer
+    ? sql<boolean>`(${free} or ${sql.ref(columns.ownerId)} = ${reader.viewer.userId})`
+    : free
 }

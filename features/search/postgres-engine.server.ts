@@ -1,11 +1,19 @@
 import { type RawBuilder, sql } from 'kysely'
+import { lessonBodyReadableSql, type PremiumReader } from '../plans/plan.server.ts'
 import type { MatchKind, SearchEngine, SearchMatch } from './search-engine.ts'
 import { containsPattern, isIndexable, SHORT_QUERY_CANDIDATES } from './search-query.ts'
 
 /** Where each kind's searched text lives; every listed column has a GIN trigram index (0010). */
 const SOURCES: Record<
   MatchKind,
-  { from: RawBuilder<unknown>; columns: string[]; courseId: string; owner: string }
+  {
+    from: RawBuilder<unknown>
+    columns: string[]
+    courseId: string
+    owner: string
+    /** When the columns after the title may be matched and returned (else: the title only). */
+    readable?: (reader: PremiumReader) => RawBuilder<boolean>
+  }
 > = {
   course: {
     from: sql`courses as t`,
@@ -18,6 +26,12 @@ const SOURCES: Record<
     columns: ['title', 'body'],
     courseId: 't.course_id',
     owner: 'c',
+    readable: (reader) =>
+      lessonBodyReadableSql(reader, {
+        courseAccess: 'c.access',
+        lessonAccess: 't.access',
+        ownerId: 'c.owner_id',
+      }),
   },
   study: {
     from: sql`studies as t`,
@@ -56,27 +70,31 @@ type MatchRow = {
  * more. Ranked by whether the title holds the terms, then by trigram similarity to the title.
  */
 export const postgresSearchEngine: SearchEngine = {
-  async match(db, { terms, kinds, limit }) {
+  async match(db, { terms, kinds, limit, reader }) {
     const whole = terms.join(' ')
     // No trigram index answers short terms: rank among the first candidates found.
     const shortOnly = !terms.some(isIndexable)
     const selects = kinds.map((kind) => {
       const source = SOURCES[kind]
-      const body = sql.raw(
+      const readable = source.readable?.(reader)
+      const joined = sql.raw(
         source.columns
           .slice(1)
           .map((column) => `t.${column}`)
           .join(` || E'\\n' || `),
       )
-      const everyTerm = terms.map(
-        (term) =>
-          sql`(${sql.join(
-            source.columns.map(
-              (column) => sql`${sql.ref(`t.${column}`)} ilike ${containsPattern(term)}`,
-            ),
-            sql` or `,
-          )})`,
-      )
+      const body = readable ? sql`case when ${readable} then ${joined} else '' end` : joined
+      // A term in any column (which the trigram indexes answer); and where the body may not
+      // be read, in the title (the first column) alone: (title or body) and (title or readable).
+      const everyTerm = terms.map((term) => {
+        const hits = source.columns.map(
+          (column) => sql`${sql.ref(`t.${column}`)} ilike ${containsPattern(term)}`,
+        )
+        const anywhere = sql`(${sql.join(hits, sql` or `)})`
+        return readable
+          ? sql`${anywhere} and (t.title ilike ${containsPattern(term)} or ${readable})`
+          : anywhere
+      })
       const titleHasTerms = sql.join(
         terms.map((term) => sql`t.title ilike ${containsPattern(term)}`),
         sql` and `,

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
+import type { PremiumReader } from '../plans/plan.server.ts'
 
 /** A lesson matches on behalf of its course; the other kinds match as themselves. */
 export type MatchKind = 'course' | 'lesson' | 'study' | 'lab' | 'lab_story'
@@ -11,6 +12,7 @@ export type SearchMatch = {
   /** The course a lesson belongs to (null for the other kinds). */
   courseId: string | null
   title: string
+  /** Empty for a lesson whose body the reader may not read: it matched on its title alone. */
   body: string
   ownerId: string
   publishedAt: number
@@ -22,6 +24,12 @@ export type SearchMatch = {
 export type SearchEngine = {
   match(
     db: Kysely<DB>,
-    request: { terms: string[]; kinds: readonly MatchKind[]; limit: number },
+    request: {
+      terms: string[]
+      kinds: readonly MatchKind[]
+      limit: number
+      /** Premium lesson bodies are matched and returned only for readers who may read them. */
+      reader: PremiumReader
+    },
   ): Promise<SearchMatch[]>
 }

@@ -45,14 +45,15 @@ describe.each(testEngines)('search on %s', (engine) => {
     }
   })
 
-  function search(q: string, options: { kind?: string } = {}) {
-    return searchPublishedContent(db, searchQuery.parse({ q, ...options }))
+  function search(q: string, options: { kind?: string; viewer?: Actor } = {}) {
+    const { viewer, ...query } = options
+    return searchPublishedContent(db, searchQuery.parse({ q, ...query }), viewer)
   }
 
   /** A published course with one lesson, written through the course features. */
   async function publishedCourse(
-    fields: { title: string; summary: string },
-    lesson: { title: string; body: string },
+    fields: { title: string; summary: string; access?: 'free' | 'premium' },
+    lesson: { title: string; body: string; access?: 'free' | 'premium' },
     at = NOW,
   ) {
     const { id } = await createCourse(db, author, fields, at)
@@ -68,7 +69,7 @@ describe.each(testEngines)('search on %s', (engine) => {
       db,
       author,
       { courseId: id, lessonId: added.lessonId },
-      { title: lesson.title, body: lesson.body, access: 'free', revision: 1 },
+      { title: lesson.title, body: lesson.body, access: lesson.access ?? 'free', revision: 1 },
       at,
     )
     const published = await publishCourse(db, author, id, { revision: added.revision }, at)
@@ -102,7 +103,7 @@ describe.each(testEngines)('search on %s', (engine) => {
     )
     const web = await publishedCourse(
       { title: 'HTMLとCSSの基礎', summary: 'ウェブページの しくみ' },
-      { title: 'タグ', body: 'プログラミングの第一歩として <script> タグは使いません。' },
+      { title: 'タグ', body: 'プログラミングの第一歩として `<script>` タグは<b>使いません</b>。' },
     )
     await insertPublished('studies', 'study-1', {
       title: 'アルゴリズムの勉強ノート',
@@ -203,10 +204,12 @@ describe.each(testEngines)('search on %s', (engine) => {
 
   it('escapes the content in titles and snippets and marks only the hits', async () => {
     const { web } = await sampleContent()
-    const [result] = await search('script')
+    const [result] = await search('<script>')
     expect(result?.id).toBe(web.id)
-    expect(result?.snippetHtml).toContain('&lt;<mark>script</mark>&gt;')
-    expect(result?.snippetHtml).not.toContain('<script>')
+    // Code keeps its text, escaped; raw HTML (which the page drops) is not text.
+    expect(result?.snippetHtml).toBe(
+      'プログラミングの第一歩として <mark>&lt;script&gt;</mark> タグは 使いません 。',
+    )
   })
 
   it('follows publish, unpublish, updates and deletion', async () => {
@@ -260,5 +263,65 @@ describe.each(testEngines)('search on %s', (engine) => {
     await createCourse(db, author, { title: '下書きのコース', summary: '秘密の要約' }, NOW)
     expect(await search('下書きのコース')).toEqual([])
     expect(await search('秘密')).toEqual([])
+  })
+
+  describe('premium lessons', () => {
+    const premiumBody = [
+      '## 内包表記',
+      '',
+      '`with_tax` を **リスト内包表記** で書きます。',
+      '',
+      '```python',
+      'prices = [with_tax(p) for p in items]',
+      '```',
+    ].join('\n')
+    const reader: Actor = { userId: 'user-reader', isAdmin: false }
+    const admin: Actor = { userId: 'user-admin', isAdmin: true }
+
+    async function premiumContent() {
+      const lessonPremium = await publishedCourse(
+        { title: '無料のPython講座', summary: '基礎から' },
+        { title: '上級テクニック', body: premiumBody, access: 'premium' },
+      )
+      const coursePremium = await publishedCourse(
+        { title: 'プレミアム講座', summary: '有料', access: 'premium' },
+        { title: '辞書の使い方', body: '辞書内包表記と with_tax の秘密', access: 'free' },
+      )
+      return { lessonPremium, coursePremium }
+    }
+
+    it('are not found by their bodies for a guest or a free learner, and show no snippet', async () => {
+      await premiumContent()
+      for (const viewer of [undefined, reader]) {
+        for (const q of ['内包表記', 'with_tax', '秘密', '内包 表記', 'p for p', 'in']) {
+          expect(await search(q, { viewer }), `${q} as ${viewer?.userId ?? 'guest'}`).toEqual([])
+        }
+      }
+    })
+
+    it('are found by their titles, title only, like the course outline shows them', async () => {
+      const { lessonPremium } = await premiumContent()
+      const [result, ...rest] = await search('上級テクニック')
+      expect(rest).toEqual([])
+      expect(result?.id).toBe(lessonPremium.id)
+      expect(result?.lesson?.titleHtml).toBe('<mark>上級テクニック</mark>')
+      expect(result?.snippetHtml).toBe('')
+      // A short term is scanned, not indexed: the same rule holds.
+      expect((await search('上級'))[0]?.snippetHtml).toBe('')
+    })
+
+    it('are found with plain-text snippets by their author and by admins', async () => {
+      const { lessonPremium, coursePremium } = await premiumContent()
+      for (const viewer of [author, admin]) {
+        const found = await search('with_tax', { viewer })
+        expect(found.map((result) => result.id).sort()).toEqual(
+          [lessonPremium.id, coursePremium.id].sort(),
+        )
+        const snippet = found.find((result) => result.id === lessonPremium.id)?.snippetHtml
+        expect(snippet).toBe(
+          '内包表記 <mark>with_tax</mark> を リスト内包表記 で書きます。 prices = [<mark>with_tax</mark>(p) for p in items]',
+        )
+      }
+    })
   })
 })

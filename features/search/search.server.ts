@@ -1,5 +1,8 @@
 import { type Kysely, SqliteAdapter } from 'kysely'
 import type { DB } from '../../db/schema.ts'
+import type { Actor } from '../actor.ts'
+import { markdownText } from '../markdown/excerpt.ts'
+import { premiumReader } from '../plans/plan.server.ts'
 import { postgresSearchEngine } from './postgres-engine.server.ts'
 import type { MatchKind, SearchEngine, SearchMatch } from './search-engine.ts'
 import { SEARCH_KINDS, type SearchKind, type SearchQuery, searchTerms } from './search-query.ts'
@@ -24,10 +27,15 @@ export function searchEngineFor(db: Kysely<DB>): SearchEngine {
     : postgresSearchEngine
 }
 
-/** Published content containing every word of the query, best first. */
+/**
+ * Published content containing every word of the query, best first, as `viewer` (undefined
+ * for a guest) may read it: a premium lesson the viewer's plan does not include is found by
+ * its title only and shown without a snippet, as its page shows it without its body.
+ */
 export async function searchPublishedContent(
   db: Kysely<DB>,
   { q, kind, limit }: SearchQuery,
+  viewer: Actor | undefined,
 ): Promise<SearchResult[]> {
   const terms = searchTerms(q)
   const kinds: MatchKind[] = kind
@@ -39,6 +47,7 @@ export async function searchPublishedContent(
     terms,
     kinds,
     limit: limit * MATCHES_PER_RESULT,
+    reader: await premiumReader(db, viewer),
   })
 
   // Matches come best first, so the first one seen of each subject is its best.
@@ -87,7 +96,8 @@ export async function searchPublishedContent(
         id,
         url,
         titleHtml: highlight(lesson ? (courseTitleById.get(id) ?? '') : match.title, terms),
-        snippetHtml: snippet(match.body, terms),
+        // Bodies are Markdown: the snippet is cut from their text, marks dropped.
+        snippetHtml: snippet(markdownText(match.body, { code: 'keep' }), terms),
         lesson,
         author: { username: owner.username, displayName: owner.display_name },
         publishedAt: match.publishedAt,

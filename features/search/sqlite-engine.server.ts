@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { lessonBodyReadableSql } from '../plans/plan.server.ts'
 import type { SearchEngine, SearchMatch } from './search-engine.ts'
 import { containsPattern, isIndexable, SHORT_QUERY_CANDIDATES } from './search-query.ts'
 
@@ -17,7 +18,7 @@ type EntryRow = Omit<SearchMatch, 'subjectId' | 'courseId' | 'ownerId' | 'publis
  * query of short terms only is ranked among its first SHORT_QUERY_CANDIDATES matches.
  */
 export const sqliteSearchEngine: SearchEngine = {
-  async match(db, { terms, kinds, limit }) {
+  async match(db, { terms, kinds, limit, reader }) {
     const indexed = terms.filter(isIndexable)
     const scanned = terms.filter((term) => !isIndexable(term))
     const kindList = sql.join(kinds.map((kind) => sql.lit(kind)))
@@ -25,12 +26,28 @@ export const sqliteSearchEngine: SearchEngine = {
       (term) =>
         sql`(e.title like ${containsPattern(term)} escape '\\' or e.body like ${containsPattern(term)} escape '\\')`,
     )
-    const columns = sql`e.kind, e.subject_id, e.course_id, e.title, e.body, e.owner_id, e.published_at`
+    // A lesson whose body the reader may not read matches on its title alone and comes
+    // without its body: the rule of the lesson page, over its lesson and course rows.
+    const readable = sql`(e.kind <> 'lesson' or ${lessonBodyReadableSql(reader, {
+      courseAccess: 'c.access',
+      lessonAccess: 'l.access',
+      ownerId: 'c.owner_id',
+    })})`
+    const titleHasTerms = sql.join(
+      terms.map((term) => sql`e.title like ${containsPattern(term)} escape '\\'`),
+      sql` and `,
+    )
+    likeConditions.push(sql`(${readable} or (${titleHasTerms}))`)
+    const columns = sql`e.kind, e.subject_id, e.course_id, e.title,
+      case when ${readable} then e.body else '' end as body, e.owner_id, e.published_at`
+    const lessonRows = sql`
+      left join lessons as l on e.kind = 'lesson' and l.id = e.subject_id
+      left join courses as c on c.id = l.course_id`
     const query =
       indexed.length > 0
         ? sql<EntryRow>`
             select ${columns}, -bm25(search_fts, 5.0, 1.0) as score
-            from search_fts join search_entries as e on e.id = search_fts.rowid
+            from search_fts join search_entries as e on e.id = search_fts.rowid ${lessonRows}
             where search_fts match ${indexed.map(ftsString).join(' ')}
               and e.kind in (${kindList})
               ${sql.join(
@@ -46,7 +63,7 @@ export const sqliteSearchEngine: SearchEngine = {
                   scanned.map((term) => sql`(e.title like ${containsPattern(term)} escape '\\')`),
                   sql` + `,
                 )}) as score
-              from search_entries as e
+              from search_entries as e ${lessonRows}
               where e.kind in (${kindList}) and ${sql.join(likeConditions, sql` and `)}
               limit ${SHORT_QUERY_CANDIDATES}
             )

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { withinMarkdownBounds } from '../markdown/body.ts'
 
 /** Comments are short; long texts belong in a study or a story. */
 export const COMMENT_MAX_LENGTH = 5_000
@@ -10,6 +11,7 @@ export const commentBody = z
   .trim()
   .min(1, 'コメントを入力してください')
   .max(COMMENT_MAX_LENGTH, COMMENT_TOO_LONG_MESSAGE)
+  .superRefine(withinMarkdownBounds)
 
 export const commentUpdate = z.object({ body: commentBody })
 

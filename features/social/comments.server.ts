@@ -3,7 +3,7 @@ import { newContentId } from '../../db/ids.ts'
 import type { DB } from '../../db/schema.ts'
 import { type Actor, mayEdit } from '../actor.ts'
 import { ContentError, parseInput } from '../content-error.ts'
-import { renderMarkdown } from '../markdown/render.ts'
+import { type MarkdownRenderer, renderedHtml } from '../markdown/stored-html.server.ts'
 import { afterCursor } from '../pagination.server.ts'
 import { type Page, pageFrom, pageQuery } from '../pagination.ts'
 import { commentUpdate, newComment } from './comment-input.ts'
@@ -48,7 +48,12 @@ type CommentRow = {
   display_name: string | null
 }
 
-function commentView(row: CommentRow, subject: VisibleSubject, viewer: Actor | undefined) {
+function commentView(
+  row: CommentRow,
+  html: string,
+  subject: VisibleSubject,
+  viewer: Actor | undefined,
+) {
   const isAuthor = viewer !== undefined && row.author_id === viewer.userId
   return {
     id: row.id,
@@ -58,7 +63,7 @@ function commentView(row: CommentRow, subject: VisibleSubject, viewer: Actor | u
         ? null
         : { username: row.username, displayName: row.display_name },
     body: row.body,
-    html: renderMarkdown(row.body, 'plain'),
+    html,
     createdAt: row.created_at,
     edited: row.updated_at > row.created_at,
     canEdit: isAuthor,
@@ -93,9 +98,20 @@ async function countComments(db: Kysely<DB>, subject: Subject): Promise<number> 
   return Number(row.count)
 }
 
+/** The comments' bodies as HTML: rendered once per version, off the request thread. */
+async function commentHtml(db: Kysely<DB>, renderer: MarkdownRenderer, rows: CommentRow[]) {
+  const html = await renderedHtml(
+    db,
+    renderer,
+    rows.map((row) => ({ kind: 'comment', id: row.id, source: row.body })),
+  )
+  return new Map(rows.map((row, index) => [row.id, html[index] ?? '']))
+}
+
 /** An item's comments, newest thread first, each with its replies; 404 for a hidden item. */
 export async function listComments(
   db: Kysely<DB>,
+  renderer: MarkdownRenderer,
   viewer: Actor | undefined,
   subjectInput: unknown,
   queryInput: unknown,
@@ -127,12 +143,12 @@ export async function listComments(
           .orderBy('comments.created_at')
           .orderBy('comments.id')
           .execute()
+  const html = await commentHtml(db, renderer, [...page.items, ...replies])
+  const view = (row: CommentRow) => commentView(row, html.get(row.id) ?? '', subject, viewer)
   return {
     items: page.items.map((row) => ({
-      ...commentView(row, subject, viewer),
-      replies: replies
-        .filter((reply) => reply.parent_id === row.id)
-        .map((reply) => commentView(reply, subject, viewer)),
+      ...view(row),
+      replies: replies.filter((reply) => reply.parent_id === row.id).map(view),
     })),
     nextCursor: page.nextCursor,
     total: await countComments(db, subject),
@@ -145,6 +161,7 @@ export async function listComments(
  */
 export async function postComment(
   db: Kysely<DB>,
+  renderer: MarkdownRenderer,
   actor: Actor | undefined,
   subjectInput: unknown,
   input: unknown,
@@ -153,7 +170,7 @@ export async function postComment(
   if (!actor) throw ContentError.signInRequired()
   const requested = parseInput(subjectSchema, subjectInput)
   const fields = parseInput(newComment, input)
-  return db.transaction().execute(async (trx) => {
+  const posted = await db.transaction().execute(async (trx) => {
     const author = await actingUser(trx, actor)
     const subject = await visibleSubject(trx, requested, author)
     const parent = fields.parentId ? await parentComment(trx, subject, fields.parentId) : undefined
@@ -199,8 +216,20 @@ export async function postComment(
       )
     }
     const row = await commentRows(trx).where('comments.id', '=', id).executeTakeFirstOrThrow()
-    return commentView(row, subject, actor)
+    return { row, subject }
   })
+  return viewWithHtml(db, renderer, posted, actor)
+}
+
+/** A comment just written, rendered after its transaction so no render holds the database. */
+async function viewWithHtml(
+  db: Kysely<DB>,
+  renderer: MarkdownRenderer,
+  { row, subject }: { row: CommentRow; subject: VisibleSubject },
+  viewer: Actor,
+): Promise<CommentView> {
+  const html = await commentHtml(db, renderer, [row])
+  return commentView(row, html.get(row.id) ?? '', subject, viewer)
 }
 
 /** The comment a reply answers: a top-level comment of the same item. */
@@ -249,12 +278,13 @@ async function commentOnVisibleSubject(
 /** Its author edits a comment. */
 export async function updateComment(
   db: Kysely<DB>,
+  renderer: MarkdownRenderer,
   actor: Actor | undefined,
   commentId: string,
   input: unknown,
   now = Date.now(),
 ): Promise<CommentView> {
-  return db.transaction().execute(async (trx) => {
+  const updated = await db.transaction().execute(async (trx) => {
     const found = await commentOnVisibleSubject(trx, actor, commentId)
     const { body } = parseInput(commentUpdate, input)
     if (found.comment.author_id !== found.actor.userId) {
@@ -268,8 +298,9 @@ export async function updateComment(
     const row = await commentRows(trx)
       .where('comments.id', '=', commentId)
       .executeTakeFirstOrThrow()
-    return commentView(row, found.subject, found.actor)
+    return { row, subject: found.subject, actor: found.actor }
   })
+  return viewWithHtml(db, renderer, updated, updated.actor)
 }
 
 /** Deletes a comment with its replies: its author, the item's owner or an admin. */

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DB } from '../../db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '../../db/test-support.ts'
+import { createMarkdownRenderer } from '../../server/markdown-renderer.ts'
 import type { Actor } from '../actor.ts'
 import { insertTestUsers, refused, snapshotTables } from '../content-test-support.ts'
 import { createCourse, deleteCourse } from '../courses/course-editing.server.ts'
@@ -28,6 +29,8 @@ const actorOf = (name: string): Actor => ({ userId: `user-${name}`, isAdmin: fal
 const author = actorOf('author')
 const reader = actorOf('reader')
 const admin: Actor = { userId: 'user-admin', isAdmin: true }
+const markdown = createMarkdownRenderer()
+afterAll(() => markdown.close())
 
 function socialRows(db: Kysely<DB>) {
   return snapshotTables(db, ['likes', 'comments', 'notifications'])
@@ -125,6 +128,7 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       const subject = await study()
       const comment = await postComment(
         db,
+        markdown,
         reader,
         subject,
         { body: '**いいね** <script>alert(1)</script><img src=x onerror=alert(1)>' },
@@ -136,18 +140,19 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       expect(comment.html).toContain('&#x3C;img src=x onerror=alert(1)>')
       const reply = await postComment(
         db,
+        markdown,
         author,
         subject,
         { body: 'ありがとう', parentId: comment.id },
         NOW + 1,
       )
       const refusal = await refused(
-        postComment(db, reader, subject, { body: '再返信', parentId: reply.id }, NOW),
+        postComment(db, markdown, reader, subject, { body: '再返信', parentId: reply.id }, NOW),
         'VALIDATION_FAILED',
       )
       expect(refusal.fields?.parentId).toEqual(['返信に返信することはできません'])
 
-      const page = await listComments(db, undefined, subject, {})
+      const page = await listComments(db, markdown, undefined, subject, {})
       expect(page.total).toBe(2)
       expect(page.items).toHaveLength(1)
       expect(page.items[0]).toMatchObject({
@@ -157,7 +162,7 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
         canDelete: false,
         replies: [{ id: reply.id, parentId: comment.id, body: 'ありがとう' }],
       })
-      expect(await listComments(db, admin, subject, {})).toMatchObject({
+      expect(await listComments(db, markdown, admin, subject, {})).toMatchObject({
         items: [{ canDelete: true, canEdit: false }],
       })
     })
@@ -166,45 +171,68 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       const subject = await study()
       const before = await socialRows(db)
       const tooLong = await refused(
-        postComment(db, reader, subject, { body: 'あ'.repeat(COMMENT_MAX_LENGTH + 1) }),
+        postComment(db, markdown, reader, subject, { body: 'あ'.repeat(COMMENT_MAX_LENGTH + 1) }),
         'VALIDATION_FAILED',
       )
       expect(tooLong.fields?.body).toEqual(['コメントは5,000文字以内で入力してください'])
-      await refused(postComment(db, reader, subject, { body: '  ' }), 'VALIDATION_FAILED')
+      await refused(postComment(db, markdown, reader, subject, { body: '  ' }), 'VALIDATION_FAILED')
+      // Nested past the renderer's bounds: a field error, not a 500 now or a broken page later.
+      await expect(
+        postComment(db, markdown, reader, subject, { body: '>'.repeat(3000) }),
+      ).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+        fields: { body: ['引用・リスト・字下げの入れ子は32段までにしてください。'] },
+      })
       await deleteStudy(db, author, subject.id)
-      await refused(postComment(db, reader, subject, { body: 'こんにちは' }), 'NOT_FOUND')
-      await refused(listComments(db, reader, subject, {}), 'NOT_FOUND')
+      await refused(postComment(db, markdown, reader, subject, { body: 'こんにちは' }), 'NOT_FOUND')
+      await refused(listComments(db, markdown, reader, subject, {}), 'NOT_FOUND')
       expect(await socialRows(db)).toEqual(before)
     })
 
     it('pages top-level comments newest first with a cursor', async () => {
       const subject = await study()
       for (let index = 0; index < 5; index++) {
-        await postComment(db, reader, subject, { body: `コメント${index}` }, NOW + index)
+        await postComment(db, markdown, reader, subject, { body: `コメント${index}` }, NOW + index)
       }
-      const first = await listComments(db, undefined, subject, { limit: 2 })
+      const first = await listComments(db, markdown, undefined, subject, { limit: 2 })
       expect(first.items.map((item) => item.body)).toEqual(['コメント4', 'コメント3'])
-      const second = await listComments(db, undefined, subject, {
+      const second = await listComments(db, markdown, undefined, subject, {
         limit: 2,
         cursor: first.nextCursor,
       })
       expect(second.items.map((item) => item.body)).toEqual(['コメント2', 'コメント1'])
-      const last = await listComments(db, undefined, subject, {
+      const last = await listComments(db, markdown, undefined, subject, {
         limit: 2,
         cursor: second.nextCursor,
       })
       expect(last.items.map((item) => item.body)).toEqual(['コメント0'])
       expect(last.nextCursor).toBeNull()
-      await refused(listComments(db, undefined, subject, { cursor: 'bad!' }), 'VALIDATION_FAILED')
+      await refused(
+        listComments(db, markdown, undefined, subject, { cursor: 'bad!' }),
+        'VALIDATION_FAILED',
+      )
     })
 
     it('lets the author edit; the author, the owner or an admin delete', async () => {
       const subject = await study()
-      const post = (body: string) => postComment(db, reader, subject, { body }, NOW)
+      const post = (body: string) => postComment(db, markdown, reader, subject, { body }, NOW)
       const comment = await post('最初の文')
-      await refused(updateComment(db, author, comment.id, { body: '改ざん' }), 'FORBIDDEN')
-      await refused(updateComment(db, reader, comment.id, { body: '' }), 'VALIDATION_FAILED')
-      const edited = await updateComment(db, reader, comment.id, { body: '直した文' }, NOW + 1)
+      await refused(
+        updateComment(db, markdown, author, comment.id, { body: '改ざん' }),
+        'FORBIDDEN',
+      )
+      await refused(
+        updateComment(db, markdown, reader, comment.id, { body: '' }),
+        'VALIDATION_FAILED',
+      )
+      const edited = await updateComment(
+        db,
+        markdown,
+        reader,
+        comment.id,
+        { body: '直した文' },
+        NOW + 1,
+      )
       expect(edited).toMatchObject({ body: '直した文', edited: true })
 
       const stranger = actorOf('fan1')
@@ -212,6 +240,7 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       await refused(deleteComment(db, undefined, comment.id), 'SIGN_IN_REQUIRED')
       const reply = await postComment(
         db,
+        markdown,
         stranger,
         subject,
         { body: '返信', parentId: comment.id },
@@ -222,7 +251,7 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       await refused(deleteComment(db, admin, reply.id), 'NOT_FOUND')
       await deleteComment(db, author, (await post('二つ目')).id)
       await deleteComment(db, admin, (await post('三つ目')).id)
-      expect((await listComments(db, undefined, subject, {})).total).toBe(0)
+      expect((await listComments(db, markdown, undefined, subject, {})).total).toBe(0)
     })
   })
 
@@ -235,7 +264,7 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       const courseSubject = { kind: 'course' as const, id: course.id }
       for (const item of [subject, courseSubject]) {
         await likeSubject(db, reader, item, NOW)
-        await postComment(db, reader, item, { body: '参考になりました' }, NOW)
+        await postComment(db, markdown, reader, item, { body: '参考になりました' }, NOW)
       }
       await deleteStudy(db, author, subject.id)
       await deleteCourse(db, author, course.id)
@@ -248,14 +277,21 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       const subject = await study()
       const theirs = await study('published', leaver)
       await likeSubject(db, leaver, subject, NOW)
-      const comment = await postComment(db, leaver, subject, { body: '退会前のコメント' }, NOW)
+      const comment = await postComment(
+        db,
+        markdown,
+        leaver,
+        subject,
+        { body: '退会前のコメント' },
+        NOW,
+      )
       await likeSubject(db, reader, theirs, NOW)
-      await postComment(db, reader, theirs, { body: 'さようなら' }, NOW)
+      await postComment(db, markdown, reader, theirs, { body: 'さようなら' }, NOW)
 
       await deleteProfile(db, leaver.userId)
 
       expect(await likeState(db, subject, undefined)).toEqual({ count: 0, liked: false })
-      const page = await listComments(db, author, subject, {})
+      const page = await listComments(db, markdown, author, subject, {})
       expect(page.items).toMatchObject([{ id: comment.id, author: null, canDelete: true }])
       const orphans = await db
         .selectFrom('likes')
@@ -269,7 +305,10 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       // A session that outlived the account cannot like or comment any more.
       const before = await socialRows(db)
       await refused(likeSubject(db, leaver, subject, NOW), 'SIGN_IN_REQUIRED')
-      await refused(postComment(db, leaver, subject, { body: 'まだいます' }), 'SIGN_IN_REQUIRED')
+      await refused(
+        postComment(db, markdown, leaver, subject, { body: 'まだいます' }),
+        'SIGN_IN_REQUIRED',
+      )
       expect(await socialRows(db)).toEqual(before)
     })
   })
@@ -278,8 +317,22 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
     it('lists likes, comments, replies and follows for their recipient, newest first, and marks them read', async () => {
       const subject = await study()
       await likeSubject(db, reader, subject, NOW)
-      const comment = await postComment(db, reader, subject, { body: '質問です' }, NOW + 1)
-      await postComment(db, author, subject, { body: '回答です', parentId: comment.id }, NOW + 2)
+      const comment = await postComment(
+        db,
+        markdown,
+        reader,
+        subject,
+        { body: '質問です' },
+        NOW + 1,
+      )
+      await postComment(
+        db,
+        markdown,
+        author,
+        subject,
+        { body: '回答です', parentId: comment.id },
+        NOW + 2,
+      )
       await notifyFollow(db, { followerId: reader.userId, followeeId: author.userId }, NOW + 3)
       await notifyFollow(db, { followerId: author.userId, followeeId: author.userId }, NOW + 4)
 

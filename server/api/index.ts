@@ -4,6 +4,7 @@ import { isStorageFull } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
 import { type Actor, actorOf } from '../../features/actor.ts'
 import type { ImageStorage } from '../../features/images/uploaded-image.server.ts'
+import type { MarkdownRenderer } from '../../features/markdown/stored-html.server.ts'
 import { ApiError } from './api-error.ts'
 import { registerCourseEditingRoutes } from './course-editing.ts'
 import { registerCourseRoutes } from './courses.ts'
@@ -25,6 +26,8 @@ export async function apiPlugin(
     db: Kysely<DB>
     /** The site's origin (PUBLIC_BASE_URL's): the pages that may write with cookies. */
     siteOrigin: string
+    /** User Markdown rendered off the request thread, within a deadline (decision 022). */
+    markdown: MarkdownRenderer
     /** Checks of uploaded images (covers, screenshots), answered by the site's object storage. */
     images: ImageStorage
     /** Who is signed in: the same session (Amplify's cookies) the pages read. */
@@ -78,8 +81,8 @@ export async function apiPlugin(
   registerStudyRoutes(api, options.db, actor)
   registerLabRoutes(api, options.db, options.images, actor)
   registerDraftRoutes(api, options.db, actor)
-  registerSearchRoutes(api, options.db)
-  registerSocialRoutes(api, options.db, actor)
+  registerSearchRoutes(api, options.db, actor)
+  registerSocialRoutes(api, options.db, options.markdown, actor)
   registerPeopleRoutes(api, options.db, actor)
   const document = openApiDocument()
   api.get('/openapi.json', async () => document)

@@ -17,7 +17,8 @@ describe('/api/openapi.json', () => {
       prefix: '/api',
       db: database.db,
       siteOrigin: 'http://localhost:3000',
-      // Only the routes' list is read here; no request reaches storage.
+      // Only the routes' list is read here; no request reaches storage or renders anything.
+      markdown: { render: async () => '' },
       images: {
         describePublic: async () => undefined,
         readStart: async () => new Uint8Array(),

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import type { DB } from '../../db/schema.ts'
 import type { Actor } from '../../features/actor.ts'
+import type { MarkdownRenderer } from '../../features/markdown/stored-html.server.ts'
 import {
   deleteComment,
   listComments,
@@ -31,6 +32,7 @@ function subjectOf(request: FastifyRequest) {
 export function registerSocialRoutes(
   api: FastifyInstance,
   db: Kysely<DB>,
+  markdown: MarkdownRenderer,
   actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
 ): void {
   api.get('/likes/:kind/:id', async (request) =>
@@ -44,16 +46,16 @@ export function registerSocialRoutes(
   )
 
   api.get('/comments/:kind/:id', async (request) =>
-    listComments(db, await actorOf(request), subjectOf(request), request.query),
+    listComments(db, markdown, await actorOf(request), subjectOf(request), request.query),
   )
   api.post('/comments/:kind/:id', async (request, reply) => {
     const actor = await actorOf(request)
-    const comment = await postComment(db, actor, subjectOf(request), request.body)
+    const comment = await postComment(db, markdown, actor, subjectOf(request), request.body)
     return reply.code(201).send(comment)
   })
   api.put('/comments/:commentId', async (request) => {
     const { commentId } = pathParams(commentParams, request)
-    return updateComment(db, await actorOf(request), commentId, request.body)
+    return updateComment(db, markdown, await actorOf(request), commentId, request.body)
   })
   api.delete('/comments/:commentId', async (request, reply) => {
     const { commentId } = pathParams(commentParams, request)

@@ -7,6 +7,8 @@ import { startTestServer, type TestServer } from '../support/test-server.ts'
 let server: TestServer
 let coursePath: string
 let lessonPath: string
+let author: string
+let premiumCoursePath: string
 
 async function authorApi(cookie: string, method: string, path: string, body: unknown) {
   const response = await fetch(`${server.url}/api${path}`, {
@@ -25,11 +27,7 @@ async function get(path: string) {
 
 beforeAll(async () => {
   server = await startTestServer()
-  const author = amplifyCookieHeader(
-    CLIENT_ID,
-    'mio_search',
-    await signedInUser(server, 'mio_search'),
-  )
+  author = amplifyCookieHeader(CLIENT_ID, 'mio_search', await signedInUser(server, 'mio_search'))
   const course = await authorApi(author, 'POST', '/courses', {
     title: 'JavaScript 非同期処理入門',
     summary: 'Promise と async/await を学びます',
@@ -52,6 +50,30 @@ beforeAll(async () => {
   await authorApi(author, 'POST', `/courses/${course.id}/publish`, { revision: lesson.revision })
   coursePath = `/mio_search/courses/${course.id}`
   lessonPath = `${coursePath}/lessons/${lesson.lessonId}`
+  // A free course with one premium lesson (the demo's "内包表記").
+  const premium = await authorApi(author, 'POST', '/courses', {
+    title: 'Python 中級',
+    summary: '書き方のこつ',
+  })
+  const premiumSection = await authorApi(author, 'POST', `/courses/${premium.id}/sections`, {
+    title: '応用',
+    revision: premium.revision,
+  })
+  const premiumLesson = await authorApi(author, 'POST', `/courses/${premium.id}/lessons`, {
+    sectionId: premiumSection.sectionId,
+    title: 'プレミアムの技',
+    revision: premiumSection.revision,
+  })
+  await authorApi(author, 'PUT', `/courses/${premium.id}/lessons/${premiumLesson.lessonId}`, {
+    title: 'プレミアムの技',
+    body: '## リスト内包表記\n\n```python\ntotal = [with_tax(p) for p in prices]\n```',
+    access: 'premium',
+    revision: 1,
+  })
+  await authorApi(author, 'POST', `/courses/${premium.id}/publish`, {
+    revision: premiumLesson.revision,
+  })
+  premiumCoursePath = `/mio_search/courses/${premium.id}`
   // A draft never shows up.
   await authorApi(author, 'POST', '/courses', { title: '非同期処理の下書き' })
 })
@@ -78,7 +100,8 @@ describe('search', () => {
     const inLesson = await get(`/search?q=${encodeURIComponent('関数を')}`)
     expect(inLesson.text).toContain(`href="${lessonPath}"`)
     expect(inLesson.text).toContain('<mark>関数を</mark>')
-    expect(inLesson.text).toContain('&lt;img src=x onerror=alert(1)&gt;')
+    // Snippets are the body's text: raw HTML, which the lesson page drops, is not in them.
+    expect(inLesson.text).not.toContain('onerror')
     expect(inLesson.text).not.toContain('<img src=x')
   })
 
@@ -122,5 +145,41 @@ describe('search', () => {
     expect(badKind.status).toBe(400)
     const fields = ((await badKind.json()) as { error: { fields: object } }).error.fields
     expect(Object.keys(fields).sort()).toEqual(['kind', 'limit'])
+  })
+
+  it('never shows a guest what a premium lesson says, on any search', async () => {
+    for (const q of ['内包表記', 'with_tax', 'in prices']) {
+      const encoded = encodeURIComponent(q)
+      for (const path of [`/search?q=${encoded}`, `/courses?q=${encoded}`]) {
+        const { text } = await get(path)
+        expect(text, path).not.toContain(premiumCoursePath)
+      }
+      // The seed's premium lesson "for 文とリスト内包表記" is found by its title, title only.
+      const api = (await (await fetch(`${server.url}/api/search?q=${encoded}`)).json()) as {
+        items: { url: string; snippetHtml: string }[]
+      }
+      expect(api.items.map((item) => item.url)).not.toContain(premiumCoursePath)
+      for (const item of api.items) expect(item.snippetHtml, q).not.toContain(`<mark>${q}`)
+    }
+    // By its title (which the course outline shows everyone) it is found, without a snippet.
+    const byTitle = (await (
+      await fetch(`${server.url}/api/search?q=${encodeURIComponent('プレミアムの技')}`)
+    ).json()) as { items: { url: string; snippetHtml: string }[] }
+    expect(byTitle.items).toMatchObject([{ url: premiumCoursePath, snippetHtml: '' }])
+  })
+
+  it("shows the premium lesson's author its text, in a page no shared cache keeps", async () => {
+    const response = await fetch(`${server.url}/search?q=${encodeURIComponent('内包表記')}`, {
+      headers: { cookie: author },
+    })
+    expect(response.headers.get('cache-control')).toBe('private, no-store')
+    const text = await response.text()
+    expect(text).toContain(premiumCoursePath)
+    expect(text).toContain('リスト<mark>内包表記</mark>')
+    const api = (await (
+      await fetch(`${server.url}/api/search?q=with_tax`, { headers: { cookie: author } })
+    ).json()) as { items: { url: string; snippetHtml: string }[] }
+    expect(api.items).toMatchObject([{ url: premiumCoursePath }])
+    expect(api.items[0]?.snippetHtml).toContain('<mark>with_tax</mark>(p) for p in prices')
   })
 })

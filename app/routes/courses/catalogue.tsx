@@ -1,4 +1,5 @@
 import { data, Form, useSubmit } from 'react-router'
+import { actorOf } from '../../../features/actor.ts'
 import {
   type CatalogueFilters,
   catalogueFilters,
@@ -16,11 +17,13 @@ import { InfiniteList } from '../../components/infinite-list.tsx'
 import { SearchBox, SearchResultList } from '../../components/search-results.tsx'
 import { apiFetch } from '../../lib/api-client.ts'
 import { publicPageHeaders } from '../../lib/cache-control.ts'
+import { viewerCacheControl } from '../../lib/content-response.server.ts'
 import { pageMeta } from '../../lib/meta.ts'
 import { useSettings } from '../../lib/root-data.ts'
 import type { Route } from './+types/catalogue'
 
-export const headers = publicPageHeaders
+// A search's results depend on the viewer (premium lessons they may read); the list does not.
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -37,16 +40,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const q = params.get('q') ?? ''
   const tags = await listCatalogueTags(context.db)
   if (q.trim()) {
+    const user = await context.auth.currentUser(request)
+    const headers = viewerCacheControl(user !== undefined)
     const search = searchQuery.safeParse({ q, kind: 'course' })
     if (!search.success) {
       const error = search.error.issues[0]?.message ?? null
       return data(
         { q, tags, filters: NO_FILTERS, firstPage: null, results: [], error },
-        { status: 400 },
+        { status: 400, headers },
       )
     }
-    const results = await searchPublishedContent(context.db, search.data)
-    return data({ q, tags, filters: NO_FILTERS, firstPage: null, results, error: null })
+    const results = await searchPublishedContent(context.db, search.data, actorOf(user))
+    return data(
+      { q, tags, filters: NO_FILTERS, firstPage: null, results, error: null },
+      { headers },
+    )
   }
   const parsed = catalogueFilters.safeParse({
     tag: params.get('tag') ?? undefined,
@@ -57,7 +65,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const error = parsed.error.issues[0]?.message ?? null
     return data(
       { q, tags, filters: NO_FILTERS, firstPage: null, results: [], error },
-      { status: 400 },
+      { status: 400, headers: publicPageHeaders() },
     )
   }
   const filters = parsed.data
@@ -65,7 +73,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     context.db,
     catalogueQuery.parse({ ...filters, limit: PAGE_SIZE }),
   )
-  return data({ q, tags, filters, firstPage, results: [], error: null })
+  return data(
+    { q, tags, filters, firstPage, results: [], error: null },
+    { headers: publicPageHeaders() },
+  )
 }
 
 /** The filters as query parameters, the unset ones left out. */

@@ -37,6 +37,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   )
   const social = await socialView(
     context.db,
+    context.markdown,
     viewer,
     { kind: 'course', id: course.id },
     COMMENT_PAGE_SIZE,

@@ -2,7 +2,7 @@ import { data, Form, Link, useNavigation } from 'react-router'
 import { actorOf } from '../../../features/actor.ts'
 import { markLessonDone } from '../../../features/courses/lesson-progress.server.ts'
 import { readLessonForViewer } from '../../../features/courses/lesson-view.server.ts'
-import { renderMarkdown } from '../../../features/markdown/render.ts'
+import { renderedHtmlOf } from '../../../features/markdown/stored-html.server.ts'
 import { ShareButtons } from '../../components/share-buttons.tsx'
 import { query } from '../../lib/auth/flow.ts'
 import { contentForPage, viewerCacheControl } from '../../lib/content-response.server.ts'
@@ -46,8 +46,15 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
         sectionTitle: view.lesson.sectionTitle,
         locked: view.lesson.locked,
         done: view.lesson.done,
-        // Rendered (and sanitised) once on the server; the browser only shows the HTML.
-        html: view.lesson.body === null ? null : renderMarkdown(view.lesson.body),
+        // Rendered (and sanitised) once per version, off the request thread, and stored.
+        html:
+          view.lesson.body === null
+            ? null
+            : await renderedHtmlOf(context.db, context.markdown, {
+                kind: 'lesson',
+                id: view.lesson.id,
+                source: view.lesson.body,
+              }),
       },
       previous: view.previous,
       next: view.next,

@@ -3,7 +3,7 @@ import { actorOf } from '../../../features/actor.ts'
 import { listPublishedLabStories } from '../../../features/labs/lab-lists.server.ts'
 import { readLabForViewer } from '../../../features/labs/lab-view.server.ts'
 import { plainExcerpt } from '../../../features/markdown/excerpt.ts'
-import { renderMarkdown } from '../../../features/markdown/render.ts'
+import { renderedHtmlOf } from '../../../features/markdown/stored-html.server.ts'
 import { socialView } from '../../../features/social/social-view.server.ts'
 import { actionLinkClass, ContentHeader } from '../../components/labs/content-header.tsx'
 import { LabList } from '../../components/labs/lab-list.tsx'
@@ -39,6 +39,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   )
   const social = await socialView(
     context.db,
+    context.markdown,
     viewer,
     { kind: 'lab', id: lab.id },
     COMMENT_PAGE_SIZE,
@@ -52,7 +53,11 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     {
       lab,
       excerpt: plainExcerpt(description),
-      descriptionHtml: renderMarkdown(description),
+      descriptionHtml: await renderedHtmlOf(context.db, context.markdown, {
+        kind: 'lab',
+        id: lab.id,
+        source: description,
+      }),
       stories,
       viewer: user?.username ?? null,
       social,

@@ -2,7 +2,7 @@ import { data, Link } from 'react-router'
 import { actorOf } from '../../../features/actor.ts'
 import { readLabStoryForViewer } from '../../../features/labs/lab-view.server.ts'
 import { plainExcerpt } from '../../../features/markdown/excerpt.ts'
-import { renderMarkdown } from '../../../features/markdown/render.ts'
+import { renderedHtmlOf } from '../../../features/markdown/stored-html.server.ts'
 import { socialView } from '../../../features/social/social-view.server.ts'
 import { actionLinkClass, ContentHeader } from '../../components/labs/content-header.tsx'
 import { MarkdownView } from '../../components/markdown-view.tsx'
@@ -40,6 +40,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   )
   const social = await socialView(
     context.db,
+    context.markdown,
     viewer,
     { kind: 'lab_story', id: story.id },
     COMMENT_PAGE_SIZE,
@@ -49,7 +50,11 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     {
       story,
       excerpt: plainExcerpt(body),
-      bodyHtml: renderMarkdown(body),
+      bodyHtml: await renderedHtmlOf(context.db, context.markdown, {
+        kind: 'lab_story',
+        id: story.id,
+        source: body,
+      }),
       social,
       signedIn: user !== undefined,
     },

@@ -1,6 +1,6 @@
 import { data, Link } from 'react-router'
 import { actorOf } from '../../../features/actor.ts'
-import { renderMarkdown } from '../../../features/markdown/render.ts'
+import { renderedHtmlOf } from '../../../features/markdown/stored-html.server.ts'
 import { socialView } from '../../../features/social/social-view.server.ts'
 import { readStudyForViewer } from '../../../features/studies/study-view.server.ts'
 import { MarkdownView } from '../../components/markdown-view.tsx'
@@ -35,13 +35,23 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   )
   const social = await socialView(
     context.db,
+    context.markdown,
     viewer,
     { kind: 'study', id: study.id },
     COMMENT_PAGE_SIZE,
   )
   // Rendered (and sanitised) once on the server; the browser only shows the HTML.
   return data(
-    { study, notesHtml: renderMarkdown(notes), social, signedIn: user !== undefined },
+    {
+      study,
+      notesHtml: await renderedHtmlOf(context.db, context.markdown, {
+        kind: 'study',
+        id: study.id,
+        source: notes,
+      }),
+      social,
+      signedIn: user !== undefined,
+    },
     { headers: viewerCacheControl(user !== undefined) },
   )
 }
