@@ -38,7 +38,6 @@ export function CourseCard({ course }: { course: Course }) {
       ) : (
         <div
           aria-hidden="true"
-          data-cover-placeholder
           className={`mb-4 grid aspect-video w-full place-items-center rounded-lg bg-gradient-to-br text-3xl font-bold text-slate-700/60 dark:text-slate-200/60 ${placeholderBackground(course.id)}`}
         >
           {[...course.title][0]}
