@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { markPublished } from '../../features/editable-item.server.ts'
 import { newComment } from '../../features/social/comment-input.ts'
+import { insertComment, notifyOfComment } from '../../features/social/comments.server.ts'
 import { notify, notifyFollow } from '../../features/social/notifications.server.ts'
+import type { Subject } from '../../features/social/subjects.server.ts'
 import { studyFields } from '../../features/studies/study-input.ts'
 import { replaceItemTags } from '../../features/tags/item-tags.server.ts'
 import { tagListSchema } from '../../features/tags/normalize.ts'
@@ -282,46 +284,46 @@ async function seedSocial(
     const subject = { kind: comment.kind, id: idOf(subjectIds, subjectKey(comment)) }
     const ownerId = await ownerOf(subject.kind, subject.id)
     const authorId = idOf(userIds, comment.author)
-    const parentId = await insertComment(trx, subject, authorId, comment.body, null, next())
-    await notify(
+    const parentId = await seedComment(
       trx,
-      { recipientId: ownerId, actorId: authorId, kind: 'comment', subject, commentId: parentId },
-      at,
+      { subject, ownerId, parent: null },
+      authorId,
+      comment.body,
+      next(),
     )
     for (const reply of comment.replies ?? []) {
-      const replierId = idOf(userIds, reply.author)
-      const id = await insertComment(trx, subject, replierId, reply.body, parentId, next())
-      const about = { recipientId: authorId, actorId: replierId, subject, commentId: id }
-      await notify(trx, { ...about, kind: 'reply' }, at)
-      // As postComment does: the item's owner hears of a reply too, unless they were answered.
-      if (authorId !== ownerId)
-        await notify(trx, { ...about, recipientId: ownerId, kind: 'comment' }, at)
+      const parent = { id: parentId, authorId }
+      await seedComment(
+        trx,
+        { subject, ownerId, parent },
+        idOf(userIds, reply.author),
+        reply.body,
+        next(),
+      )
     }
   }
 }
 
-/** One comment, its body checked by the comment form's rules; answers its id. */
-async function insertComment(
+/** One comment as postComment stores it, its body checked by the comment form's rules. */
+async function seedComment(
   trx: Kysely<DB>,
-  subject: { kind: ContentKind; id: string },
+  about: { subject: Subject; ownerId: string; parent: { id: string; authorId: string } | null },
   authorId: string,
   body: string,
-  parentId: string | null,
-  created: number,
+  now: number,
 ): Promise<string> {
-  const id = newContentId()
-  await trx
-    .insertInto('comments')
-    .values({
-      id,
-      subject_kind: subject.kind,
-      subject_id: subject.id,
-      parent_id: parentId,
-      author_id: authorId,
-      body: newComment.parse({ body }).body,
-      created_at: created,
-      updated_at: created,
-    })
-    .execute()
-  return id
+  const { subject, ownerId, parent } = about
+  const checked = newComment.parse({ body }).body
+  const commentId = await insertComment(
+    trx,
+    { subject, parentId: parent?.id ?? null, authorId, body: checked },
+    now,
+  )
+  await notifyOfComment(
+    trx,
+    { subject, ownerId, parentAuthorId: parent?.authorId ?? null },
+    { actorId: authorId, commentId },
+    now,
+  )
+  return commentId
 }
