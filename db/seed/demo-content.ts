@@ -7,6 +7,8 @@ export type DemoCourse = {
   summary: string
   level: CourseLevel
   access: CourseAccess
+  /** Normalised tag names, as the course editor saves them. */
+  tags: string[]
 }
 
 export const demoUsers: DemoUser[] = [
@@ -45,6 +47,7 @@ export const demoCourses: DemoCourse[] = [
       '見出し・段落・リンク・画像など、Web ページを形づくるタグを一つずつ手を動かして覚えます。',
     level: 'beginner',
     access: 'free',
+    tags: ['html', '初心者'],
   },
   {
     author: 'techlab',
@@ -53,6 +56,7 @@ export const demoCourses: DemoCourse[] = [
       'セレクタ、色、フォント、余白、ボックスモデルの基本を、自己紹介ページを仕上げながら学びます。',
     level: 'beginner',
     access: 'free',
+    tags: ['css', '初心者'],
   },
   {
     author: 'yui_frontend',
@@ -61,6 +65,7 @@ export const demoCourses: DemoCourse[] = [
       'スマートフォンでもパソコンでも見やすいレイアウトを、Flexbox と CSS Grid で組み立てます。',
     level: 'intermediate',
     access: 'free',
+    tags: ['css', 'flexbox', 'grid', 'レスポンシブ'],
   },
   {
     author: 'techlab',
@@ -69,6 +74,7 @@ export const demoCourses: DemoCourse[] = [
       'プログラミングの三つの基本「順番・分岐・繰り返し」を、ブラウザのコンソールで試しながら身につけます。',
     level: 'beginner',
     access: 'free',
+    tags: ['javascript', '初心者'],
   },
   {
     author: 'sakura_dev',
@@ -77,6 +83,7 @@ export const demoCourses: DemoCourse[] = [
       '関数の作り方、引数と戻り値、配列の map・filter を、買い物リストアプリを作りながら学びます。',
     level: 'beginner',
     access: 'free',
+    tags: ['javascript', '関数', '配列'],
   },
   {
     author: 'yui_frontend',
@@ -85,6 +92,7 @@ export const demoCourses: DemoCourse[] = [
       'クリックで表示が変わるボタン、入力チェック付きのフォームなど、動くページの作り方を学びます。',
     level: 'beginner',
     access: 'premium',
+    tags: ['javascript', 'dom'],
   },
   {
     author: 'sakura_dev',
@@ -93,6 +101,7 @@ export const demoCourses: DemoCourse[] = [
       'Promise と async/await の考え方を、公開 API からデータを取ってくるアプリで体験します。',
     level: 'intermediate',
     access: 'premium',
+    tags: ['javascript', '非同期処理', 'api'],
   },
   {
     author: 'kenta_py',
@@ -101,6 +110,7 @@ export const demoCourses: DemoCourse[] = [
       'print から始めて、変数、文字列、リスト、if 文、for 文まで。Python の基本を一通り学びます。',
     level: 'beginner',
     access: 'free',
+    tags: ['python', '初心者'],
   },
   {
     author: 'kenta_py',
@@ -109,6 +119,7 @@ export const demoCourses: DemoCourse[] = [
       'CSV や Excel ファイルの集計、フォルダ整理など、毎日の作業を Python で短くする方法を学びます。',
     level: 'intermediate',
     access: 'premium',
+    tags: ['python', '自動化'],
   },
   {
     author: 'kenta_py',
@@ -117,6 +128,7 @@ export const demoCourses: DemoCourse[] = [
       '表形式のデータを読み込み、並べ替え、集計、グラフ化するまでを、実際の公開データで練習します。',
     level: 'intermediate',
     access: 'premium',
+    tags: ['python', 'pandas', 'データ分析'],
   },
   {
     author: 'hiro_backend',
@@ -124,6 +136,7 @@ export const demoCourses: DemoCourse[] = [
     summary: 'SELECT、WHERE、ORDER BY、JOIN を、本屋さんの在庫データを使って少しずつ覚えます。',
     level: 'beginner',
     access: 'free',
+    tags: ['sql', 'データベース', '初心者'],
   },
   {
     author: 'hiro_backend',
@@ -132,6 +145,7 @@ export const demoCourses: DemoCourse[] = [
       'リクエストとレスポンス、ルーティング、JSON の返し方など、サーバーサイドの基本を学びます。',
     level: 'intermediate',
     access: 'premium',
+    tags: ['node.js', 'javascript', 'api'],
   },
   {
     author: 'techlab',
@@ -140,6 +154,7 @@ export const demoCourses: DemoCourse[] = [
       'コミット、ブランチ、プルリクエストまで。チーム開発に欠かせない道具を、ひとりでも練習できる形で学びます。',
     level: 'beginner',
     access: 'free',
+    tags: ['git', 'github'],
   },
   {
     author: 'techlab',
@@ -147,6 +162,7 @@ export const demoCourses: DemoCourse[] = [
     summary: 'cd、ls、mkdir などのよく使うコマンドと、エラーメッセージの読み方を学びます。',
     level: 'beginner',
     access: 'free',
+    tags: ['ターミナル', '初心者'],
   },
   {
     author: 'yui_frontend',
@@ -154,6 +170,7 @@ export const demoCourses: DemoCourse[] = [
     summary: 'JSX、props、state の基本を、ToDo アプリを一から作りながら理解します。',
     level: 'intermediate',
     access: 'premium',
+    tags: ['react', 'javascript'],
   },
   {
     author: 'yui_frontend',
@@ -162,6 +179,7 @@ export const demoCourses: DemoCourse[] = [
       '誰にとっても使いやすいページにするための、見出し・ラベル・コントラストの基本を学びます。',
     level: 'beginner',
     access: 'free',
+    tags: ['アクセシビリティ', 'html'],
   },
   {
     author: 'sakura_dev',
@@ -170,6 +188,7 @@ export const demoCourses: DemoCourse[] = [
       '学習計画の立て方、ポートフォリオの作り方、面接での話し方まで、転職経験者の視点でまとめました。',
     level: 'beginner',
     access: 'free',
+    tags: ['キャリア', '転職'],
   },
   {
     author: 'sakura_dev',
@@ -178,6 +197,7 @@ export const demoCourses: DemoCourse[] = [
       'HTML・CSS・JavaScript で自己紹介サイトを作り、インターネットに公開するまでを一緒に進めます。',
     level: 'beginner',
     access: 'premium',
+    tags: ['html', 'css', 'javascript', 'ポートフォリオ'],
   },
   {
     author: 'hiro_backend',
@@ -185,6 +205,7 @@ export const demoCourses: DemoCourse[] = [
     summary: 'テーブルの分け方、主キーと外部キー、正規化の基本を、会員制サイトを例に学びます。',
     level: 'intermediate',
     access: 'premium',
+    tags: ['データベース', 'sql', '設計'],
   },
   {
     author: 'hiro_backend',
@@ -193,6 +214,7 @@ export const demoCourses: DemoCourse[] = [
       '型注釈、インターフェース、ジェネリクスの基本と、JavaScript から移行するときのコツを学びます。',
     level: 'intermediate',
     access: 'premium',
+    tags: ['typescript', 'javascript'],
   },
   {
     author: 'kenta_py',
@@ -200,6 +222,7 @@ export const demoCourses: DemoCourse[] = [
     summary: 'Web ページから情報を集める方法と、守るべきマナーやルールを学びます。',
     level: 'intermediate',
     access: 'free',
+    tags: ['python', 'スクレイピング'],
   },
   {
     author: 'techlab',
@@ -208,6 +231,7 @@ export const demoCourses: DemoCourse[] = [
       '線形探索、二分探索、バブルソートなどを図と短いコードで理解し、計算量の感覚をつかみます。',
     level: 'intermediate',
     access: 'premium',
+    tags: ['アルゴリズム'],
   },
   {
     author: 'techlab',
@@ -215,6 +239,7 @@ export const demoCourses: DemoCourse[] = [
     summary: '身近な問題を小さな手順に分けて考える練習問題です。言語を選ばずに取り組めます。',
     level: 'beginner',
     access: 'free',
+    tags: ['プログラミング的思考', '初心者'],
   },
   {
     author: 'hiro_backend',
@@ -223,6 +248,7 @@ export const demoCourses: DemoCourse[] = [
       'コンテナの考え方と、Dockerfile・compose の基本を、Web アプリの開発環境づくりで学びます。',
     level: 'advanced',
     access: 'premium',
+    tags: ['docker', '開発環境'],
   },
   {
     author: 'yui_frontend',
@@ -230,6 +256,7 @@ export const demoCourses: DemoCourse[] = [
     summary: 'transition と keyframes を使って、控えめで気持ちのよい動きをつける方法を学びます。',
     level: 'intermediate',
     access: 'free',
+    tags: ['css', 'アニメーション'],
   },
   {
     author: 'sakura_dev',
@@ -237,6 +264,7 @@ export const demoCourses: DemoCourse[] = [
     summary: 'エラーの読み方、console.log と開発者ツールの使い方、原因の絞り込み方を学びます。',
     level: 'beginner',
     access: 'free',
+    tags: ['デバッグ', 'javascript', '初心者'],
   },
   {
     author: 'kenta_py',
@@ -244,6 +272,7 @@ export const demoCourses: DemoCourse[] = [
     summary: 'クラス、インスタンス、メソッド、継承を、RPG のキャラクターづくりで楽しく学びます。',
     level: 'intermediate',
     access: 'premium',
+    tags: ['python', 'オブジェクト指向'],
   },
   {
     author: 'hiro_backend',
@@ -251,5 +280,6 @@ export const demoCourses: DemoCourse[] = [
     summary: 'よくある攻撃の仕組みと、入力のチェックやエスケープで防ぐ方法を学びます。',
     level: 'advanced',
     access: 'premium',
+    tags: ['セキュリティ', 'web'],
   },
 ]

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { lessonUpdate } from '../../features/courses/course-input.ts'
 import { readCourseForViewer } from '../../features/courses/course-view.server.ts'
 import { readLessonForViewer } from '../../features/courses/lesson-view.server.ts'
 import { openTemporaryDatabase, type TemporaryDatabase } from '../test-support.ts'
@@ -22,11 +23,27 @@ describe('demo lessons', () => {
     for (const title of Object.keys(demoLessons)) expect(titles, title).toContain(title)
   })
 
-  it('are seeded in order, readable by a guest, the premium one locked', async () => {
+  it('fill every demo course, each lesson one the lesson editor would save', () => {
+    for (const course of demoCourses) {
+      const sections = demoLessons[course.title] ?? []
+      expect(sections.flatMap((section) => section.lessons).length, course.title).toBeGreaterThan(0)
+      for (const lesson of sections.flatMap((section) => section.lessons)) {
+        const saved = lessonUpdate.parse({
+          ...lesson,
+          access: lesson.access ?? 'free',
+          revision: 1,
+        })
+        expect(saved.body).toBe(lesson.body)
+        expect(saved.title).toBe(lesson.title)
+      }
+    }
+  })
+
+  it('are seeded in order, readable by a guest in free courses, locked in premium ones', async () => {
     const rows = await database.db
       .selectFrom('courses')
       .innerJoin('users', 'users.id', 'courses.owner_id')
-      .select(['courses.id', 'courses.title', 'users.username'])
+      .select(['courses.id', 'courses.title', 'courses.access', 'users.username'])
       .where('courses.title', 'in', Object.keys(demoLessons))
       .execute()
     expect(rows).toHaveLength(Object.keys(demoLessons).length)
@@ -42,7 +59,9 @@ describe('demo lessons', () => {
         { ...address, lessonId: course.nextLessonId ?? '' },
         undefined,
       )
-      expect(first.lesson.body).toBe(expected[0]?.lessons[0]?.body)
+      expect(first.lesson.body).toBe(
+        row.access === 'premium' ? null : expected[0]?.lessons[0]?.body,
+      )
     }
     const python = rows.find((row) => row.title.startsWith('Python 入門'))
     const view = await readCourseForViewer(

@@ -1,13 +1,11 @@
 import type { CourseAccess } from '../schema.ts'
+import { moreDemoLessons } from './demo-lessons-more.ts'
 
 export type DemoLesson = { title: string; body: string; access?: CourseAccess }
 export type DemoSection = { title: string; lessons: DemoLesson[] }
 
-/**
- * Real beginner lessons for the first demo courses (keyed by course title), so a newcomer's
- * first start opens courses that can be read, not only listed.
- */
-export const demoLessons: Record<string, DemoSection[]> = {
+/** The first demo courses' lessons: a little longer, one of them premium inside a free course. */
+const firstDemoLessons: Record<string, DemoSection[]> = {
   'はじめての HTML：Web ページの骨組みをつくろう': [
     {
       title: 'HTML の基本',
@@ -186,4 +184,13 @@ print(with_tax)  # [132, 330, 108]
       ],
     },
   ],
+}
+
+/**
+ * Real beginner lessons for every demo course (keyed by course title), so a newcomer's first
+ * start opens courses that can be read, not only listed.
+ */
+export const demoLessons: Record<string, DemoSection[]> = {
+  ...firstDemoLessons,
+  ...moreDemoLessons,
 }

@@ -1,11 +1,25 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
+import { markPublished } from '../../features/editable-item.server.ts'
+import { newComment } from '../../features/social/comment-input.ts'
+import { insertComment, notifyOfComment } from '../../features/social/comments.server.ts'
+import { notify, notifyFollow } from '../../features/social/notifications.server.ts'
+import type { Subject } from '../../features/social/subjects.server.ts'
+import { studyFields } from '../../features/studies/study-input.ts'
 import { replaceItemTags } from '../../features/tags/item-tags.server.ts'
+import { tagListSchema } from '../../features/tags/normalize.ts'
 import { newContentId } from '../ids.ts'
-import type { DB } from '../schema.ts'
+import type { ContentKind, DB } from '../schema.ts'
 import { demoCourses, demoUsers } from './demo-content.ts'
 import { demoLabStories, demoLabs } from './demo-labs.ts'
 import { demoLessons } from './demo-lessons.ts'
+import {
+  type DemoSubject,
+  demoComments,
+  demoFollows,
+  demoLikes,
+  demoStudies,
+} from './demo-social.ts'
 
 const HOUR_MS = 3_600_000
 
@@ -16,7 +30,9 @@ export async function isEmpty(db: Kysely<DB>): Promise<boolean> {
 }
 
 /**
- * Fills an empty database with Japanese demo users, courses, labs and lab stories, all or nothing.
+ * Fills an empty database with Japanese demo users, courses (with lessons and tags), studies,
+ * labs and lab stories, and the follows, likes and comments between the demo users, all or
+ * nothing.
  * Returns false (and writes nothing) when the database already has users.
  */
 export async function seedDemoContent(db: Kysely<DB>, now = Date.now()): Promise<boolean> {
@@ -42,6 +58,7 @@ export async function seedDemoContent(db: Kysely<DB>, now = Date.now()): Promise
     // Oldest first, so the first course in the list is the newest in the catalogue… reversed
     // here so the catalogue opens with the first lessons a beginner should take.
     const courses = [...demoCourses].reverse()
+    const subjectIds = new Map<string, string>()
     for (const [index, course] of courses.entries()) {
       const ownerId = userIds.get(course.author)
       if (!ownerId)
@@ -63,6 +80,15 @@ export async function seedDemoContent(db: Kysely<DB>, now = Date.now()): Promise
           updated_at: publishedAt,
         })
         .execute()
+      subjectIds.set(subjectKey({ kind: 'course', title: course.title }), courseId)
+      // Parsed as the course editor's form is, so a demo tag is one a user could have typed.
+      await replaceItemTags(
+        trx,
+        'course_tags',
+        courseId,
+        tagListSchema.parse(course.tags),
+        publishedAt,
+      )
       for (const [position, section] of (demoLessons[course.title] ?? []).entries()) {
         const sectionId = newContentId()
         const at = { created_at: publishedAt, updated_at: publishedAt }
@@ -87,13 +113,20 @@ export async function seedDemoContent(db: Kysely<DB>, now = Date.now()): Promise
           .execute()
       }
     }
-    await seedLabs(trx, userIds, now)
+    await seedStudies(trx, userIds, subjectIds, now)
+    await seedLabs(trx, userIds, subjectIds, now)
+    await seedSocial(trx, userIds, subjectIds, now)
     return true
   })
 }
 
 /** Published demo labs, then their stories (a little later), each by its demo author. */
-async function seedLabs(trx: Kysely<DB>, userIds: Map<string, string>, now: number) {
+async function seedLabs(
+  trx: Kysely<DB>,
+  userIds: Map<string, string>,
+  subjectIds: Map<string, string>,
+  now: number,
+) {
   const ownerOf = (username: string) => {
     const id = userIds.get(username)
     if (!id) throw new Error(`Demo lab content names unknown author ${username}`)
@@ -103,6 +136,7 @@ async function seedLabs(trx: Kysely<DB>, userIds: Map<string, string>, now: numb
   for (const [index, lab] of demoLabs.entries()) {
     const id = newContentId()
     labIds.set(lab.key, id)
+    subjectIds.set(subjectKey({ kind: 'lab', title: lab.title }), id)
     const publishedAt = now - (demoLabs.length - index) * 5 * HOUR_MS
     await trx
       .insertInto('labs')
@@ -139,5 +173,157 @@ async function seedLabs(trx: Kysely<DB>, userIds: Map<string, string>, now: numb
       })
       .execute()
     await replaceItemTags(trx, 'lab_story_tags', id, story.tags, publishedAt)
+    subjectIds.set(subjectKey({ kind: 'lab_story', title: story.title }), id)
   }
+}
+
+/** The key of a demo item in `subjectIds`: kind and title name it. */
+function subjectKey(subject: DemoSubject): string {
+  return `${subject.kind}:${subject.title}`
+}
+
+function idOf(ids: Map<string, string>, key: string): string {
+  const id = ids.get(key)
+  if (!id) throw new Error(`Demo content names unknown ${key}`)
+  return id
+}
+
+/**
+ * Published demo studies: each checked by the study editor's own rules, saved as a draft and
+ * then published as the editor does (so the author's history records it).
+ */
+async function seedStudies(
+  trx: Kysely<DB>,
+  userIds: Map<string, string>,
+  subjectIds: Map<string, string>,
+  now: number,
+) {
+  for (const [index, study] of demoStudies.entries()) {
+    const fields = studyFields.parse(study)
+    const ownerId = idOf(userIds, study.author)
+    const publishedAt = now - (demoStudies.length - index) * 4 * HOUR_MS - HOUR_MS / 4
+    const id = newContentId()
+    await trx
+      .insertInto('studies')
+      .values({
+        id,
+        owner_id: ownerId,
+        title: fields.title,
+        summary: fields.summary,
+        body: fields.notes,
+        status: 'draft',
+        published_at: null,
+        created_at: publishedAt - HOUR_MS,
+        updated_at: publishedAt,
+      })
+      .execute()
+    await replaceItemTags(trx, 'study_tags', id, fields.tags, publishedAt)
+    await markPublished(trx, 'studies', { id, owner_id: ownerId }, 'study', publishedAt)
+    subjectIds.set(subjectKey({ kind: 'study', title: study.title }), id)
+  }
+}
+
+/**
+ * Follows, likes and comments between the demo users, each with the notification the app
+ * would have sent, spread over the last hours before `now`.
+ */
+async function seedSocial(
+  trx: Kysely<DB>,
+  userIds: Map<string, string>,
+  subjectIds: Map<string, string>,
+  now: number,
+) {
+  let at = now - 2 * HOUR_MS
+  const next = () => {
+    at += 60_000
+    return at
+  }
+  for (const [follower, followee] of demoFollows) {
+    const followerId = idOf(userIds, follower)
+    const followeeId = idOf(userIds, followee)
+    const created = next()
+    await trx
+      .insertInto('follows')
+      .values({
+        id: newContentId(),
+        follower_id: followerId,
+        followee_id: followeeId,
+        created_at: created,
+      })
+      .execute()
+    await notifyFollow(trx, { followerId, followeeId }, created)
+  }
+  const ownerOf = async (kind: ContentKind, id: string) => {
+    const table = { course: 'courses', study: 'studies', lab: 'labs', lab_story: 'lab_stories' }[
+      kind
+    ] as 'courses'
+    const row = await trx
+      .selectFrom(table)
+      .select('owner_id')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    return row.owner_id
+  }
+  for (const like of demoLikes) {
+    const subject = { kind: like.kind, id: idOf(subjectIds, subjectKey(like)) }
+    const userId = idOf(userIds, like.user)
+    const created = next()
+    await trx
+      .insertInto('likes')
+      .values({
+        user_id: userId,
+        subject_kind: subject.kind,
+        subject_id: subject.id,
+        created_at: created,
+      })
+      .execute()
+    const recipientId = await ownerOf(subject.kind, subject.id)
+    await notify(trx, { recipientId, actorId: userId, kind: 'like', subject }, created)
+  }
+  for (const comment of demoComments) {
+    const subject = { kind: comment.kind, id: idOf(subjectIds, subjectKey(comment)) }
+    const ownerId = await ownerOf(subject.kind, subject.id)
+    const authorId = idOf(userIds, comment.author)
+    const parentId = await seedComment(
+      trx,
+      { subject, ownerId, parent: null },
+      authorId,
+      comment.body,
+      next(),
+    )
+    for (const reply of comment.replies ?? []) {
+      const parent = { id: parentId, authorId }
+      await seedComment(
+        trx,
+        { subject, ownerId, parent },
+        idOf(userIds, reply.author),
+        reply.body,
+        next(),
+      )
+    }
+  }
+}
+
+/** One comment as postComment stores it, its body checked by the comment form's rules. */
+async function seedComment(
+  trx: Kysely<DB>,
+  about: { subject: Subject; ownerId: string; parent: { id: string; authorId: string } | null },
+  authorId: string,
+  body: string,
+  now: number,
+): Promise<string> {
+  const { subject, ownerId, parent } = about
+  const checked = newComment.parse({ body }).body
+  const commentId = await insertComment(
+    trx,
+    { subject, parentId: parent?.id ?? null, authorId, body: checked },
+    now,
+  )
+  await notifyOfComment(
+    trx,
+    { subject, ownerId, parentAuthorId: parent?.authorId ?? null },
+    { actorId: authorId, commentId },
+    now,
+  )
+  return commentId
 }

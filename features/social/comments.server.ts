@@ -174,47 +174,17 @@ export async function postComment(
     const author = await actingUser(trx, actor)
     const subject = await visibleSubject(trx, requested, author)
     const parent = fields.parentId ? await parentComment(trx, subject, fields.parentId) : undefined
-    const id = newContentId()
-    await trx
-      .insertInto('comments')
-      .values({
-        id,
-        subject_kind: subject.kind,
-        subject_id: subject.id,
-        parent_id: parent?.id ?? null,
-        author_id: actor.userId,
-        body: fields.body,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute()
-    const about = { kind: subject.kind, id: subject.id }
-    if (parent?.author_id) {
-      await notify(
-        trx,
-        {
-          recipientId: parent.author_id,
-          actorId: actor.userId,
-          kind: 'reply',
-          subject: about,
-          commentId: id,
-        },
-        now,
-      )
-    }
-    if (parent?.author_id !== subject.ownerId) {
-      await notify(
-        trx,
-        {
-          recipientId: subject.ownerId,
-          actorId: actor.userId,
-          kind: 'comment',
-          subject: about,
-          commentId: id,
-        },
-        now,
-      )
-    }
+    const id = await insertComment(
+      trx,
+      { subject, parentId: parent?.id ?? null, authorId: actor.userId, body: fields.body },
+      now,
+    )
+    await notifyOfComment(
+      trx,
+      { subject, ownerId: subject.ownerId, parentAuthorId: parent?.author_id ?? null },
+      { actorId: actor.userId, commentId: id },
+      now,
+    )
     const row = await commentRows(trx).where('comments.id', '=', id).executeTakeFirstOrThrow()
     return { row, subject }
   })
@@ -230,6 +200,52 @@ async function viewWithHtml(
 ): Promise<CommentView> {
   const html = await commentHtml(db, renderer, [row])
   return commentView(row, html.get(row.id) ?? '', subject, viewer)
+}
+
+/** Stores a comment (or a reply, given its parent's id) whose body is already checked; answers its id. */
+export async function insertComment(
+  trx: Kysely<DB>,
+  comment: { subject: Subject; parentId: string | null; authorId: string; body: string },
+  now: number,
+): Promise<string> {
+  const id = newContentId()
+  await trx
+    .insertInto('comments')
+    .values({
+      id,
+      subject_kind: comment.subject.kind,
+      subject_id: comment.subject.id,
+      parent_id: comment.parentId,
+      author_id: comment.authorId,
+      body: comment.body,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute()
+  return id
+}
+
+/**
+ * Tells of a new comment: the parent's author hears of a reply, and the item's owner of the
+ * comment unless they were the one answered.
+ */
+export async function notifyOfComment(
+  trx: Kysely<DB>,
+  about: { subject: Subject; ownerId: string; parentAuthorId: string | null },
+  comment: { actorId: string; commentId: string },
+  now: number,
+): Promise<void> {
+  const subject = { kind: about.subject.kind, id: about.subject.id }
+  if (about.parentAuthorId) {
+    await notify(
+      trx,
+      { recipientId: about.parentAuthorId, kind: 'reply', subject, ...comment },
+      now,
+    )
+  }
+  if (about.parentAuthorId !== about.ownerId) {
+    await notify(trx, { recipientId: about.ownerId, kind: 'comment', subject, ...comment }, now)
+  }
 }
 
 /** The comment a reply answers: a top-level comment of the same item. */

@@ -53,7 +53,9 @@ describe('home page', () => {
     expect(html).toContain('新着コース')
     expect(html).toContain('href="/riku_home/labs_stories/homestory1"')
     expect(html).toContain('ポートフォリオサイトを公開した話')
-    expect(html).toContain('公開中のスタディはまだありません。')
+    // The newest demo study, from the seed.
+    expect(html).toContain('学習記録のつけ方：毎日 3 行でいい')
+    expect(html).not.toContain('公開中のスタディはまだありません。')
     expect(html).not.toContain('学習を続ける')
   })
 
