@@ -1,14 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { listComments } from '../../features/social/comments.server.ts'
 import { readLikes } from '../../features/social/likes.server.ts'
 import { listPublishedStudies } from '../../features/studies/study-lists.server.ts'
 import { readStudyForViewer } from '../../features/studies/study-view.server.ts'
 import { tagsOfItems } from '../../features/tags/item-tags.server.ts'
+import { createMarkdownRenderer } from '../../server/markdown-renderer.ts'
 import { openTemporaryDatabase, type TemporaryDatabase } from '../test-support.ts'
 import { demoCourses, demoUsers } from './demo-content.ts'
 import { demoLabStories, demoLabs } from './demo-labs.ts'
 import { demoComments, demoFollows, demoLikes, demoStudies } from './demo-social.ts'
 import { isEmpty, seedDemoContent } from './seed.ts'
+
+const markdown = createMarkdownRenderer()
+afterAll(() => markdown.close())
 
 const NOW = Date.UTC(2026, 10, 22, 9, 0, 0)
 
@@ -209,7 +213,13 @@ describe('seedDemoContent', () => {
       .select('id')
       .where('title', '=', demoComments[0]?.title ?? '')
       .executeTakeFirstOrThrow()
-    const thread = await listComments(db, undefined, { kind: 'course', id: courseId.id }, {})
+    const thread = await listComments(
+      db,
+      markdown,
+      undefined,
+      { kind: 'course', id: courseId.id },
+      {},
+    )
     expect(thread.items[0]?.body).toBe(demoComments[0]?.body)
     expect(thread.items[0]?.replies.map((reply) => reply.body)).toEqual(
       demoComments[0]?.replies?.map((reply) => reply.body),
