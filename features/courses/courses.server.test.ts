@@ -342,6 +342,21 @@ describe.each(testEngines)('courses on %s', (engine) => {
       )
     })
 
+    it('refuses an image in a lesson body that the course’s owner did not upload', async () => {
+      const { id, lessonIds } = await draftCourse()
+      const images = new UploadedObjects()
+      const theirs = images.upload('public/id-other/lessons/x.png', other.userId)
+      const mine = images.upload('public/id-author/lessons/m.png', author.userId)
+      const lesson = { courseId: id, lessonId: lessonIds[0] ?? '' }
+      const save = (body: string) =>
+        updateLesson(db, images, author, lesson, { title: 'x', body, access: 'free', revision: 1 })
+      const error = await refused(save(`![図](/s3/site/${theirs})`), 'VALIDATION_FAILED')
+      expect(error.fields).toEqual({
+        body: ['アップロードした画像が見つかりません。もう一度アップロードしてください。'],
+      })
+      expect((await save(`![図](/s3/site/${mine})`)).revision).toBe(2)
+    })
+
     it('refuses a stale lesson save and keeps the first', async () => {
       const { id, lessonIds } = await draftCourse()
       const lesson = { courseId: id, lessonId: lessonIds[0] ?? '' }

@@ -84,6 +84,43 @@ describe.each(testEngines)('labs and lab stories on %s', (engine) => {
     )
   }
 
+  it('refuses images in a lab description or story body that are not the author’s images', async () => {
+    const theirs = images.upload('public/id-other/labs/x.png', other.userId)
+    const html = Buffer.from('<html><script>1</script></html>')
+    const page = images.upload(
+      'public/id-author/stories/p.png',
+      author.userId,
+      'image/png',
+      64,
+      html,
+    )
+    const mine = images.upload('public/id-author/labs/m.png', author.userId)
+    const { id } = await draftLab()
+    const labError = await refused(
+      updateLab(
+        db,
+        images,
+        author,
+        id,
+        { title: 'x', description: `![図](/s3/site/${theirs})`, screenshotKeys: [], revision: 1 },
+        NOW + 1,
+      ),
+      'VALIDATION_FAILED',
+    )
+    expect(labError.fields).toEqual({
+      description: ['アップロードした画像が見つかりません。もう一度アップロードしてください。'],
+    })
+    const storyError = await refused(
+      draftStory(author, { body: `<img src="/s3/site/${page}">` }),
+      'VALIDATION_FAILED',
+    )
+    expect(storyError.fields).toEqual({
+      body: ['本文の画像には PNG・JPEG・WebP・GIF を選んでください。'],
+    })
+    const story = await draftStory(author, { body: `![図](/s3/site/${mine})` })
+    expect(story.revision).toBe(1)
+  })
+
   describe('labs', () => {
     it('creates a draft with its links, screenshots and normalised tags', async () => {
       const shot = images.upload('public/id-author/labs/one.png', author.userId)
