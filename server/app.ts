@@ -131,7 +131,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const sessions = webSessions(config, identity.verifyToken)
   const store = await openObjectStore(config.storage, database.db)
   app.addHook('onClose', () => store.close())
-  const storage = siteStorage(store, config.storage, identity)
+  const storage = siteStorage(store, config.storage, identity, config.identity.oauth.siteOrigins)
   await app.register(apiPlugin, {
     prefix: '/api',
     db: database.db,

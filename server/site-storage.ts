@@ -1,4 +1,5 @@
 import type { AppContext } from '../app/load-context.ts'
+import { publicObjectKeyOf } from '../features/images/public-object-url.ts'
 import type { StorageSettings } from './config.ts'
 import type { Identity } from './identity/index.ts'
 import type { ObjectStore } from './storage/backends/object-store.ts'
@@ -13,8 +14,17 @@ export function siteStorage(
   store: ObjectStore,
   settings: StorageSettings,
   identity: Pick<Identity, 'userPoolSubOf'>,
+  siteOrigins: readonly string[] = [],
 ): AppContext['storage'] {
   const { bucket, prefixes } = settings
+  const place = {
+    bucket,
+    region: settings.region,
+    endpoints: settings.browserEndpoint,
+    endpointPath: STORAGE_MOUNT,
+    publicUrl: settings.publicUrl,
+    siteOrigins,
+  }
   return {
     client: {
       endpoints: settings.browserEndpoint,
@@ -51,6 +61,7 @@ export function siteStorage(
         return new Uint8Array(Buffer.concat(chunks))
       },
       delete: (key) => store.deleteObject(bucket, key),
+      publicKeyOf: (address) => publicObjectKeyOf(place, address),
     },
   }
 }

@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '../../db/test-support.ts'
 import type { Actor } from '../actor.ts'
 import { insertTestUsers, refused, snapshotTables } from '../content-test-support.ts'
+import { UploadedObjects } from '../images/test-support.ts'
 import {
   createCourse,
   deleteCourse,
@@ -25,6 +26,9 @@ import { readCourseForViewer } from './course-view.server.ts'
 import { updateLesson } from './lesson-editing.server.ts'
 import { markLessonDone } from './lesson-progress.server.ts'
 import { readLessonForViewer } from './lesson-view.server.ts'
+
+/** No uploaded objects: bodies here show no images of the site's storage. */
+const noImages = new UploadedObjects()
 
 const NOW = Date.UTC(2026, 10, 23, 9, 0, 0)
 const author: Actor = { userId: 'user-author', isAdmin: false }
@@ -97,6 +101,7 @@ describe.each(testEngines)('courses on %s', (engine) => {
     lessonIds.push(premium.lessonId)
     await updateLesson(
       db,
+      noImages,
       author,
       { courseId: id, lessonId: premium.lessonId },
       { title: 'クラス', body: '# クラス\n\n秘密の本文', access: 'premium', revision: 1 },
@@ -337,11 +342,27 @@ describe.each(testEngines)('courses on %s', (engine) => {
       )
     })
 
+    it('refuses an image in a lesson body that the course’s owner did not upload', async () => {
+      const { id, lessonIds } = await draftCourse()
+      const images = new UploadedObjects()
+      const theirs = images.upload('public/id-other/lessons/x.png', other.userId)
+      const mine = images.upload('public/id-author/lessons/m.png', author.userId)
+      const lesson = { courseId: id, lessonId: lessonIds[0] ?? '' }
+      const save = (body: string) =>
+        updateLesson(db, images, author, lesson, { title: 'x', body, access: 'free', revision: 1 })
+      const error = await refused(save(`![図](/s3/site/${theirs})`), 'VALIDATION_FAILED')
+      expect(error.fields).toEqual({
+        body: ['アップロードした画像が見つかりません。もう一度アップロードしてください。'],
+      })
+      expect((await save(`![図](/s3/site/${mine})`)).revision).toBe(2)
+    })
+
     it('refuses a stale lesson save and keeps the first', async () => {
       const { id, lessonIds } = await draftCourse()
       const lesson = { courseId: id, lessonId: lessonIds[0] ?? '' }
       const first = await updateLesson(
         db,
+        noImages,
         author,
         lesson,
         { title: 'インストール', body: 'タブ A', access: 'free', revision: 1 },
@@ -351,6 +372,7 @@ describe.each(testEngines)('courses on %s', (engine) => {
       await refused(
         updateLesson(
           db,
+          noImages,
           author,
           lesson,
           { title: 'インストール', body: 'タブ B', access: 'free', revision: 1 },
@@ -367,6 +389,7 @@ describe.each(testEngines)('courses on %s', (engine) => {
       const error = await refused(
         updateLesson(
           db,
+          noImages,
           author,
           { courseId: id, lessonId: lessonIds[0] ?? '' },
           { title: 'x', body: 'あ'.repeat(100_001), access: 'free', revision: 1 },
@@ -567,6 +590,7 @@ describe.each(testEngines)('courses on %s', (engine) => {
         (a, c) =>
           updateLesson(
             db,
+            noImages,
             a,
             { courseId: c.id, lessonId: c.lessonIds[0] ?? '' },
             { title: '乗っ取り', body: '', access: 'free', revision: 1 },

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import type { Actor } from '../actor.ts'
 import { ContentError, parseInput } from '../content-error.ts'
+import { checkMarkdownImages, type ImageStorage } from '../images/uploaded-image.server.ts'
 import { lessonUpdate } from './course-input.ts'
 import { lessonOf } from './course-structure.server.ts'
 import { editableCourse } from './editable-course.server.ts'
@@ -9,15 +10,26 @@ import { editableCourse } from './editable-course.server.ts'
 /**
  * Saves a lesson's title, body and access (the editor autosaves it). The lesson has its own
  * revision, so autosaving a body does not conflict with edits of the course's other parts.
+ * Images new to the body must be ones the course's owner uploaded.
  */
 export async function updateLesson(
   db: Kysely<DB>,
+  images: ImageStorage,
   actor: Actor | undefined,
   address: { courseId: string; lessonId: string },
   input: unknown,
   now = Date.now(),
 ): Promise<{ revision: number }> {
   const fields = parseInput(lessonUpdate, input)
+  // Ownership first, so that someone else learns nothing from the image checks; storage is
+  // read outside the transaction below, which checks ownership and revision again.
+  const course = await editableCourse(db, actor, address.courseId)
+  const saved = await db
+    .selectFrom('lessons')
+    .select('body')
+    .where('id', '=', (await lessonOf(db, address)).id)
+    .executeTakeFirstOrThrow()
+  await checkMarkdownImages(images, course.owner_id, 'body', fields.body, saved.body)
   return db.transaction().execute(async (trx) => {
     await editableCourse(trx, actor, address.courseId)
     const lesson = await lessonOf(trx, address)

@@ -5,10 +5,14 @@ import { type Database, openTestDatabase, testEngines } from '../../db/test-supp
 import type { Actor } from '../actor.ts'
 import { insertTestUsers, refused, snapshotTables } from '../content-test-support.ts'
 import { createCourse } from '../courses/course-editing.server.ts'
+import { UploadedObjects } from '../images/test-support.ts'
 import { createStudy, publishStudy } from '../studies/study-editing.server.ts'
 import { listTaggedContent } from '../tags/tagged-content.server.ts'
 import { actOnDraft } from './draft-actions.server.ts'
 import { listMyDrafts } from './my-drafts.server.ts'
+
+/** No uploaded objects: bodies here show no images of the site's storage. */
+const noImages = new UploadedObjects()
 
 const NOW = Date.UTC(2026, 10, 23, 9, 0, 0)
 const author: Actor = { userId: 'user-author', isAdmin: false }
@@ -28,7 +32,13 @@ describe.each(testEngines)('drafts and tag pages on %s', (engine) => {
   })
 
   it('lists my drafts of every kind, newest change first, and acts only on mine', async () => {
-    const study = await createStudy(db, author, { title: 'ノート', tags: ['go'] }, NOW + 1)
+    const study = await createStudy(
+      db,
+      noImages,
+      author,
+      { title: 'ノート', tags: ['go'] },
+      NOW + 1,
+    )
     const course = await createCourse(db, author, { title: 'コース' }, NOW + 2)
     await db
       .insertInto('labs')
@@ -55,7 +65,7 @@ describe.each(testEngines)('drafts and tag pages on %s', (engine) => {
         updated_at: NOW,
       })
       .execute()
-    await createStudy(db, other, { title: '他人のノート' }, NOW + 9)
+    await createStudy(db, noImages, other, { title: '他人のノート' }, NOW + 9)
 
     const drafts = await listMyDrafts(db, author)
     expect(drafts.map((draft) => [draft.kind, draft.title, draft.editPath])).toEqual([
@@ -103,12 +113,13 @@ describe.each(testEngines)('drafts and tag pages on %s', (engine) => {
   it('lists published content with a tag under any spelling of it, never drafts', async () => {
     const published = await createStudy(
       db,
+      noImages,
       author,
       { title: '公開ノート', tags: ['React Native'] },
       NOW,
     )
     await publishStudy(db, author, published.id, { revision: 1 }, NOW + 10)
-    await createStudy(db, author, { title: '下書きノート', tags: ['react-native'] }, NOW)
+    await createStudy(db, noImages, author, { title: '下書きノート', tags: ['react-native'] }, NOW)
     const tagged = await listTaggedContent(db, 'ＲＥＡＣＴ　Ｎａｔｉｖｅ')
     expect(tagged.tag).toBe('react-native')
     expect(tagged.items).toEqual([

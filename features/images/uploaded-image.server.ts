@@ -1,4 +1,5 @@
 import { ContentError, type FieldErrors } from '../content-error.ts'
+import { markdownImageSources } from '../markdown/images.ts'
 import {
   IMAGE_MAX_BYTES,
   IMAGE_SIGNATURE_BYTES,
@@ -27,6 +28,8 @@ export type ImageStorage = {
   /** Up to `length` first bytes of a public object (fewer when it is shorter). */
   readStart(key: string, length: number): Promise<Uint8Array>
   delete(key: string): Promise<void>
+  /** The key of the site's object an image address loads, or undefined for any other address. */
+  publicKeyOf(address: string): string | undefined
 }
 
 /**
@@ -76,5 +79,46 @@ export async function checkUploadedImages(
   }
   if (Object.keys(errors).length > 0) {
     throw new ContentError('VALIDATION_FAILED', '入力内容に誤りがあります', errors)
+  }
+}
+
+/** New images of the site's storage one save of a Markdown body may add (each costs reads). */
+export const MARKDOWN_NEW_IMAGES_MAX = 20
+
+function storedImageKeys(images: ImageStorage, body: string): Set<string> {
+  const keys = new Set<string>()
+  for (const address of markdownImageSources(body)) {
+    const key = images.publicKeyOf(address)
+    if (key !== undefined) keys.add(key)
+  }
+  return keys
+}
+
+/**
+ * Refuses a Markdown body (of form field `field`) showing an image of the site's storage that
+ * `ownerId` did not upload, or that is not an image by its bytes: the editor uploads a picture
+ * and inserts its public address, but a client can write any address into the text. Images
+ * already in the saved body were checked when added; external https images are left alone
+ * (they load as images and cannot run as the site).
+ */
+export async function checkMarkdownImages(
+  images: ImageStorage,
+  ownerId: string,
+  field: string,
+  body: string,
+  savedBody = '',
+): Promise<void> {
+  if (body === savedBody) return
+  const saved = storedImageKeys(images, savedBody)
+  const added = [...storedImageKeys(images, body)].filter((key) => !saved.has(key))
+  const refuse = (message: string) => {
+    throw new ContentError('VALIDATION_FAILED', '入力内容に誤りがあります', { [field]: [message] })
+  }
+  if (added.length > MARKDOWN_NEW_IMAGES_MAX) {
+    refuse(`新しい画像は1回の保存につき${MARKDOWN_NEW_IMAGES_MAX}枚までにしてください。`)
+  }
+  for (const key of added) {
+    const refusal = await refusalOfUploadedImage(images, ownerId, key, '本文の画像')
+    if (refusal) refuse(refusal)
   }
 }

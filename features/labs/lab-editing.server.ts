@@ -9,7 +9,11 @@ import {
   itemWrites,
   saveItemFields,
 } from '../editable-item.server.ts'
-import { checkUploadedImages, type ImageStorage } from '../images/uploaded-image.server.ts'
+import {
+  checkMarkdownImages,
+  checkUploadedImages,
+  type ImageStorage,
+} from '../images/uploaded-image.server.ts'
 import { LAB } from './editable-labs.server.ts'
 import { type LabFields, labFields, labUpdate } from './lab-input.ts'
 
@@ -61,6 +65,7 @@ export async function createLab(
   if (!actor) throw ContentError.signInRequired()
   const fields = parseInput(labFields, input)
   await checkUploadedImages(images, actor.userId, screenshotFields(fields.screenshotKeys))
+  await checkMarkdownImages(images, actor.userId, 'description', fields.description)
   return insertDraft(db, 'labs', actor.userId, labItem(fields), now, (trx, id) =>
     replaceScreenshots(trx, id, fields.screenshotKeys),
   )
@@ -86,6 +91,13 @@ export async function updateLab(
     lab.owner_id,
     screenshotFields(fields.screenshotKeys),
     new Set(await screenshotKeysOf(db, labId)),
+  )
+  await checkMarkdownImages(
+    images,
+    lab.owner_id,
+    'description',
+    fields.description,
+    lab.description,
   )
   return editItem(db, LAB, actor, labId, fields.revision, now, async (trx) => {
     await saveItemFields(trx, 'labs', labId, labItem(fields), now)

@@ -9,7 +9,11 @@ import {
   itemWrites,
   saveItemFields,
 } from '../editable-item.server.ts'
-import { checkUploadedImages, type ImageStorage } from '../images/uploaded-image.server.ts'
+import {
+  checkMarkdownImages,
+  checkUploadedImages,
+  type ImageStorage,
+} from '../images/uploaded-image.server.ts'
 import { LAB_STORY } from './editable-labs.server.ts'
 import { type LabStoryFields, labStoryFields, labStoryUpdate } from './lab-input.ts'
 
@@ -22,7 +26,7 @@ async function checkStoryLinks(
   images: ImageStorage,
   ownerId: string,
   fields: LabStoryFields,
-  savedCoverKey: string | null,
+  saved: { coverKey: string | null; body: string },
 ): Promise<void> {
   if (fields.labId !== null) {
     const lab = await db
@@ -37,9 +41,10 @@ async function checkStoryLinks(
       })
     }
   }
-  if (fields.coverKey !== null && fields.coverKey !== savedCoverKey) {
+  if (fields.coverKey !== null && fields.coverKey !== saved.coverKey) {
     await checkUploadedImages(images, ownerId, new Map([[fields.coverKey, 'coverKey']]))
   }
+  await checkMarkdownImages(images, ownerId, 'body', fields.body, saved.body)
 }
 
 function storyItem(fields: LabStoryFields) {
@@ -64,7 +69,7 @@ export async function createLabStory(
 ): Promise<{ id: string; revision: number }> {
   if (!actor) throw ContentError.signInRequired()
   const fields = parseInput(labStoryFields, input)
-  await checkStoryLinks(db, images, actor.userId, fields, null)
+  await checkStoryLinks(db, images, actor.userId, fields, { coverKey: null, body: '' })
   return insertDraft(db, 'lab_stories', actor.userId, storyItem(fields), now)
 }
 
@@ -80,7 +85,10 @@ export async function updateLabStory(
   const fields = parseInput(labStoryUpdate, input)
   // Ownership first, so that someone else learns nothing from the checks of links.
   const story = await editableItem(db, LAB_STORY, actor, storyId)
-  await checkStoryLinks(db, images, story.owner_id, fields, story.cover_key)
+  await checkStoryLinks(db, images, story.owner_id, fields, {
+    coverKey: story.cover_key,
+    body: story.body,
+  })
   return editItem(db, LAB_STORY, actor, storyId, fields.revision, now, async (trx) => {
     await saveItemFields(trx, 'lab_stories', storyId, storyItem(fields), now)
     return {}

@@ -2,10 +2,9 @@ import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DB } from '../../db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '../../db/test-support.ts'
-import { PNG_1X1 } from '../../tests/e2e/fixtures/images.ts'
 import type { Actor } from '../actor.ts'
 import { insertTestUsers, refused, snapshotTables, testActors } from '../content-test-support.ts'
-import type { ImageStorage, UploadedObject } from '../images/uploaded-image.server.ts'
+import { UploadedObjects } from '../images/test-support.ts'
 import { createLab, deleteLab, publishLab, unpublishLab, updateLab } from './lab-editing.server.ts'
 import { listPublishedLabStories, listPublishedLabs } from './lab-lists.server.ts'
 import {
@@ -24,36 +23,6 @@ import {
 
 const NOW = Date.UTC(2026, 10, 23, 9, 0, 0)
 const { author, other, admin, forged } = testActors
-
-/**
- * Object storage as a table of uploaded objects, by key. The real answers (uploader
- * lookup) are tested against the running server in tests/integration/lab-api.test.ts;
- * here the rules applied to those answers are.
- */
-class UploadedObjects implements ImageStorage {
-  readonly objects = new Map<string, UploadedObject & { bytes: Uint8Array }>()
-  upload(
-    key: string,
-    uploaderSub: string,
-    contentType = 'image/png',
-    size = 2048,
-    bytes: Uint8Array = PNG_1X1,
-  ) {
-    // Keys of these tests name the uploader's folder as `id-{user}`.
-    const inUploaderFolder = key.startsWith('public/id-')
-    this.objects.set(key, { uploaderSub, inUploaderFolder, contentType, size, bytes })
-    return key
-  }
-  async describePublic(key: string) {
-    return this.objects.get(key)
-  }
-  async readStart(key: string, length: number) {
-    return this.objects.get(key)?.bytes.subarray(0, length) ?? new Uint8Array()
-  }
-  async delete(key: string) {
-    this.objects.delete(key)
-  }
-}
 
 function snapshot(db: Kysely<DB>) {
   return snapshotTables(db, [
@@ -114,6 +83,43 @@ describe.each(testEngines)('labs and lab stories on %s', (engine) => {
       NOW,
     )
   }
+
+  it('refuses images in a lab description or story body that are not the author’s images', async () => {
+    const theirs = images.upload('public/id-other/labs/x.png', other.userId)
+    const html = Buffer.from('<html><script>1</script></html>')
+    const page = images.upload(
+      'public/id-author/stories/p.png',
+      author.userId,
+      'image/png',
+      64,
+      html,
+    )
+    const mine = images.upload('public/id-author/labs/m.png', author.userId)
+    const { id } = await draftLab()
+    const labError = await refused(
+      updateLab(
+        db,
+        images,
+        author,
+        id,
+        { title: 'x', description: `![図](/s3/site/${theirs})`, screenshotKeys: [], revision: 1 },
+        NOW + 1,
+      ),
+      'VALIDATION_FAILED',
+    )
+    expect(labError.fields).toEqual({
+      description: ['アップロードした画像が見つかりません。もう一度アップロードしてください。'],
+    })
+    const storyError = await refused(
+      draftStory(author, { body: `<img src="/s3/site/${page}">` }),
+      'VALIDATION_FAILED',
+    )
+    expect(storyError.fields).toEqual({
+      body: ['本文の画像には PNG・JPEG・WebP・GIF を選んでください。'],
+    })
+    const story = await draftStory(author, { body: `![図](/s3/site/${mine})` })
+    expect(story.revision).toBe(1)
+  })
 
   describe('labs', () => {
     it('creates a draft with its links, screenshots and normalised tags', async () => {

@@ -12,8 +12,12 @@ import {
 } from '../courses/course-editing.server.ts'
 import { addLesson, addSection } from '../courses/course-structure.server.ts'
 import { updateLesson } from '../courses/lesson-editing.server.ts'
+import { UploadedObjects } from '../images/test-support.ts'
 import { searchPublishedContent } from './search.server.ts'
 import { searchQuery } from './search-query.ts'
+
+/** No uploaded objects: bodies here show no images of the site's storage. */
+const noImages = new UploadedObjects()
 
 const NOW = Date.UTC(2026, 10, 23, 9, 0, 0)
 const author: Actor = { userId: 'user-author', isAdmin: false }
@@ -67,6 +71,7 @@ describe.each(testEngines)('search on %s', (engine) => {
     )
     await updateLesson(
       db,
+      noImages,
       author,
       { courseId: id, lessonId: added.lessonId },
       { title: lesson.title, body: lesson.body, access: lesson.access ?? 'free', revision: 1 },
@@ -245,6 +250,7 @@ describe.each(testEngines)('search on %s', (engine) => {
 
     await updateLesson(
       db,
+      noImages,
       author,
       { courseId: python.id, lessonId: python.lessonId },
       { title: '変数とデータ型', body: 'リストと辞書を使います。', access: 'free', revision: 2 },

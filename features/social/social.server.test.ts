@@ -6,6 +6,7 @@ import { createMarkdownRenderer } from '../../server/markdown-renderer.ts'
 import type { Actor } from '../actor.ts'
 import { insertTestUsers, refused, snapshotTables } from '../content-test-support.ts'
 import { createCourse, deleteCourse } from '../courses/course-editing.server.ts'
+import { UploadedObjects } from '../images/test-support.ts'
 import {
   createStudy,
   deleteStudy,
@@ -22,6 +23,9 @@ import {
   markNotificationsRead,
   notifyFollow,
 } from './notifications.server.ts'
+
+/** No uploaded objects: bodies here show no images of the site's storage. */
+const noImages = new UploadedObjects()
 
 const NOW = Date.UTC(2026, 10, 23, 9, 0, 0)
 const FANS = ['fan1', 'fan2', 'fan3', 'fan4', 'fan5', 'fan6', 'fan7', 'fan8']
@@ -57,7 +61,7 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
   })
 
   async function study(status: 'draft' | 'published' = 'published', owner = author) {
-    const { id } = await createStudy(db, owner, { title: '正規表現', notes: '本文' }, NOW)
+    const { id } = await createStudy(db, noImages, owner, { title: '正規表現', notes: '本文' }, NOW)
     if (status === 'published') await publishStudy(db, owner, id, { revision: 1 }, NOW)
     return { kind: 'study' as const, id }
   }

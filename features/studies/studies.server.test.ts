@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '../../db/test-support.ts'
 import type { Actor } from '../actor.ts'
 import { insertTestUsers, refused, snapshotTables } from '../content-test-support.ts'
+import { UploadedObjects } from '../images/test-support.ts'
 import { MARKDOWN_MAX_LENGTH } from '../markdown/body.ts'
 import { cursorParameter } from '../pagination.ts'
 import {
@@ -15,6 +16,9 @@ import {
 } from './study-editing.server.ts'
 import { listPublishedStudies } from './study-lists.server.ts'
 import { readStudyForViewer } from './study-view.server.ts'
+
+/** No uploaded objects: bodies here show no images of the site's storage. */
+const noImages = new UploadedObjects()
 
 const NOW = Date.UTC(2026, 10, 23, 9, 0, 0)
 const author: Actor = { userId: 'user-author', isAdmin: false }
@@ -50,6 +54,7 @@ describe.each(testEngines)('studies on %s', (engine) => {
   async function draftStudy(owner = author) {
     return createStudy(
       db,
+      noImages,
       owner,
       {
         title: 'SQL の結合',
@@ -60,6 +65,82 @@ describe.each(testEngines)('studies on %s', (engine) => {
       NOW,
     )
   }
+
+  describe('images in notes', () => {
+    const images = new UploadedObjects()
+    const url = (key: string) => `/s3/site/${key}`
+    const html = Buffer.from('<html><script>alert(document.cookie)</script></html>')
+    const mine = images.upload('public/id-author/studies/mine.png', author.userId)
+    const theirs = images.upload('public/id-other/studies/theirs.png', other.userId)
+    const disguised = images.upload(
+      'public/id-author/studies/page.png',
+      author.userId,
+      'image/png',
+      64,
+      html,
+    )
+    const NOT_FOUND = 'アップロードした画像が見つかりません。もう一度アップロードしてください。'
+    const NOT_IMAGE = '本文の画像には PNG・JPEG・WebP・GIF を選んでください。'
+
+    async function notesRefusal(notes: string, owner = author) {
+      const error = await refused(
+        createStudy(db, images, owner, { title: '画像', notes }, NOW),
+        'VALIDATION_FAILED',
+      )
+      return error.fields
+    }
+
+    it('accepts an image the author uploaded, and external https images', async () => {
+      const notes = `![図](${url(mine)})\n\n![外部](https://example.com/a.png)`
+      const { id } = await createStudy(db, images, author, { title: '画像', notes }, NOW)
+      expect(await readStudyForViewer(db, address(id), author)).toMatchObject({ notes })
+    })
+
+    it("refuses HTML labelled as a PNG and someone else's image, however the address is written", async () => {
+      const before = await snapshot(db)
+      expect(await notesRefusal(`![x](${url(disguised)})`)).toEqual({ notes: [NOT_IMAGE] })
+      expect(await notesRefusal(`![x](${url(theirs)})`)).toEqual({ notes: [NOT_FOUND] })
+      expect(await notesRefusal(`<img src="&#x2F;s3/site/${theirs}">`)).toEqual({
+        notes: [NOT_FOUND],
+      })
+      expect(await notesRefusal(`![x][r]\n\n[r]: /s3/site/x/../${disguised}`)).toEqual({
+        notes: [NOT_IMAGE],
+      })
+      expect(await notesRefusal(`![x](/s3/site/${theirs.replace('p', '%70')})`)).toEqual({
+        notes: [NOT_FOUND],
+      })
+      expect(await snapshot(db)).toEqual(before)
+    })
+
+    it('checks only images new to the saved notes, and at most 20 per save', async () => {
+      const { id } = await createStudy(db, images, author, { title: '画像' }, NOW)
+      // An image saved before (e.g. one the author uploaded, then deleted) is not read again.
+      await db
+        .updateTable('studies')
+        .set({ body: `![古い](${url(theirs)})` })
+        .where('id', '=', id)
+        .execute()
+      const saved = await updateStudy(
+        db,
+        images,
+        author,
+        id,
+        { title: '画像', notes: `![古い](${url(theirs)})\n\n![新](${url(mine)})`, revision: 1 },
+        NOW + 1,
+      )
+      expect(saved.revision).toBe(2)
+      const many = Array.from({ length: 21 }, (_, index) => {
+        return `![${index}](${url(images.upload(`public/id-author/studies/${index}.png`, author.userId))})`
+      }).join('\n\n')
+      const error = await refused(
+        updateStudy(db, images, author, id, { title: '画像', notes: many, revision: 2 }, NOW + 2),
+        'VALIDATION_FAILED',
+      )
+      expect(error.fields).toEqual({
+        notes: ['新しい画像は1回の保存につき20枚までにしてください。'],
+      })
+    })
+  })
 
   describe('create and update', () => {
     it('creates a draft with notes and normalised tags, visible to its owner', async () => {
@@ -79,7 +160,7 @@ describe.each(testEngines)('studies on %s', (engine) => {
 
     it('refuses bad input with Japanese field messages and saves nothing', async () => {
       const error = await refused(
-        createStudy(db, author, {
+        createStudy(db, noImages, author, {
           title: 'あ'.repeat(101),
           summary: 42,
           notes: 'x'.repeat(MARKDOWN_MAX_LENGTH + 1),
@@ -101,6 +182,7 @@ describe.each(testEngines)('studies on %s', (engine) => {
       const { id } = await draftStudy()
       const saved = await updateStudy(
         db,
+        noImages,
         author,
         id,
         { title: '結合', notes: '更新', tags: ['postgresql'], revision: 1 },
@@ -109,7 +191,7 @@ describe.each(testEngines)('studies on %s', (engine) => {
       expect(saved.revision).toBe(2)
       const before = await snapshot(db)
       const error = await refused(
-        updateStudy(db, author, id, { title: '古いタブ', revision: 1 }, NOW + 2),
+        updateStudy(db, noImages, author, id, { title: '古いタブ', revision: 1 }, NOW + 2),
         'STALE_REVISION',
       )
       expect(error.message).toContain('ほかのタブ')
@@ -124,7 +206,7 @@ describe.each(testEngines)('studies on %s', (engine) => {
     })
 
     it('refuses a guest', async () => {
-      await refused(createStudy(db, undefined, { title: 'x' }), 'SIGN_IN_REQUIRED')
+      await refused(createStudy(db, noImages, undefined, { title: 'x' }), 'SIGN_IN_REQUIRED')
       expect(await db.selectFrom('studies').select('id').execute()).toEqual([])
     })
   })
@@ -183,7 +265,10 @@ describe.each(testEngines)('studies on %s', (engine) => {
 
   describe('ownership of every write', () => {
     const writes: [string, (actor: Actor | undefined, id: string) => Promise<unknown>][] = [
-      ['update', (actor, id) => updateStudy(db, actor, id, { title: '乗っ取り', revision: 1 })],
+      [
+        'update',
+        (actor, id) => updateStudy(db, noImages, actor, id, { title: '乗っ取り', revision: 1 }),
+      ],
       ['publish', (actor, id) => publishStudy(db, actor, id, { revision: 1 })],
       ['unpublish', (actor, id) => unpublishStudy(db, actor, id, { revision: 1 })],
       ['delete', (actor, id) => deleteStudy(db, actor, id)],
@@ -201,7 +286,7 @@ describe.each(testEngines)('studies on %s', (engine) => {
       })
 
       it(`${name}: someone else's published study is forbidden; the admin may`, async () => {
-        const { id } = await createStudy(db, author, { title: '公開済み' }, NOW)
+        const { id } = await createStudy(db, noImages, author, { title: '公開済み' }, NOW)
         await publishStudy(db, author, id, { revision: 1 }, NOW)
         await db.updateTable('studies').set({ revision: 1 }).where('id', '=', id).execute()
         const before = await snapshot(db)

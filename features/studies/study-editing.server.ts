@@ -2,7 +2,14 @@ import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import type { Actor } from '../actor.ts'
 import { ContentError, parseInput } from '../content-error.ts'
-import { editItem, insertDraft, itemWrites, saveItemFields } from '../editable-item.server.ts'
+import {
+  editableItem,
+  editItem,
+  insertDraft,
+  itemWrites,
+  saveItemFields,
+} from '../editable-item.server.ts'
+import { checkMarkdownImages, type ImageStorage } from '../images/uploaded-image.server.ts'
 import { STUDY } from './editable-study.server.ts'
 import { type StudyFields, studyFields, studyUpdate } from './study-input.ts'
 
@@ -14,27 +21,36 @@ function studyItem(fields: StudyFields) {
   }
 }
 
-/** Creates a study as a draft owned by the actor. */
+/** Creates a study as a draft owned by the actor; images in its notes must be theirs. */
 export async function createStudy(
   db: Kysely<DB>,
+  images: ImageStorage,
   actor: Actor | undefined,
   input: unknown,
   now = Date.now(),
 ): Promise<{ id: string; revision: number }> {
   if (!actor) throw ContentError.signInRequired()
   const fields = parseInput(studyFields, input)
+  await checkMarkdownImages(images, actor.userId, 'notes', fields.notes)
   return insertDraft(db, 'studies', actor.userId, studyItem(fields), now)
 }
 
-/** Saves a study's title, summary, notes and tags (the editor's form, autosaved). */
+/**
+ * Saves a study's title, summary, notes and tags (the editor's form, autosaved). Images new to
+ * its notes must be ones the study's owner uploaded.
+ */
 export async function updateStudy(
   db: Kysely<DB>,
+  images: ImageStorage,
   actor: Actor | undefined,
   studyId: string,
   input: unknown,
   now = Date.now(),
 ): Promise<{ revision: number }> {
   const fields = parseInput(studyUpdate, input)
+  // Ownership first, so that someone else learns nothing from the image checks.
+  const study = await editableItem(db, STUDY, actor, studyId)
+  await checkMarkdownImages(images, study.owner_id, 'notes', fields.notes, study.body)
   return editItem(db, STUDY, actor, studyId, fields.revision, now, async (trx) => {
     await saveItemFields(trx, 'studies', studyId, studyItem(fields), now)
     return {}

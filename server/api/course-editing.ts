@@ -100,7 +100,13 @@ export function registerCourseEditingRoutes(
     return reply.code(201).send(await addLesson(db, await actorOf(request), courseId, request.body))
   })
   api.put('/courses/:courseId/lessons/:lessonId', async (request) => {
-    return updateLesson(db, await actorOf(request), pathParams(lessonParams, request), request.body)
+    return updateLesson(
+      db,
+      images,
+      await actorOf(request),
+      pathParams(lessonParams, request),
+      request.body,
+    )
   })
   api.post('/courses/:courseId/lessons/:lessonId/move', async (request) => {
     return moveLesson(db, await actorOf(request), pathParams(lessonParams, request), request.body)

@@ -78,7 +78,7 @@ export async function apiPlugin(
   })
   registerCourseRoutes(api, options.db, actor)
   registerCourseEditingRoutes(api, options.db, options.images, actor)
-  registerStudyRoutes(api, options.db, actor)
+  registerStudyRoutes(api, options.db, options.images, actor)
   registerLabRoutes(api, options.db, options.images, actor)
   registerDraftRoutes(api, options.db, actor)
   registerSearchRoutes(api, options.db, actor)

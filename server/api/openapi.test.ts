@@ -23,6 +23,7 @@ describe('/api/openapi.json', () => {
         describePublic: async () => undefined,
         readStart: async () => new Uint8Array(),
         delete: async () => undefined,
+        publicKeyOf: () => undefined,
       },
       currentUser: async () => undefined,
       bearerUser: async () => undefined,

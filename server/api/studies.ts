@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import type { Actor } from '../../features/actor.ts'
+import type { ImageStorage } from '../../features/images/uploaded-image.server.ts'
 import {
   createStudy,
   deleteStudy,
@@ -17,6 +18,7 @@ import { registerEditableRoutes } from './editable-routes.ts'
 export function registerStudyRoutes(
   api: FastifyInstance,
   db: Kysely<DB>,
+  images: ImageStorage,
   actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
 ): void {
   registerEditableRoutes(api, actorOf, {
@@ -24,9 +26,9 @@ export function registerStudyRoutes(
     idName: 'studyId',
     list: (query, username) => listPublishedStudies(db, query, username),
     read: ({ username, id }, viewer) => readStudyForViewer(db, { username, studyId: id }, viewer),
-    create: (actor, body) => createStudy(db, actor, body),
+    create: (actor, body) => createStudy(db, images, actor, body),
     readDraft: (actor, id) => readStudyForEditor(db, actor, id),
-    update: (actor, id, body) => updateStudy(db, actor, id, body),
+    update: (actor, id, body) => updateStudy(db, images, actor, id, body),
     publish: (actor, id, body) => publishStudy(db, actor, id, body),
     unpublish: (actor, id, body) => unpublishStudy(db, actor, id, body),
     remove: (actor, id) => deleteStudy(db, actor, id),

@@ -1,37 +1,26 @@
 import { randomBytes } from 'node:crypto'
 import { PutObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
 import { PNG_1X1 } from '../e2e/fixtures/images.ts'
 import { callApi, fetchPage } from '../support/http.ts'
 import type { TestServer } from '../support/test-server.ts'
-import { CLIENT_ID } from './identity/support.ts'
-import { BUCKET, signedInUser, startStorageServer } from './storage/support.ts'
+import { BUCKET, signedInPageUser, startStorageServer } from './storage/support.ts'
 
 /**
  * Labs and lab stories against the real server and object storage: screenshots and covers are
  * really uploaded with the identity pool's credentials, and the server accepts only the
  * author's own; ownership, revisions, field errors, pages, lists and search.
  */
-type User = Awaited<ReturnType<typeof signedInUser>> & { cookie: string }
+type User = Awaited<ReturnType<typeof signedInPageUser>>
 
 let server: TestServer
 let author: User
 let other: User
 
-async function user(prefix: string): Promise<User> {
-  const signedIn = await signedInUser(server, prefix)
-  const cookie = amplifyCookieHeader(CLIENT_ID, signedIn.username, {
-    accessToken: signedIn.tokens.AccessToken,
-    idToken: signedIn.tokens.IdToken,
-  })
-  return { ...signedIn, cookie }
-}
-
 beforeAll(async () => {
   server = await startStorageServer()
-  author = await user('labauthor')
-  other = await user('labother')
+  author = await signedInPageUser(server, 'labauthor')
+  other = await signedInPageUser(server, 'labother')
 })
 afterAll(async () => {
   await server?.close()

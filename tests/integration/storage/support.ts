@@ -8,9 +8,10 @@ import {
 import { S3Client, S3ServiceException } from '@aws-sdk/client-s3'
 import { SignatureV4 } from '@smithy/signature-v4'
 import { expect } from 'vitest'
+import { amplifyCookieHeader } from '../../../app/lib/auth/test-tokens.ts'
 import { loadConfig } from '../../../server/config.ts'
 import { startTestServer, type TestServer } from '../../support/test-server.ts'
-import { newAccount, POOL_ID, registerUser, signIn } from '../identity/support.ts'
+import { CLIENT_ID, newAccount, POOL_ID, registerUser, signIn } from '../identity/support.ts'
 
 export const BUCKET = 'techlab'
 export const REGION = 'ap-northeast-1'
@@ -90,6 +91,16 @@ export async function signedInUser(
     [`cognito-idp.${REGION}.amazonaws.com/${POOL_ID}`]: tokens.IdToken,
   })
   return { ...person, username: account.username, tokens }
+}
+
+/** A new signed-in user with their credentials and the cookie of their signed-in pages. */
+export async function signedInPageUser(server: TestServer, prefix: string) {
+  const signedIn = await signedInUser(server, prefix)
+  const cookie = amplifyCookieHeader(CLIENT_ID, signedIn.username, {
+    accessToken: signedIn.tokens.AccessToken,
+    idToken: signedIn.tokens.IdToken,
+  })
+  return { ...signedIn, cookie }
 }
 
 export function root(server: TestServer): Person {
