@@ -1,8 +1,9 @@
 import { useId, useRef } from 'react'
 import { useFetcher } from 'react-router'
 import type { ProfileFields } from '../../../features/users/profile-input.ts'
-import { COMMON_TIME_ZONES, MAX_PROFILE_LINKS } from '../../../features/users/profile-input.ts'
+import { MAX_PROFILE_LINKS } from '../../../features/users/profile-input.ts'
 import { FieldError, FormMessage, SubmitButton, TextField, useFocusOnErrors } from '../forms.tsx'
+import { TimeZoneField } from './time-zone-field.tsx'
 
 type ProfileResult = {
   intent?: string
@@ -10,8 +11,6 @@ type ProfileResult = {
   formError?: string
   notice?: string
 }
-
-const COMMON_ZONE_NAMES = new Set(COMMON_TIME_ZONES.map(({ zone }) => zone))
 
 const controlClass =
   'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-base text-slate-900 focus:border-brand-500 focus:outline-none focus:ring-3 focus:ring-brand-500/30 aria-invalid:border-red-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100'
@@ -79,39 +78,13 @@ export function ProfileSettings(props: { profile: ProfileFields; timeZones: read
         />
         <FieldError id={`${id}-links-error`} error={errors.links} />
       </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-zone`} className="text-sm font-semibold">
-          タイムゾーン
-        </label>
-        <p id={`${id}-zone-hint`} className="text-xs text-slate-600 dark:text-slate-400">
-          学習履歴の日付と連続学習日数は、このタイムゾーンの 0 時で区切ります。候補から選ぶか、
-          都市名（英語、例: Sao_Paulo）を入力して探せます。
-        </p>
-        {/* A search over every IANA zone: typing filters the list, the common zones come first. */}
-        <input
-          id={`${id}-zone`}
-          name="timeZone"
-          list={`${id}-zones`}
-          defaultValue={props.profile.timeZone}
-          autoComplete="off"
-          spellCheck={false}
-          onFocus={(event) => event.currentTarget.select()}
-          aria-invalid={errors.timeZone ? true : undefined}
-          aria-describedby={`${id}-zone-hint ${id}-zone-error`}
-          className={controlClass}
-        />
-        <datalist id={`${id}-zones`}>
-          {COMMON_TIME_ZONES.map(({ zone, label }) => (
-            <option key={zone} value={zone} label={label} />
-          ))}
-          {props.timeZones
-            .filter((zone) => !COMMON_ZONE_NAMES.has(zone))
-            .map((zone) => (
-              <option key={zone} value={zone} />
-            ))}
-        </datalist>
-        <FieldError id={`${id}-zone-error`} error={errors.timeZone} />
-      </div>
+      <TimeZoneField
+        id={id}
+        timeZones={props.timeZones}
+        defaultValue={props.profile.timeZone}
+        error={errors.timeZone}
+        controlClass={controlClass}
+      />
       <div>
         <SubmitButton pending={fetcher.state !== 'idle'} pendingLabel="保存しています…">
           プロフィールを保存する
