@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { addDays, heatmapWeeks, localDay, streaksOf } from './learning-days.ts'
+import {
+  addDays,
+  heatmapLevel,
+  heatmapMonthLabels,
+  heatmapWeeks,
+  localDay,
+  streaksOf,
+} from './learning-days.ts'
 
 const TOKYO = 'Asia/Tokyo'
 const NEW_YORK = 'America/New_York'
@@ -134,5 +141,50 @@ describe('heatmapWeeks', () => {
     expect(weeks).toHaveLength(53)
     expect(weeks[0]?.[0]?.day).toBe('2025-11-16')
     expect(weeks.at(-1)).toHaveLength(7)
+  })
+})
+
+describe('heatmapMonthLabels', () => {
+  it('names each month over the column of its first day, in Japanese', () => {
+    // Wednesday 2026-11-25: the first column starts Sunday 2025-11-23, December starts in the next.
+    const weeks = heatmapWeeks(new Map(), '2026-11-25')
+    const labels = heatmapMonthLabels(weeks)
+    expect(labels.map(({ label }) => label)).toEqual([
+      '12月',
+      '1月',
+      '2月',
+      '3月',
+      '4月',
+      '5月',
+      '6月',
+      '7月',
+      '8月',
+      '9月',
+      '10月',
+      '11月',
+    ])
+    expect(labels[0]?.week).toBe(1)
+    for (const { week, label } of labels) {
+      const first = weeks[week]?.find(({ day }) => day.endsWith('-01'))
+      expect(first && `${Number(first.day.slice(5, 7))}月`).toBe(label)
+    }
+    // 2026-11-01 is a Sunday, four columns before the last (today's).
+    expect(labels.at(-1)).toEqual({ week: 49, label: '11月' })
+  })
+
+  it('names the first column for its own month only when the next name is not crowding it', () => {
+    // Sunday 2026-11-08: the first column starts 2025-11-09; December starts three columns on.
+    const labels = heatmapMonthLabels(heatmapWeeks(new Map(), '2026-11-08'))
+    expect(labels.slice(0, 2)).toEqual([
+      { week: 0, label: '11月' },
+      { week: 3, label: '12月' },
+    ])
+    expect(heatmapMonthLabels([])).toEqual([])
+  })
+})
+
+describe('heatmapLevel', () => {
+  it('steps from none to darkest as a day has more events', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 20].map(heatmapLevel)).toEqual([0, 1, 2, 2, 3, 3, 4, 4])
   })
 })

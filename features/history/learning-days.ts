@@ -84,3 +84,35 @@ export function heatmapWeeks(
   }
   return columns
 }
+
+/**
+ * How dark a day's cell is, 0 (none) to 4, for its number of events. The thresholds suit a
+ * learner's few lessons a day; the legend shows the same five steps.
+ */
+export function heatmapLevel(count: number): 0 | 1 | 2 | 3 | 4 {
+  if (count <= 0) return 0
+  if (count === 1) return 1
+  if (count <= 3) return 2
+  if (count <= 5) return 3
+  return 4
+}
+
+export type MonthLabel = { week: number; label: string }
+
+/**
+ * The month names over the heatmap's columns (「1月」…「12月」): each month is named over the
+ * column holding its first day. The first column is named for its own month unless the next
+ * month starts within two columns, where the two names would overlap.
+ */
+export function heatmapMonthLabels(weeks: readonly (readonly HeatmapDay[])[]): MonthLabel[] {
+  const labels: MonthLabel[] = []
+  weeks.forEach((column, week) => {
+    const first = column.find(({ day }) => day.endsWith('-01'))
+    if (first) labels.push({ week, label: `${Number(first.day.slice(5, 7))}月` })
+  })
+  const opening = weeks[0]?.[0]
+  if (opening && !opening.day.endsWith('-01') && (labels[0]?.week ?? Infinity) > 2) {
+    labels.unshift({ week: 0, label: `${Number(opening.day.slice(5, 7))}月` })
+  }
+  return labels
+}

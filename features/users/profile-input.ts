@@ -11,6 +11,29 @@ export const TIME_ZONES: readonly string[] = [
   ...new Set(['UTC', ...Intl.supportedValuesOf('timeZone')]),
 ]
 
+/**
+ * The zones most of our learners live in, offered first with Japanese names, Tokyo at the top;
+ * every other zone is still found by searching. India's zone goes by whichever of its two IANA
+ * names this runtime lists (ICU still calls it Asia/Calcutta), so the server accepts it.
+ */
+export const COMMON_TIME_ZONES: readonly { zone: string; label: string }[] = [
+  { zone: 'Asia/Tokyo', label: '日本（東京）' },
+  { zone: 'Asia/Seoul', label: '韓国（ソウル）' },
+  { zone: 'Asia/Shanghai', label: '中国（上海）' },
+  { zone: 'Asia/Taipei', label: '台湾（台北）' },
+  { zone: 'Asia/Singapore', label: 'シンガポール' },
+  { zone: 'Asia/Bangkok', label: 'タイ（バンコク）' },
+  {
+    zone: TIME_ZONES.includes('Asia/Kolkata') ? 'Asia/Kolkata' : 'Asia/Calcutta',
+    label: 'インド（コルカタ）',
+  },
+  { zone: 'Europe/London', label: 'イギリス（ロンドン）' },
+  { zone: 'Europe/Paris', label: 'フランス（パリ）' },
+  { zone: 'America/New_York', label: 'アメリカ東部（ニューヨーク）' },
+  { zone: 'America/Los_Angeles', label: 'アメリカ西部（ロサンゼルス）' },
+  { zone: 'UTC', label: '協定世界時（UTC）' },
+]
+
 const link = z
   .string()
   .trim()

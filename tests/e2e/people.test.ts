@@ -98,7 +98,7 @@ describe('people', () => {
     await form.getByLabel('表示名').fill('ななせ')
     await form.getByLabel('自己紹介').fill('フロントエンドを勉強しています')
     await form.getByLabel('リンク').fill('https://example.com/nana\nnot a url')
-    await form.getByLabel('タイムゾーン').selectOption('America/New_York')
+    await form.getByLabel('タイムゾーン', { exact: true }).selectOption('America/New_York')
     await form.getByRole('button', { name: 'プロフィールを保存する' }).click()
     await expect
       .poll(() =>

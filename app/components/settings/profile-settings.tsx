@@ -3,6 +3,7 @@ import { useFetcher } from 'react-router'
 import type { ProfileFields } from '../../../features/users/profile-input.ts'
 import { MAX_PROFILE_LINKS } from '../../../features/users/profile-input.ts'
 import { FieldError, FormMessage, SubmitButton, TextField, useFocusOnErrors } from '../forms.tsx'
+import { TimeZoneField } from './time-zone-field.tsx'
 
 type ProfileResult = {
   intent?: string
@@ -77,29 +78,13 @@ export function ProfileSettings(props: { profile: ProfileFields; timeZones: read
         />
         <FieldError id={`${id}-links-error`} error={errors.links} />
       </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-zone`} className="text-sm font-semibold">
-          タイムゾーン
-        </label>
-        <p id={`${id}-zone-hint`} className="text-xs text-slate-600 dark:text-slate-400">
-          学習履歴の日付と連続学習日数は、このタイムゾーンの 0 時で区切ります。
-        </p>
-        <select
-          id={`${id}-zone`}
-          name="timeZone"
-          defaultValue={props.profile.timeZone}
-          aria-invalid={errors.timeZone ? true : undefined}
-          aria-describedby={`${id}-zone-hint ${id}-zone-error`}
-          className={controlClass}
-        >
-          {props.timeZones.map((zone) => (
-            <option key={zone} value={zone}>
-              {zone}
-            </option>
-          ))}
-        </select>
-        <FieldError id={`${id}-zone-error`} error={errors.timeZone} />
-      </div>
+      <TimeZoneField
+        id={id}
+        timeZones={props.timeZones}
+        defaultValue={props.profile.timeZone}
+        error={errors.timeZone}
+        controlClass={controlClass}
+      />
       <div>
         <SubmitButton pending={fetcher.state !== 'idle'} pendingLabel="保存しています…">
           プロフィールを保存する
