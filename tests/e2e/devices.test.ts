@@ -133,9 +133,10 @@ describe('remembered devices on /settings', () => {
     // Forgetting this browser signs it out.
     await section.getByRole('button', { name: '削除してログアウト' }).click()
     await page.waitForURL(/\/auth\/signin\?signedOut=device/)
-    expect(await page.textContent('main')).toContain(
-      'このデバイスを記憶から削除し、ログアウトしました',
-    )
+    // The address changes as the navigation starts; the sign-in page renders once it loads.
+    await expect
+      .poll(() => page.textContent('main'))
+      .toContain('このデバイスを記憶から削除し、ログアウトしました')
     const settings = await page.goto('/settings')
     expect(new URL(page.url()).pathname).toBe('/auth/signin')
     expect(settings?.status()).toBe(200)
