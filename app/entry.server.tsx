@@ -10,7 +10,7 @@ import {
   isRouteErrorResponse,
   ServerRouter,
 } from 'react-router'
-import { hasSessionCookie } from '../server/identity/session-cookies.ts'
+import { hasSessionCookie } from '#server/identity/session-cookies.ts'
 
 export const streamTimeout = 5_000
 

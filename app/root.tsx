@@ -7,8 +7,8 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from 'react-router'
-import { countUnreadNotifications } from '../features/social/notifications.server.ts'
-import { findProfile } from '../features/users/profiles.server.ts'
+import { countUnreadNotifications } from '#features/social/notifications.server.ts'
+import { findProfile } from '#features/users/profiles.server.ts'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { ChunkReloadGuard } from './components/chunk-reload-guard.tsx'

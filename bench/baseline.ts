@@ -25,10 +25,10 @@ import {
   useSyncExternalStore,
 } from 'react'
 import { renderToString } from 'react-dom/server'
-import type { CourseCard as Course } from '../features/courses/course-card.ts'
-import type { WritingCard } from '../features/home/newest-writing.server.ts'
-import type { Page } from '../features/pagination.ts'
-import type { PublicSettings } from '../server/config.ts'
+import type { CourseCard as Course } from '#features/courses/course-card.ts'
+import type { WritingCard } from '#features/home/newest-writing.server.ts'
+import type { Page } from '#features/pagination.ts'
+import type { PublicSettings } from '#server/config.ts'
 
 /** What a page's markup needs beside its body: read once from the real page. */
 export type PageShell = {

@@ -13,7 +13,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { loadConfig } from '../server/config.ts'
+import { loadConfig } from '#server/config.ts'
 import { readBaselineInput } from './baseline-input.ts'
 import { appEnvironment } from './environment.ts'
 import {

@@ -64,9 +64,9 @@ async function start(message: StartMessage): Promise<string> {
     return `http://127.0.0.1:${port}`
   }
   // As server/main.ts does before anything else.
-  await import('../server/gc-tuning.ts')
-  const { loadConfig } = await import('../server/config.ts')
-  const { startServer } = await import('../server/start.ts')
+  await import('#server/gc-tuning.ts')
+  const { loadConfig } = await import('#server/config.ts')
+  const { startServer } = await import('#server/start.ts')
   const config = loadConfig({
     ...appEnvironment(message.dataDir, message.pageCacheMaxEntries),
     ...message.environment,

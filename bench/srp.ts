@@ -12,8 +12,8 @@ import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { openDatabase } from '../db/database.ts'
-import { loadConfig } from '../server/config.ts'
+import { openDatabase } from '#db/database.ts'
+import { loadConfig } from '#server/config.ts'
 import {
   claimSignature,
   clientEphemeral,
@@ -23,8 +23,8 @@ import {
   modPowN,
   N,
   powG,
-} from '../server/identity/srp.ts'
-import { listOutbox } from '../server/mail/outbox.ts'
+} from '#server/identity/srp.ts'
+import { listOutbox } from '#server/mail/outbox.ts'
 import { appEnvironment } from './environment.ts'
 import { BenchError, startServer } from './servers.ts'
 

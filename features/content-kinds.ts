@@ -1,4 +1,4 @@
-import type { ContentKind } from '../db/schema.ts'
+import type { ContentKind } from '#db/schema.ts'
 
 /** How each kind of content is named and addressed on the site (pages under its author). */
 export const CONTENT_KINDS: Record<

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import { expect } from 'vitest'
-import type { DB } from '../db/schema.ts'
+import type { DB } from '#db/schema.ts'
 import type { Actor } from './actor.ts'
 import { ContentError } from './content-error.ts'
 

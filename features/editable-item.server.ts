@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
-import { newContentId } from '../db/ids.ts'
-import type { ContentKind, DB } from '../db/schema.ts'
+import { newContentId } from '#db/ids.ts'
+import type { ContentKind, DB } from '#db/schema.ts'
 import { type Actor, mayEdit } from './actor.ts'
 import { ContentError, parseInput } from './content-error.ts'
 import { CONTENT_KINDS } from './content-kinds.ts'

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely'
-import type { DB } from '../db/schema.ts'
+import type { DB } from '#db/schema.ts'
 import { type Cursor, type Page, pageFrom } from './pagination.ts'
 import { type TagLinkTable, tagsOfItems } from './tags/item-tags.server.ts'
 

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely'
-import type { DB } from '../db/schema.ts'
+import type { DB } from '#db/schema.ts'
 import { type Actor, mayEdit } from './actor.ts'
 import { ContentError } from './content-error.ts'
 import type { ListedTable } from './published-lists.server.ts'

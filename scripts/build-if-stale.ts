@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
-import { staleBuildReason } from '../server/build-inputs.ts'
+import { staleBuildReason } from '#server/build-inputs.ts'
 
 /** `npm start`'s first step: build the app only when a source it was built from has changed. */
 const root = path.resolve(import.meta.dirname, '..')

@@ -5,14 +5,14 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import type { Kysely } from 'kysely'
 import pinoPretty from 'pino-pretty'
 import type { ServerBuild } from 'react-router'
-import { createAuthService } from '../app/lib/auth/auth-service.server.ts'
-import type { Database } from '../db/database.ts'
-import type { DB } from '../db/schema.ts'
+import { createAuthService } from '#app/lib/auth/auth-service.server.ts'
+import type { Database } from '#db/database.ts'
+import type { DB } from '#db/schema.ts'
 import {
   createProfileForAccount,
   deleteProfile,
   usernameRefusal,
-} from '../features/users/accounts.server.ts'
+} from '#features/users/accounts.server.ts'
 import { apiPlugin } from './api/index.ts'
 import type { Config } from './config.ts'
 import { pagePolicy } from './content-security-policy.ts'

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { Database } from '../db/database.ts'
+import type { Database } from '#db/database.ts'
 
 const READINESS_TIMEOUT_MS = 2_000
 

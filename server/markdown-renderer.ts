@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
-import type { MarkdownFlavour } from '../features/markdown/render.ts'
-import type { RenderReply, RenderRequest } from '../features/markdown/render-worker.ts'
-import type { MarkdownRenderer } from '../features/markdown/stored-html.server.ts'
+import type { MarkdownFlavour } from '#features/markdown/render.ts'
+import type { RenderReply, RenderRequest } from '#features/markdown/render-worker.ts'
+import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
 
 /**
  * Rendering a text gets this long on the renderer's thread (MARKDOWN_RENDER_DEADLINE_MS); then

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
-import { TEST_REDIS_URL as REDIS_URL, redisReachable } from '../tests/support/redis.ts'
+import { TEST_REDIS_URL as REDIS_URL, redisReachable } from '#tests/support/redis.ts'
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './rate-limiter.ts'
 
 const reachable = await redisReachable(REDIS_URL, 'rate-limiter.test')

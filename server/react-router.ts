@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createRequestHandler, type ServerBuild } from 'react-router'
-import type { AppContext } from '../app/load-context.ts'
+import type { AppContext } from '#app/load-context.ts'
 import { newNonce, type PagePolicy, withNonce } from './content-security-policy.ts'
 import { hasSessionCookie } from './identity/session-cookies.ts'
 import type { PageCache } from './page-cache.ts'

@@ -1,5 +1,5 @@
-import type { AppContext } from '../app/load-context.ts'
-import { publicObjectKeyOf } from '../features/images/public-object-url.ts'
+import type { AppContext } from '#app/load-context.ts'
+import { publicObjectKeyOf } from '#features/images/public-object-url.ts'
 import type { StorageSettings } from './config.ts'
 import type { Identity } from './identity/index.ts'
 import type { ObjectStore } from './storage/backends/object-store.ts'

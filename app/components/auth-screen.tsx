@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from 'react'
-import { errorResult } from '../lib/auth/flow.ts'
-import { loadAuth } from '../lib/auth/load-auth.ts'
-import { useIdentitySettings, useSettings } from '../lib/root-data.ts'
+import { errorResult } from '#app/lib/auth/flow.ts'
+import { loadAuth } from '#app/lib/auth/load-auth.ts'
+import { useIdentitySettings, useSettings } from '#app/lib/root-data.ts'
 import { FormMessage, Spinner } from './forms.tsx'
 
 /** The heading of an auth screen, with an optional line of explanation. */

@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { formatDate } from '../lib/format.ts'
+import { formatDate } from '#app/lib/format.ts'
 
 /** Who published an item and when, as lists show it: 「表示名 ・ 日付」, the name linking to the profile. */
 export function Byline(props: {

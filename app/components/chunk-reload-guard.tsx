@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { isChunkLoadError, reloadOnceAfterChunkError } from '../lib/chunk-reload.ts'
+import { isChunkLoadError, reloadOnceAfterChunkError } from '#app/lib/chunk-reload.ts'
 
 /** Listens for failed chunk loads (Vite's preload errors, failed dynamic imports). */
 export function ChunkReloadGuard() {

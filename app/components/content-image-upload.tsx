@@ -1,6 +1,6 @@
-import { IMAGE_MAX_BYTES, IMAGE_TYPES, imageObjectName } from '../../features/images/image-rules.ts'
-import { useStorageSettings } from '../lib/root-data.ts'
-import { publicObjectUrl } from '../lib/storage/storage-settings.ts'
+import { useStorageSettings } from '#app/lib/root-data.ts'
+import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
+import { IMAGE_MAX_BYTES, IMAGE_TYPES, imageObjectName } from '#features/images/image-rules.ts'
 import { FileUpload } from './file-upload.tsx'
 
 /**

@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { type CourseCard as Course, LEVEL_LABELS } from '../../features/courses/course-card.ts'
+import { type CourseCard as Course, LEVEL_LABELS } from '#features/courses/course-card.ts'
 import { Byline } from './byline.tsx'
 import { CoverImage } from './courses/course-cover.tsx'
 import { TagLinks } from './tag-links.tsx'

@@ -1,7 +1,7 @@
 import { Plus } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import { useCurrentUser } from '../lib/root-data.ts'
+import { useCurrentUser } from '#app/lib/root-data.ts'
 import { CREATABLE, type CreatableKind, createPath } from './navigation.ts'
 
 /**

@@ -1,5 +1,5 @@
-import type { PublicationStatus } from '../../db/schema.ts'
-import { apiFetch } from '../lib/api-client.ts'
+import { apiFetch } from '#app/lib/api-client.ts'
+import type { PublicationStatus } from '#db/schema.ts'
 
 /** What every authored item's editor knows of it besides its own fields. */
 export type EditedItem = { id: string; status: PublicationStatus; revision: number }

@@ -1,16 +1,16 @@
 import { useEffect, useId, useRef, useState } from 'react'
-import { browserS3Client, currentIdentityId } from '../lib/storage/s3.client.ts'
+import { browserS3Client, currentIdentityId } from '#app/lib/storage/s3.client.ts'
 import {
   type AccessLevel,
   type ClientStorageSettings,
   objectKey,
-} from '../lib/storage/storage-settings.ts'
+} from '#app/lib/storage/storage-settings.ts'
 import {
   type ResumeStore,
   type UploadProgress,
   type UploadState,
   UploadTask,
-} from '../lib/storage/upload-task.ts'
+} from '#app/lib/storage/upload-task.ts'
 import { FormMessage } from './forms.tsx'
 
 type FileUploadProps = {

@@ -5,7 +5,7 @@ import {
   InfiniteLoader,
   type PageResult,
   throttle,
-} from '../lib/infinite-loader.ts'
+} from '#app/lib/infinite-loader.ts'
 
 type Texts = Partial<typeof INFINITE_SCROLL_TEXTS>
 

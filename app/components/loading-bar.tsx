@@ -1,6 +1,6 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react'
 import { useFetchers, useNavigation } from 'react-router'
-import { type LoadingBarSnapshot, loadingProgress } from '../lib/loading-progress.ts'
+import { type LoadingBarSnapshot, loadingProgress } from '#app/lib/loading-progress.ts'
 
 const HIDDEN: LoadingBarSnapshot = { state: 'hidden', progress: 0 }
 

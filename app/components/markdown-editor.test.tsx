@@ -3,7 +3,7 @@ import { act, createRef, useState } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { MARKDOWN_MAX_LENGTH } from '../../features/markdown/limits.ts'
+import { MARKDOWN_MAX_LENGTH } from '#features/markdown/limits.ts'
 import { MarkdownEditor, type MarkdownEditorHandle, previewOf } from './markdown-editor.tsx'
 
 Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true })

@@ -10,10 +10,10 @@ import {
   useRef,
   useState,
 } from 'react'
-import { isMarkdownTooLong, MARKDOWN_TOO_LONG_MESSAGE } from '../../features/markdown/limits.ts'
-import type { MarkdownFlavour } from '../../features/markdown/render.ts'
-import { markdownStructureError } from '../../features/markdown/structure.ts'
-import { asOwnBlock, imageMarkdown, insertAtSelection } from '../lib/markdown/insert-text.ts'
+import { asOwnBlock, imageMarkdown, insertAtSelection } from '#app/lib/markdown/insert-text.ts'
+import { isMarkdownTooLong, MARKDOWN_TOO_LONG_MESSAGE } from '#features/markdown/limits.ts'
+import type { MarkdownFlavour } from '#features/markdown/render.ts'
+import { markdownStructureError } from '#features/markdown/structure.ts'
 import { ContentImageUpload } from './content-image-upload.tsx'
 import { FieldError } from './forms.tsx'
 import { MarkdownView } from './markdown-view.tsx'
@@ -44,7 +44,7 @@ type Tab = 'edit' | 'preview'
 
 type Renderer = (source: string) => string
 
-type EditorViewApi = typeof import('../lib/markdown/editor-view.client.ts')
+type EditorViewApi = typeof import('#app/lib/markdown/editor-view.client.ts')
 type LoadedEditor = {
   view: ReturnType<EditorViewApi['createMarkdownEditorView']>
   api: EditorViewApi
@@ -85,7 +85,7 @@ export function MarkdownEditor({
   useEffect(() => {
     let loaded: LoadedEditor | undefined
     let cancelled = false
-    import('../lib/markdown/editor-view.client.ts').then((api) => {
+    import('#app/lib/markdown/editor-view.client.ts').then((api) => {
       const parent = host.current
       const fallback = textarea.current
       if (cancelled || !parent || !fallback) return
@@ -226,7 +226,7 @@ function MarkdownPreview({ source, flavour }: { source: string; flavour: Markdow
 
   useEffect(() => {
     let cancelled = false
-    import('../../features/markdown/render.ts').then(({ renderMarkdown }) => {
+    import('#features/markdown/render.ts').then(({ renderMarkdown }) => {
       if (!cancelled) setRender(() => (text: string) => renderMarkdown(text, flavour))
     })
     return () => {

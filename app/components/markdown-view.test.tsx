@@ -3,7 +3,7 @@ import { act } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { renderMarkdown } from '../../features/markdown/render.ts'
+import { renderMarkdown } from '#features/markdown/render.ts'
 import { MarkdownView } from './markdown-view.tsx'
 
 Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true })

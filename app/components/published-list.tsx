@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
-import type { Page } from '../../features/pagination.ts'
-import { apiFetch } from '../lib/api-client.ts'
-import { useSettings } from '../lib/root-data.ts'
+import { apiFetch } from '#app/lib/api-client.ts'
+import { useSettings } from '#app/lib/root-data.ts'
+import type { Page } from '#features/pagination.ts'
 import { InfiniteList } from './infinite-list.tsx'
 
 /** Items a list page shows first; later pages are fetched from /api at the same size. */

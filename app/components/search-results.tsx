@@ -1,5 +1,5 @@
 import { Form, Link } from 'react-router'
-import type { SearchResult } from '../../features/search/search-result.ts'
+import type { SearchResult } from '#features/search/search-result.ts'
 import { Byline } from './byline.tsx'
 
 const KIND_LABELS: Record<SearchResult['kind'], string> = {

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { useRevalidator } from 'react-router'
-import { loadAuth } from '../lib/auth/load-auth.ts'
-import { hasAmplifySession } from '../lib/auth/session-cookies.ts'
+import { loadAuth } from '#app/lib/auth/load-auth.ts'
+import { hasAmplifySession } from '#app/lib/auth/session-cookies.ts'
 
 /**
  * Refresh this long before the access token expires, so the server never sees it expired:

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
-import { absoluteUrl } from '../lib/meta.ts'
-import { useSettings } from '../lib/root-data.ts'
+import { absoluteUrl } from '#app/lib/meta.ts'
+import { useSettings } from '#app/lib/root-data.ts'
 
 const linkClass =
   'inline-flex min-h-9 items-center rounded-full border border-slate-300 px-3 text-sm font-semibold hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800'

@@ -1,7 +1,7 @@
 import { Bell, Menu, PenLine, Search } from 'lucide-react'
 import type { MouseEvent, ReactNode } from 'react'
 import { Form, Link, NavLink } from 'react-router'
-import type { CurrentUser } from '../lib/root-data.ts'
+import type { CurrentUser } from '#app/lib/root-data.ts'
 import { Avatar } from './avatar.tsx'
 import { createLinks, MAIN_SECTIONS, MY_SECTIONS } from './navigation.ts'
 import { SearchBox } from './search-results.tsx'

@@ -1,5 +1,5 @@
 import { Link, Outlet } from 'react-router'
-import { useSettings } from '../lib/root-data.ts'
+import { useSettings } from '#app/lib/root-data.ts'
 
 /** The `default-auth` layout: a quiet frame around sign-in and sign-up screens. */
 export default function DefaultAuthLayout() {

@@ -1,7 +1,7 @@
 import { Outlet } from 'react-router'
-import { SiteFooter } from '../components/site-footer.tsx'
-import { SiteHeader } from '../components/site-header.tsx'
-import { useCurrentUser, useSettings } from '../lib/root-data.ts'
+import { SiteFooter } from '#app/components/site-footer.tsx'
+import { SiteHeader } from '#app/components/site-header.tsx'
+import { useCurrentUser, useSettings } from '#app/lib/root-data.ts'
 
 /** The `default` layout: public header and footer around reading pages. */
 export default function DefaultLayout() {

@@ -1,8 +1,8 @@
 import { NavLink, Outlet } from 'react-router'
-import { MAIN_SECTIONS, MY_SECTIONS } from '../components/navigation.ts'
-import { SiteFooter } from '../components/site-footer.tsx'
-import { SiteHeader } from '../components/site-header.tsx'
-import { useCurrentUser, useSettings } from '../lib/root-data.ts'
+import { MAIN_SECTIONS, MY_SECTIONS } from '#app/components/navigation.ts'
+import { SiteFooter } from '#app/components/site-footer.tsx'
+import { SiteHeader } from '#app/components/site-header.tsx'
+import { useCurrentUser, useSettings } from '#app/lib/root-data.ts'
 
 const sideLinkClass = ({ isActive }: { isActive: boolean }) =>
   `block rounded-md px-3 py-1.5 text-sm ${

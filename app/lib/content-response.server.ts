@@ -1,5 +1,5 @@
 import { data, redirect } from 'react-router'
-import { ContentError } from '../../features/content-error.ts'
+import { ContentError } from '#features/content-error.ts'
 import { query } from './auth/flow.ts'
 import { PUBLIC_PAGE_CACHE_CONTROL } from './cache-control.ts'
 

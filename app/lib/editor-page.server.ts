@@ -1,5 +1,5 @@
 import { type AppLoadContext, redirect } from 'react-router'
-import { type Actor, actorOf } from '../../features/actor.ts'
+import { type Actor, actorOf } from '#features/actor.ts'
 import { query } from './auth/flow.ts'
 
 /**

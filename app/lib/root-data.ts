@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from 'react-router'
-import type { loader } from '../root.tsx'
+import type { loader } from '#app/root.tsx'
 
 /** The public settings the root loader shares with every page. */
 export function useSettings() {

@@ -1,9 +1,9 @@
 import { Link } from 'react-router'
-import { SAMPLE_LESSON } from '../../features/example/sample-lesson.ts'
-import { renderMarkdown } from '../../features/markdown/render.ts'
-import { MarkdownView } from '../components/markdown-view.tsx'
-import { publicPageHeaders } from '../lib/cache-control.ts'
-import { pageMeta } from '../lib/meta.ts'
+import { MarkdownView } from '#app/components/markdown-view.tsx'
+import { publicPageHeaders } from '#app/lib/cache-control.ts'
+import { pageMeta } from '#app/lib/meta.ts'
+import { SAMPLE_LESSON } from '#features/example/sample-lesson.ts'
+import { renderMarkdown } from '#features/markdown/render.ts'
 import type { Route } from './+types/example'
 
 export const headers = publicPageHeaders

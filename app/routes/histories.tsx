@@ -1,19 +1,19 @@
 import { data, Link } from 'react-router'
-import { actorOf } from '../../features/actor.ts'
-import { CONTENT_KINDS } from '../../features/content-kinds.ts'
+import { EmptyState } from '#app/components/empty-state.tsx'
+import { Heatmap } from '#app/components/histories/heatmap.tsx'
+import { InfiniteList } from '#app/components/infinite-list.tsx'
+import { apiFetch } from '#app/lib/api-client.ts'
+import { viewerCacheControl } from '#app/lib/content-response.server.ts'
+import { pageMeta } from '#app/lib/meta.ts'
+import { useSettings } from '#app/lib/root-data.ts'
+import { actorOf } from '#features/actor.ts'
+import { CONTENT_KINDS } from '#features/content-kinds.ts'
 import {
   type HistoryEntry,
   listHistory,
   readHistorySummary,
-} from '../../features/history/histories.server.ts'
-import { type Page, pageQuery } from '../../features/pagination.ts'
-import { EmptyState } from '../components/empty-state.tsx'
-import { Heatmap } from '../components/histories/heatmap.tsx'
-import { InfiniteList } from '../components/infinite-list.tsx'
-import { apiFetch } from '../lib/api-client.ts'
-import { viewerCacheControl } from '../lib/content-response.server.ts'
-import { pageMeta } from '../lib/meta.ts'
-import { useSettings } from '../lib/root-data.ts'
+} from '#features/history/histories.server.ts'
+import { type Page, pageQuery } from '#features/pagination.ts'
 import type { Route } from './+types/histories'
 
 const PAGE_SIZE = 20

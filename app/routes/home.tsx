@@ -1,18 +1,18 @@
 import { data, Link } from 'react-router'
-import { actorOf } from '../../features/actor.ts'
-import { listPublishedCourses } from '../../features/courses/catalogue.server.ts'
+import { CourseCard } from '#app/components/course-card.tsx'
+import { FEED_PAGE_SIZE, FeedList } from '#app/components/people/feed-list.tsx'
+import { viewerCacheControl } from '#app/lib/content-response.server.ts'
+import { formatDate } from '#app/lib/format.ts'
+import { pageMeta } from '#app/lib/meta.ts'
+import { actorOf } from '#features/actor.ts'
+import { listPublishedCourses } from '#features/courses/catalogue.server.ts'
 import {
   type ContinueLearningCard,
   listContinueLearning,
-} from '../../features/courses/continue-learning.server.ts'
-import { listFeed } from '../../features/follows/feed.server.ts'
-import { listNewestWriting, type WritingCard } from '../../features/home/newest-writing.server.ts'
-import { pageQuery } from '../../features/pagination.ts'
-import { CourseCard } from '../components/course-card.tsx'
-import { FEED_PAGE_SIZE, FeedList } from '../components/people/feed-list.tsx'
-import { viewerCacheControl } from '../lib/content-response.server.ts'
-import { formatDate } from '../lib/format.ts'
-import { pageMeta } from '../lib/meta.ts'
+} from '#features/courses/continue-learning.server.ts'
+import { listFeed } from '#features/follows/feed.server.ts'
+import { listNewestWriting, type WritingCard } from '#features/home/newest-writing.server.ts'
+import { pageQuery } from '#features/pagination.ts'
 import type { Route } from './+types/home'
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders

@@ -1,18 +1,15 @@
 import { useEffect, useRef, useState } from 'react'
 import { data, useRevalidator } from 'react-router'
-import { actorOf } from '../../features/actor.ts'
-import type { Page } from '../../features/pagination.ts'
-import {
-  listNotifications,
-  type NotificationView,
-} from '../../features/social/notifications.server.ts'
-import { EmptyState } from '../components/empty-state.tsx'
-import { InfiniteList } from '../components/infinite-list.tsx'
-import { NotificationItem } from '../components/social/notification-item.tsx'
-import { apiFetch } from '../lib/api-client.ts'
-import { contentForPage, viewerCacheControl } from '../lib/content-response.server.ts'
-import { pageMeta } from '../lib/meta.ts'
-import { useCurrentUser, useSettings } from '../lib/root-data.ts'
+import { EmptyState } from '#app/components/empty-state.tsx'
+import { InfiniteList } from '#app/components/infinite-list.tsx'
+import { NotificationItem } from '#app/components/social/notification-item.tsx'
+import { apiFetch } from '#app/lib/api-client.ts'
+import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
+import { pageMeta } from '#app/lib/meta.ts'
+import { useCurrentUser, useSettings } from '#app/lib/root-data.ts'
+import { actorOf } from '#features/actor.ts'
+import type { Page } from '#features/pagination.ts'
+import { listNotifications, type NotificationView } from '#features/social/notifications.server.ts'
 import type { Route } from './+types/notifications'
 
 const NOTIFICATION_PAGE_SIZE = 20

@@ -1,11 +1,11 @@
 import { data } from 'react-router'
-import { actorOf } from '../../features/actor.ts'
-import { searchPublishedContent } from '../../features/search/search.server.ts'
-import { searchQuery } from '../../features/search/search-query.ts'
-import { EmptyState } from '../components/empty-state.tsx'
-import { SearchBox, SearchResultList } from '../components/search-results.tsx'
-import { viewerCacheControl } from '../lib/content-response.server.ts'
-import { pageMeta } from '../lib/meta.ts'
+import { EmptyState } from '#app/components/empty-state.tsx'
+import { SearchBox, SearchResultList } from '#app/components/search-results.tsx'
+import { viewerCacheControl } from '#app/lib/content-response.server.ts'
+import { pageMeta } from '#app/lib/meta.ts'
+import { actorOf } from '#features/actor.ts'
+import { searchPublishedContent } from '#features/search/search.server.ts'
+import { searchQuery } from '#features/search/search-query.ts'
 import type { Route } from './+types/search'
 
 // Results depend on the viewer (premium lessons they may read), so only guests' are shared.

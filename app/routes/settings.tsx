@@ -1,25 +1,16 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { Link, redirect, useFetcher } from 'react-router'
-import { actorOf } from '../../features/actor.ts'
-import { ContentError } from '../../features/content-error.ts'
-import { removeAvatar, setAvatar } from '../../features/users/avatars.server.ts'
-import { TIME_ZONES } from '../../features/users/profile-input.ts'
-import {
-  findProfile,
-  readOwnProfile,
-  updateOwnProfile,
-} from '../../features/users/profiles.server.ts'
 import {
   FormMessage,
   PasswordField,
   SubmitButton,
   TextField,
   useFocusOnErrors,
-} from '../components/forms.tsx'
-import { AvatarSettings } from '../components/settings/avatar-settings.tsx'
-import { MfaSettings } from '../components/settings/mfa-settings.tsx'
-import { ProfileSettings } from '../components/settings/profile-settings.tsx'
-import { RememberedDevices } from '../components/settings/remembered-devices.tsx'
+} from '#app/components/forms.tsx'
+import { AvatarSettings } from '#app/components/settings/avatar-settings.tsx'
+import { MfaSettings } from '#app/components/settings/mfa-settings.tsx'
+import { ProfileSettings } from '#app/components/settings/profile-settings.tsx'
+import { RememberedDevices } from '#app/components/settings/remembered-devices.tsx'
 import {
   errorResult,
   type FormResult,
@@ -27,13 +18,18 @@ import {
   formString,
   query,
   sessionCookieCleared,
-} from '../lib/auth/flow.ts'
-import { loadAuth } from '../lib/auth/load-auth.ts'
-import { AMPLIFY_COOKIE_PREFIX } from '../lib/auth/session-cookies.ts'
-import { newPasswordError } from '../lib/auth/validation.ts'
-import { pageMeta } from '../lib/meta.ts'
-import { useStorageSettings } from '../lib/root-data.ts'
-import { publicObjectUrl } from '../lib/storage/storage-settings.ts'
+} from '#app/lib/auth/flow.ts'
+import { loadAuth } from '#app/lib/auth/load-auth.ts'
+import { AMPLIFY_COOKIE_PREFIX } from '#app/lib/auth/session-cookies.ts'
+import { newPasswordError } from '#app/lib/auth/validation.ts'
+import { pageMeta } from '#app/lib/meta.ts'
+import { useStorageSettings } from '#app/lib/root-data.ts'
+import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
+import { actorOf } from '#features/actor.ts'
+import { ContentError } from '#features/content-error.ts'
+import { removeAvatar, setAvatar } from '#features/users/avatars.server.ts'
+import { TIME_ZONES } from '#features/users/profile-input.ts'
+import { findProfile, readOwnProfile, updateOwnProfile } from '#features/users/profiles.server.ts'
 import type { Route } from './+types/settings'
 
 export const meta: Route.MetaFunction = ({ matches }) =>

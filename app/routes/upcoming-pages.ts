@@ -1,4 +1,4 @@
-import type { EmptyStateAction } from '../components/empty-state.tsx'
+import type { EmptyStateAction } from '#app/components/empty-state.tsx'
 
 /**
  * Pages whose feature arrives with a later piece of work. Each still has its real title,

@@ -1,6 +1,6 @@
 import { useMatches } from 'react-router'
-import { EmptyState } from '../components/empty-state.tsx'
-import { pageMeta } from '../lib/meta.ts'
+import { EmptyState } from '#app/components/empty-state.tsx'
+import { pageMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/upcoming'
 import { UPCOMING_PAGES } from './upcoming-pages.ts'
 

@@ -1,6 +1,6 @@
-import { ConfigError, loadConfig, loadDotEnv } from '../../server/config.ts'
-import { openDatabase } from '../database.ts'
-import { migrateToLatest } from '../migrate.ts'
+import { openDatabase } from '#db/database.ts'
+import { migrateToLatest } from '#db/migrate.ts'
+import { ConfigError, loadConfig, loadDotEnv } from '#server/config.ts'
 
 /** `npm run db:migrate`: applies pending migrations to the configured database. */
 loadDotEnv()

@@ -1,7 +1,7 @@
-import { ConfigError, loadConfig, loadDotEnv } from '../../server/config.ts'
-import { openDatabase } from '../database.ts'
-import { migrateToLatest } from '../migrate.ts'
-import { seedDemoContent } from '../seed/seed.ts'
+import { openDatabase } from '#db/database.ts'
+import { migrateToLatest } from '#db/migrate.ts'
+import { seedDemoContent } from '#db/seed/seed.ts'
+import { ConfigError, loadConfig, loadDotEnv } from '#server/config.ts'
 
 /** `npm run db:seed`: fills an empty database with the Japanese demo users and courses. */
 loadDotEnv()

@@ -1,4 +1,4 @@
-import type { CourseAccess, CourseLevel } from '../schema.ts'
+import type { CourseAccess, CourseLevel } from '#db/schema.ts'
 
 export type DemoUser = { username: string; displayName: string; bio: string }
 export type DemoCourse = {

@@ -1,4 +1,4 @@
-import type { CourseAccess } from '../schema.ts'
+import type { CourseAccess } from '#db/schema.ts'
 import { moreDemoLessons } from './demo-lessons-more.ts'
 
 export type DemoLesson = { title: string; body: string; access?: CourseAccess }

@@ -1,4 +1,4 @@
-import type { ContentKind } from '../schema.ts'
+import type { ContentKind } from '#db/schema.ts'
 
 /** Demo studies (learning notes) and the likes, comments and follows between demo users. */
 export type DemoStudy = {

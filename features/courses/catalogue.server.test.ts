@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { demoCourses } from '../../db/seed/demo-content.ts'
-import { seedDemoContent } from '../../db/seed/seed.ts'
-import { openTemporaryDatabase, type TemporaryDatabase } from '../../db/test-support.ts'
-import { replaceItemTags } from '../tags/item-tags.server.ts'
+import { demoCourses } from '#db/seed/demo-content.ts'
+import { seedDemoContent } from '#db/seed/seed.ts'
+import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.ts'
+import { replaceItemTags } from '#features/tags/item-tags.server.ts'
 import {
   catalogueQuery,
   findPublishedCourse,

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
-import type { DB } from '../../db/schema.ts'
-import { cursorParameter, type Page, pageFrom, pageSizeParameter } from '../pagination.ts'
-import { tagsOfItems } from '../tags/item-tags.server.ts'
-import { tagSchema } from '../tags/normalize.ts'
+import type { DB } from '#db/schema.ts'
+import { cursorParameter, type Page, pageFrom, pageSizeParameter } from '#features/pagination.ts'
+import { tagsOfItems } from '#features/tags/item-tags.server.ts'
+import { tagSchema } from '#features/tags/normalize.ts'
 import type { CourseCard } from './course-card.ts'
 import { access, level } from './course-input.ts'
 

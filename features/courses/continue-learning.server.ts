@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
+import type { DB } from '#db/schema.ts'
 
 /** A course the learner has started, as the home page's "continue" card shows it. */
 export type ContinueLearningCard = {

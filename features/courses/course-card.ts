@@ -1,4 +1,4 @@
-import type { CourseAccess, CourseLevel } from '../../db/schema.ts'
+import type { CourseAccess, CourseLevel } from '#db/schema.ts'
 
 /** A course as lists show it; safe to send to the browser. */
 export type CourseCard = {

@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { ContentError, parseInput } from '../content-error.ts'
-import { type ImageStorage, refusalOfUploadedImage } from '../images/uploaded-image.server.ts'
+import type { DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { ContentError, parseInput } from '#features/content-error.ts'
+import {
+  type ImageStorage,
+  refusalOfUploadedImage,
+} from '#features/images/uploaded-image.server.ts'
 import { courseCover } from './course-input.ts'
 import { editableCourse, editCourse } from './editable-course.server.ts'
 

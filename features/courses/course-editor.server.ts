@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
-import type { CourseAccess, CourseLevel, DB, PublicationStatus } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { tagsOfItems } from '../tags/item-tags.server.ts'
+import type { CourseAccess, CourseLevel, DB, PublicationStatus } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { tagsOfItems } from '#features/tags/item-tags.server.ts'
 import { editableCourse } from './editable-course.server.ts'
 
 export type EditorLesson = {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { markdownBodySchema } from '../markdown/body.ts'
-import { tagListSchema } from '../tags/normalize.ts'
+import { markdownBodySchema } from '#features/markdown/body.ts'
+import { tagListSchema } from '#features/tags/normalize.ts'
 
 // What authors may send when editing a course: shared by the editor (limits, messages) and
 // the server (which validates every write, whatever the browser checked).

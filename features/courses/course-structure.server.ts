@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely'
-import { newContentId } from '../../db/ids.ts'
-import type { DB } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { ContentError, parseInput } from '../content-error.ts'
+import { newContentId } from '#db/ids.ts'
+import type { DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { ContentError, parseInput } from '#features/content-error.ts'
 import { basedOnRevision, type Move, move, newLesson, sectionFields } from './course-input.ts'
 import { editCourse } from './editable-course.server.ts'
 

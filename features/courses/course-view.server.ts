@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely'
-import type { CourseAccess, CourseLevel, DB, PublicationStatus } from '../../db/schema.ts'
-import { type Actor, mayEdit } from '../actor.ts'
-import { ContentError } from '../content-error.ts'
-import { lessonLocked, premiumReader } from '../plans/plan.server.ts'
-import { tagsOfItems } from '../tags/item-tags.server.ts'
+import type { CourseAccess, CourseLevel, DB, PublicationStatus } from '#db/schema.ts'
+import { type Actor, mayEdit } from '#features/actor.ts'
+import { ContentError } from '#features/content-error.ts'
+import { lessonLocked, premiumReader } from '#features/plans/plan.server.ts'
+import { tagsOfItems } from '#features/tags/item-tags.server.ts'
 
 export type LessonEntry = {
   id: string

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
-import type { Course, DB } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { type EditableKind, editableItem, editItem } from '../editable-item.server.ts'
+import type { Course, DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { type EditableKind, editableItem, editItem } from '#features/editable-item.server.ts'
 
 export const COURSE: EditableKind<'courses'> = {
   table: 'courses',

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { ContentError } from '../content-error.ts'
-import { recordHistoryEvent } from '../history/history-events.server.ts'
+import type { DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { ContentError } from '#features/content-error.ts'
+import { recordHistoryEvent } from '#features/history/history-events.server.ts'
 import type { CourseAddress } from './course-view.server.ts'
 import { readLessonForViewer } from './lesson-view.server.ts'
 

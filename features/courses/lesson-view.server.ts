@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { ContentError } from '../content-error.ts'
+import type { DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { ContentError } from '#features/content-error.ts'
 import {
   type CourseAddress,
   type CourseView,

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
-import type { ContentKind, DB } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { parseInput } from '../content-error.ts'
-import { deleteCourse, publishCourse } from '../courses/course-editing.server.ts'
-import { deleteLab, publishLab } from '../labs/lab-editing.server.ts'
-import { deleteLabStory, publishLabStory } from '../labs/lab-story-editing.server.ts'
-import { deleteStudy, publishStudy } from '../studies/study-editing.server.ts'
+import type { ContentKind, DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { parseInput } from '#features/content-error.ts'
+import { deleteCourse, publishCourse } from '#features/courses/course-editing.server.ts'
+import { deleteLab, publishLab } from '#features/labs/lab-editing.server.ts'
+import { deleteLabStory, publishLabStory } from '#features/labs/lab-story-editing.server.ts'
+import { deleteStudy, publishStudy } from '#features/studies/study-editing.server.ts'
 
 /** What /drafts may do to a draft of any kind. */
 export const draftAction = z.object({

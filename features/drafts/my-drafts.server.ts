@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely'
-import type { ContentKind, DB } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { ContentError } from '../content-error.ts'
-import { CONTENT_KINDS, contentPath } from '../content-kinds.ts'
+import type { ContentKind, DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { ContentError } from '#features/content-error.ts'
+import { CONTENT_KINDS, contentPath } from '#features/content-kinds.ts'
 
 /** One of my unpublished items, whatever its kind. */
 export type DraftEntry = {

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely'
-import type { ContentKind, DB } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { ContentError } from '../content-error.ts'
-import { CONTENT_KINDS, contentPath } from '../content-kinds.ts'
-import { afterCursor } from '../pagination.server.ts'
-import { type Cursor, type Page, type PageQuery, pageFrom } from '../pagination.ts'
+import type { ContentKind, DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { ContentError } from '#features/content-error.ts'
+import { CONTENT_KINDS, contentPath } from '#features/content-kinds.ts'
+import { afterCursor } from '#features/pagination.server.ts'
+import { type Cursor, type Page, type PageQuery, pageFrom } from '#features/pagination.ts'
 
 /** A published item as the home page lists it (newest writing, and the feed). */
 export type PublishedItem = {

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely'
-import { newContentId } from '../../db/ids.ts'
-import type { DB } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { ContentError } from '../content-error.ts'
-import { afterCursor } from '../pagination.server.ts'
-import { type Page, type PageQuery, pageFrom } from '../pagination.ts'
-import { notifyFollow, withdrawNotification } from '../social/notifications.server.ts'
+import { newContentId } from '#db/ids.ts'
+import type { DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { ContentError } from '#features/content-error.ts'
+import { afterCursor } from '#features/pagination.server.ts'
+import { type Page, type PageQuery, pageFrom } from '#features/pagination.ts'
+import { notifyFollow, withdrawNotification } from '#features/social/notifications.server.ts'
 
 /** A person in a followers or following list. */
 export type FollowCard = {

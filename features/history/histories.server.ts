@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely'
-import type { ContentKind, DB, HistoryEventKind, HistoryEventsTable } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { ContentError } from '../content-error.ts'
-import { CONTENT_KINDS, contentPath } from '../content-kinds.ts'
-import { afterCursor } from '../pagination.server.ts'
-import { type Page, type PageQuery, pageFrom } from '../pagination.ts'
-import { DEFAULT_TIME_ZONE } from '../users/profile-input.ts'
+import type { ContentKind, DB, HistoryEventKind, HistoryEventsTable } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { ContentError } from '#features/content-error.ts'
+import { CONTENT_KINDS, contentPath } from '#features/content-kinds.ts'
+import { afterCursor } from '#features/pagination.server.ts'
+import { type Page, type PageQuery, pageFrom } from '#features/pagination.ts'
+import { DEFAULT_TIME_ZONE } from '#features/users/profile-input.ts'
 import {
   type HeatmapDay,
   heatmapWeeks,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import { newContentId } from '../../db/ids.ts'
-import type { DB, HistoryEventKind, HistoryEventsTable } from '../../db/schema.ts'
+import { newContentId } from '#db/ids.ts'
+import type { DB, HistoryEventKind, HistoryEventsTable } from '#db/schema.ts'
 
 /** Records one event of a learner's history (/histories), inside the caller's transaction. */
 export async function recordHistoryEvent(

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
-import { listPublishedOfKind, type PublishedItem } from '../follows/feed.server.ts'
+import type { DB } from '#db/schema.ts'
+import { listPublishedOfKind, type PublishedItem } from '#features/follows/feed.server.ts'
 
 /** A published study or lab story, as the home page lists it. */
 export type WritingCard = PublishedItem

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PNG_1X1 } from '../../tests/e2e/fixtures/images.ts'
+import { PNG_1X1 } from '#tests/e2e/fixtures/images.ts'
 import { IMAGE_SIGNATURE_BYTES, IMAGE_TYPES, sniffImageType } from './image-rules.ts'
 
 const bytes = (...parts: (string | number[])[]) =>

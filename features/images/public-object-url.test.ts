@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  type ClientStorageSettings,
-  publicObjectUrl,
-} from '../../app/lib/storage/storage-settings.ts'
+import { type ClientStorageSettings, publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { type PublicObjectPlace, publicObjectKeyOf } from './public-object-url.ts'
 
 const KEY = 'public/ap-northeast-1:abc/studies/図 1.png'

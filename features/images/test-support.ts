@@ -1,4 +1,4 @@
-import { PNG_1X1 } from '../../tests/e2e/fixtures/images.ts'
+import { PNG_1X1 } from '#tests/e2e/fixtures/images.ts'
 import { type PublicObjectPlace, publicObjectKeyOf } from './public-object-url.ts'
 import type { ImageStorage, UploadedObject } from './uploaded-image.server.ts'
 

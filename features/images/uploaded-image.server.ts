@@ -1,5 +1,5 @@
-import { ContentError, type FieldErrors } from '../content-error.ts'
-import { markdownImageSources } from '../markdown/images.ts'
+import { ContentError, type FieldErrors } from '#features/content-error.ts'
+import { markdownImageSources } from '#features/markdown/images.ts'
 import {
   IMAGE_MAX_BYTES,
   IMAGE_SIGNATURE_BYTES,

@@ -1,4 +1,4 @@
-import type { EditableKind } from '../editable-item.server.ts'
+import type { EditableKind } from '#features/editable-item.server.ts'
 
 /** Labs and lab stories under the shared ownership and revision checks (editable-item.server.ts). */
 export const LAB: EditableKind<'labs'> = {

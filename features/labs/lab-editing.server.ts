@@ -1,19 +1,19 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { ContentError, parseInput } from '../content-error.ts'
+import type { DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { ContentError, parseInput } from '#features/content-error.ts'
 import {
   editableItem,
   editItem,
   insertDraft,
   itemWrites,
   saveItemFields,
-} from '../editable-item.server.ts'
+} from '#features/editable-item.server.ts'
 import {
   checkMarkdownImages,
   checkUploadedImages,
   type ImageStorage,
-} from '../images/uploaded-image.server.ts'
+} from '#features/images/uploaded-image.server.ts'
 import { LAB } from './editable-labs.server.ts'
 import { type LabFields, labFields, labUpdate } from './lab-input.ts'
 

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
-import { plainExcerpt } from '../markdown/excerpt.ts'
-import type { Cursor, Page } from '../pagination.ts'
-import { listPublishedItems } from '../published-lists.server.ts'
+import type { DB } from '#db/schema.ts'
+import { plainExcerpt } from '#features/markdown/excerpt.ts'
+import type { Cursor, Page } from '#features/pagination.ts'
+import { listPublishedItems } from '#features/published-lists.server.ts'
 
 type Author = { username: string; displayName: string }
 

@@ -1,10 +1,15 @@
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { DB } from '../../db/schema.ts'
-import { type Database, openTestDatabase, testEngines } from '../../db/test-support.ts'
-import type { Actor } from '../actor.ts'
-import { insertTestUsers, refused, snapshotTables, testActors } from '../content-test-support.ts'
-import { UploadedObjects } from '../images/test-support.ts'
+import type { DB } from '#db/schema.ts'
+import { type Database, openTestDatabase, testEngines } from '#db/test-support.ts'
+import type { Actor } from '#features/actor.ts'
+import {
+  insertTestUsers,
+  refused,
+  snapshotTables,
+  testActors,
+} from '#features/content-test-support.ts'
+import { UploadedObjects } from '#features/images/test-support.ts'
 import { createLab, deleteLab, publishLab, unpublishLab, updateLab } from './lab-editing.server.ts'
 import { listPublishedLabStories, listPublishedLabs } from './lab-lists.server.ts'
 import {

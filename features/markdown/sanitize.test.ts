@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest'
-import { findUnsafeMarkup, XSS_PAYLOADS } from '../../tests/support/xss.ts'
+import { findUnsafeMarkup, XSS_PAYLOADS } from '#tests/support/xss.ts'
 import { renderMarkdown } from './render.ts'
 
 function parsed(html: string): HTMLElement {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type Database, openTestDatabase, testEngines } from '../../db/test-support.ts'
-import { createMarkdownRenderer } from '../../server/markdown-renderer.ts'
+import { type Database, openTestDatabase, testEngines } from '#db/test-support.ts'
+import { createMarkdownRenderer } from '#server/markdown-renderer.ts'
 import { RENDERER_VERSION } from './limits.ts'
 import {
   type MarkdownRenderer,

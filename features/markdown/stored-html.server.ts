@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import type { DB, RenderedKind } from '../../db/schema.ts'
+import type { DB, RenderedKind } from '#db/schema.ts'
 import { RENDERER_VERSION } from './limits.ts'
 import type { MarkdownFlavour } from './render.ts'
 

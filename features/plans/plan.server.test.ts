@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Database, openTestDatabase, testEngines } from '../../db/test-support.ts'
-import type { Actor } from '../actor.ts'
+import { type Database, openTestDatabase, testEngines } from '#db/test-support.ts'
+import type { Actor } from '#features/actor.ts'
 import { lessonBodyReadableSql, lessonLocked, type PremiumReader } from './plan.server.ts'
 
 const OWNER = 'user-owner'

@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely'
-import type { CourseAccess, DB } from '../../db/schema.ts'
-import { type Actor, mayEdit } from '../actor.ts'
+import type { CourseAccess, DB } from '#db/schema.ts'
+import { type Actor, mayEdit } from '#features/actor.ts'
 
 export type Plan = 'free' | 'premium'
 

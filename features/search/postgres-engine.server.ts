@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely'
-import { lessonBodyReadableSql, type PremiumReader } from '../plans/plan.server.ts'
+import { lessonBodyReadableSql, type PremiumReader } from '#features/plans/plan.server.ts'
 import type { MatchKind, SearchEngine, SearchMatch } from './search-engine.ts'
 import { containsPattern, isIndexable, SHORT_QUERY_CANDIDATES } from './search-query.ts'
 

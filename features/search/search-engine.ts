@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
-import type { PremiumReader } from '../plans/plan.server.ts'
+import type { DB } from '#db/schema.ts'
+import type { PremiumReader } from '#features/plans/plan.server.ts'
 
 /** A lesson matches on behalf of its course; the other kinds match as themselves. */
 export type MatchKind = 'course' | 'lesson' | 'study' | 'lab' | 'lab_story'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MAX_PAGE_SIZE } from '../pagination.ts'
+import { MAX_PAGE_SIZE } from '#features/pagination.ts'
 
 export const SEARCH_KINDS = ['course', 'study', 'lab', 'lab_story'] as const
 export type SearchKind = (typeof SEARCH_KINDS)[number]

@@ -1,18 +1,18 @@
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { DB } from '../../db/schema.ts'
-import { type Database, openTestDatabase, testEngines } from '../../db/test-support.ts'
-import type { Actor } from '../actor.ts'
+import type { DB } from '#db/schema.ts'
+import { type Database, openTestDatabase, testEngines } from '#db/test-support.ts'
+import type { Actor } from '#features/actor.ts'
 import {
   createCourse,
   deleteCourse,
   publishCourse,
   unpublishCourse,
   updateCourse,
-} from '../courses/course-editing.server.ts'
-import { addLesson, addSection } from '../courses/course-structure.server.ts'
-import { updateLesson } from '../courses/lesson-editing.server.ts'
-import { UploadedObjects } from '../images/test-support.ts'
+} from '#features/courses/course-editing.server.ts'
+import { addLesson, addSection } from '#features/courses/course-structure.server.ts'
+import { updateLesson } from '#features/courses/lesson-editing.server.ts'
+import { UploadedObjects } from '#features/images/test-support.ts'
 import { searchPublishedContent } from './search.server.ts'
 import { searchQuery } from './search-query.ts'
 

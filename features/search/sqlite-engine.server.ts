@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { lessonBodyReadableSql } from '../plans/plan.server.ts'
+import { lessonBodyReadableSql } from '#features/plans/plan.server.ts'
 import type { SearchEngine, SearchMatch } from './search-engine.ts'
 import { containsPattern, isIndexable, SHORT_QUERY_CANDIDATES } from './search-query.ts'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { withinMarkdownBounds } from '../markdown/body.ts'
+import { withinMarkdownBounds } from '#features/markdown/body.ts'
 
 /** Comments are short; long texts belong in a study or a story. */
 export const COMMENT_MAX_LENGTH = 5_000

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { ContentError, parseInput } from '../content-error.ts'
+import type { DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { ContentError, parseInput } from '#features/content-error.ts'
 import { notify, withdrawNotification } from './notifications.server.ts'
 import { actingUser, type Subject, subjectSchema, visibleSubject } from './subjects.server.ts'
 

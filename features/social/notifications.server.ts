@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely'
-import { newContentId } from '../../db/ids.ts'
-import type { ContentKind, DB, NotificationKind } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { ContentError, parseInput } from '../content-error.ts'
-import { CONTENT_KINDS, contentPath } from '../content-kinds.ts'
-import { afterCursor } from '../pagination.server.ts'
-import { type Page, pageFrom, pageQuery } from '../pagination.ts'
+import { newContentId } from '#db/ids.ts'
+import type { ContentKind, DB, NotificationKind } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { ContentError, parseInput } from '#features/content-error.ts'
+import { CONTENT_KINDS, contentPath } from '#features/content-kinds.ts'
+import { afterCursor } from '#features/pagination.server.ts'
+import { type Page, pageFrom, pageQuery } from '#features/pagination.ts'
 import type { Subject } from './subjects.server.ts'
 
 /** Something that happened to a user's content or account, caused by someone else. */

@@ -1,19 +1,19 @@
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { DB } from '../../db/schema.ts'
-import { type Database, openTestDatabase, testEngines } from '../../db/test-support.ts'
-import { createMarkdownRenderer } from '../../server/markdown-renderer.ts'
-import type { Actor } from '../actor.ts'
-import { insertTestUsers, refused, snapshotTables } from '../content-test-support.ts'
-import { createCourse, deleteCourse } from '../courses/course-editing.server.ts'
-import { UploadedObjects } from '../images/test-support.ts'
+import type { DB } from '#db/schema.ts'
+import { type Database, openTestDatabase, testEngines } from '#db/test-support.ts'
+import type { Actor } from '#features/actor.ts'
+import { insertTestUsers, refused, snapshotTables } from '#features/content-test-support.ts'
+import { createCourse, deleteCourse } from '#features/courses/course-editing.server.ts'
+import { UploadedObjects } from '#features/images/test-support.ts'
 import {
   createStudy,
   deleteStudy,
   publishStudy,
   unpublishStudy,
-} from '../studies/study-editing.server.ts'
-import { deleteProfile } from '../users/accounts.server.ts'
+} from '#features/studies/study-editing.server.ts'
+import { deleteProfile } from '#features/users/accounts.server.ts'
+import { createMarkdownRenderer } from '#server/markdown-renderer.ts'
 import { COMMENT_MAX_LENGTH } from './comment-input.ts'
 import { deleteComment, listComments, postComment, updateComment } from './comments.server.ts'
 import { likeState, likeSubject, readLikes, unlikeSubject } from './likes.server.ts'

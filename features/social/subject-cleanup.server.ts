@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
-import type { ContentKind, DB } from '../../db/schema.ts'
-import { CONTENT_KINDS } from '../content-kinds.ts'
-import type { PublishableTable } from '../editable-item.server.ts'
+import type { ContentKind, DB } from '#db/schema.ts'
+import { CONTENT_KINDS } from '#features/content-kinds.ts'
+import type { PublishableTable } from '#features/editable-item.server.ts'
 
 /**
  * Likes, comments and notifications name their item by (kind, id), not by a foreign key, so

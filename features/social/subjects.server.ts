@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
-import type { ContentKind, DB } from '../../db/schema.ts'
-import { type Actor, mayEdit } from '../actor.ts'
-import { ContentError } from '../content-error.ts'
-import { CONTENT_KINDS, contentPath } from '../content-kinds.ts'
-import type { PublishableTable } from '../editable-item.server.ts'
+import type { ContentKind, DB } from '#db/schema.ts'
+import { type Actor, mayEdit } from '#features/actor.ts'
+import { ContentError } from '#features/content-error.ts'
+import { CONTENT_KINDS, contentPath } from '#features/content-kinds.ts'
+import type { PublishableTable } from '#features/editable-item.server.ts'
 
 /** What can be liked and commented on: an item of any content kind. */
 export type Subject = { kind: ContentKind; id: string }

@@ -1,4 +1,4 @@
-import type { EditableKind } from '../editable-item.server.ts'
+import type { EditableKind } from '#features/editable-item.server.ts'
 
 /** Studies under the shared ownership and revision checks (features/editable-item.server.ts). */
 export const STUDY: EditableKind<'studies'> = {

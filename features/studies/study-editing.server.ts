@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { ContentError, parseInput } from '../content-error.ts'
+import type { DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { ContentError, parseInput } from '#features/content-error.ts'
 import {
   editableItem,
   editItem,
   insertDraft,
   itemWrites,
   saveItemFields,
-} from '../editable-item.server.ts'
-import { checkMarkdownImages, type ImageStorage } from '../images/uploaded-image.server.ts'
+} from '#features/editable-item.server.ts'
+import { checkMarkdownImages, type ImageStorage } from '#features/images/uploaded-image.server.ts'
 import { STUDY } from './editable-study.server.ts'
 import { type StudyFields, studyFields, studyUpdate } from './study-input.ts'
 

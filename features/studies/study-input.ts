@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { revision, summary, title } from '../courses/course-input.ts'
-import { markdownBodySchema } from '../markdown/body.ts'
-import { tagListSchema } from '../tags/normalize.ts'
+import { revision, summary, title } from '#features/courses/course-input.ts'
+import { markdownBodySchema } from '#features/markdown/body.ts'
+import { tagListSchema } from '#features/tags/normalize.ts'
 
 // What authors may send when editing a study: shared by the editor and the server, which
 // validates every write whatever the browser checked. Limits are the courses' ones.

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
-import type { DB } from '../../db/schema.ts'
-import { cursorParameter, type Page, pageSizeParameter } from '../pagination.ts'
-import { listPublishedItems } from '../published-lists.server.ts'
+import type { DB } from '#db/schema.ts'
+import { cursorParameter, type Page, pageSizeParameter } from '#features/pagination.ts'
+import { listPublishedItems } from '#features/published-lists.server.ts'
 
 /** A published study as lists show it. */
 export type StudyCard = {

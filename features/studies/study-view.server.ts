@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely'
-import type { DB, PublicationStatus } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { editableItem } from '../editable-item.server.ts'
-import { readableItem } from '../readable-item.server.ts'
-import { tagsOfItems } from '../tags/item-tags.server.ts'
+import type { DB, PublicationStatus } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { editableItem } from '#features/editable-item.server.ts'
+import { readableItem } from '#features/readable-item.server.ts'
+import { tagsOfItems } from '#features/tags/item-tags.server.ts'
 import { STUDY } from './editable-study.server.ts'
 
 /** A study as one viewer sees it (notes as Markdown); safe to send to the browser. */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import { newContentId } from '../../db/ids.ts'
-import type { DB } from '../../db/schema.ts'
+import { newContentId } from '#db/ids.ts'
+import type { DB } from '#db/schema.ts'
 
 /** The link table of each content kind (one per kind, so links cascade with their item). */
 export type TagLinkTable = 'course_tags' | 'study_tags' | 'lab_tags' | 'lab_story_tags'

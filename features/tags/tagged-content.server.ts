@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
-import type { ContentKind, DB } from '../../db/schema.ts'
-import { ContentError } from '../content-error.ts'
-import { CONTENT_KINDS, contentPath } from '../content-kinds.ts'
+import type { ContentKind, DB } from '#db/schema.ts'
+import { ContentError } from '#features/content-error.ts'
+import { CONTENT_KINDS, contentPath } from '#features/content-kinds.ts'
 import { normalizeTag, tagProblem } from './normalize.ts'
 
 const LINK_TABLES = {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import routes from '../../app/routes.ts'
-import { openTemporaryDatabase, type TemporaryDatabase } from '../../db/test-support.ts'
-import { RESERVED_PREFIXES } from '../../server/reserved.ts'
+import routes from '#app/routes.ts'
+import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.ts'
+import { RESERVED_PREFIXES } from '#server/reserved.ts'
 import {
   createProfileForAccount,
   deleteProfile,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
-import { deleteSocialOfOwner } from '../social/subject-cleanup.server.ts'
+import type { DB } from '#db/schema.ts'
+import { deleteSocialOfOwner } from '#features/social/subject-cleanup.server.ts'
 
 /** Usernames become URLs (`/{user}`): lowercase letters, digits and underscores, 3–20 long. */
 export const USERNAME_PATTERN = /^[a-z0-9_]{3,20}$/

@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
-import { type ImageStorage, refusalOfUploadedImage } from '../images/uploaded-image.server.ts'
+import type { DB } from '#db/schema.ts'
+import {
+  type ImageStorage,
+  refusalOfUploadedImage,
+} from '#features/images/uploaded-image.server.ts'
 
 /**
  * Makes an uploaded image the user's avatar, after checking that it is a public object this

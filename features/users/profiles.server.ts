@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
-import type { Actor } from '../actor.ts'
-import { ContentError, parseInput } from '../content-error.ts'
-import { publishedCount } from '../follows/feed.server.ts'
-import { followCounts } from '../follows/follows.server.ts'
+import type { DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { ContentError, parseInput } from '#features/content-error.ts'
+import { publishedCount } from '#features/follows/feed.server.ts'
+import { followCounts } from '#features/follows/follows.server.ts'
 import { DEFAULT_TIME_ZONE, type ProfileFields, profileFields } from './profile-input.ts'
 
 export type PublicProfile = {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ContentError } from '../../features/content-error.ts'
+import { ContentError } from '#features/content-error.ts'
 
 export type FieldErrors = Record<string, string[]>
 

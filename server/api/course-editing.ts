@@ -1,17 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
-import type { DB } from '../../db/schema.ts'
-import type { Actor } from '../../features/actor.ts'
-import { setCourseCover } from '../../features/courses/course-cover.server.ts'
+import type { DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { setCourseCover } from '#features/courses/course-cover.server.ts'
 import {
   createCourse,
   deleteCourse,
   publishCourse,
   unpublishCourse,
   updateCourse,
-} from '../../features/courses/course-editing.server.ts'
-import { readCourseForEditor } from '../../features/courses/course-editor.server.ts'
+} from '#features/courses/course-editing.server.ts'
+import { readCourseForEditor } from '#features/courses/course-editor.server.ts'
 import {
   addLesson,
   addSection,
@@ -20,9 +20,9 @@ import {
   moveLesson,
   moveSection,
   renameSection,
-} from '../../features/courses/course-structure.server.ts'
-import { updateLesson } from '../../features/courses/lesson-editing.server.ts'
-import type { ImageStorage } from '../../features/images/uploaded-image.server.ts'
+} from '#features/courses/course-structure.server.ts'
+import { updateLesson } from '#features/courses/lesson-editing.server.ts'
+import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import { pathId, pathParams } from './request-params.ts'
 
 const courseParams = z.object({ courseId: pathId })

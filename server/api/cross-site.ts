@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { hasSessionCookie } from '../identity/session-cookies.ts'
+import { hasSessionCookie } from '#server/identity/session-cookies.ts'
 import { ApiError } from './api-error.ts'
 
 /**

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
-import type { Actor } from '../../features/actor.ts'
-import { listMyDrafts } from '../../features/drafts/my-drafts.server.ts'
+import type { DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { listMyDrafts } from '#features/drafts/my-drafts.server.ts'
 
 /** GET /api/drafts: the signed-in user's unpublished items of every kind, newest first. */
 export function registerDraftRoutes(

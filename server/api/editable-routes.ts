@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import type { Actor } from '../../features/actor.ts'
-import { type StudyListQuery, studyListQuery } from '../../features/studies/study-lists.server.ts'
+import type { Actor } from '#features/actor.ts'
+import { type StudyListQuery, studyListQuery } from '#features/studies/study-lists.server.ts'
 import { ApiError } from './api-error.ts'
 import { pathId, pathParams } from './request-params.ts'
 

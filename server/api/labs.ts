@@ -1,32 +1,32 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
-import type { DB } from '../../db/schema.ts'
-import type { Actor } from '../../features/actor.ts'
-import type { ImageStorage } from '../../features/images/uploaded-image.server.ts'
+import type { DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import {
   createLab,
   deleteLab,
   publishLab,
   unpublishLab,
   updateLab,
-} from '../../features/labs/lab-editing.server.ts'
-import { labChoicesQuery } from '../../features/labs/lab-input.ts'
-import { listPublishedLabStories, listPublishedLabs } from '../../features/labs/lab-lists.server.ts'
+} from '#features/labs/lab-editing.server.ts'
+import { labChoicesQuery } from '#features/labs/lab-input.ts'
+import { listPublishedLabStories, listPublishedLabs } from '#features/labs/lab-lists.server.ts'
 import {
   createLabStory,
   deleteLabStory,
   publishLabStory,
   unpublishLabStory,
   updateLabStory,
-} from '../../features/labs/lab-story-editing.server.ts'
+} from '#features/labs/lab-story-editing.server.ts'
 import {
   labChoicesFor,
   readLabForEditor,
   readLabForViewer,
   readLabStoryForEditor,
   readLabStoryForViewer,
-} from '../../features/labs/lab-view.server.ts'
+} from '#features/labs/lab-view.server.ts'
 import { listQuery, registerEditableRoutes } from './editable-routes.ts'
 import { pathId, pathParams } from './request-params.ts'
 

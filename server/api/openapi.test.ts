@@ -1,6 +1,6 @@
 import Fastify, { type RouteOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openTemporaryDatabase, type TemporaryDatabase } from '../../db/test-support.ts'
+import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.ts'
 import { apiPlugin } from './index.ts'
 
 describe('/api/openapi.json', () => {

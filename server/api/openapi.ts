@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { catalogueQuery } from '../../features/courses/catalogue.server.ts'
+import { catalogueQuery } from '#features/courses/catalogue.server.ts'
 import {
   basedOnRevision,
   courseCover,
@@ -9,20 +9,20 @@ import {
   move,
   newLesson,
   sectionFields,
-} from '../../features/courses/course-input.ts'
+} from '#features/courses/course-input.ts'
 import {
   labChoicesQuery,
   labFields,
   labStoryFields,
   labStoryUpdate,
   labUpdate,
-} from '../../features/labs/lab-input.ts'
-import { pageQuery } from '../../features/pagination.ts'
-import { searchQuery } from '../../features/search/search-query.ts'
-import { commentUpdate, newComment } from '../../features/social/comment-input.ts'
-import { studyFields, studyUpdate } from '../../features/studies/study-input.ts'
-import { studyListQuery } from '../../features/studies/study-lists.server.ts'
-import { profileFields } from '../../features/users/profile-input.ts'
+} from '#features/labs/lab-input.ts'
+import { pageQuery } from '#features/pagination.ts'
+import { searchQuery } from '#features/search/search-query.ts'
+import { commentUpdate, newComment } from '#features/social/comment-input.ts'
+import { studyFields, studyUpdate } from '#features/studies/study-input.ts'
+import { studyListQuery } from '#features/studies/study-lists.server.ts'
+import { profileFields } from '#features/users/profile-input.ts'
 import { pathId } from './request-params.ts'
 
 type Operation = {

@@ -1,22 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
-import type { DB } from '../../db/schema.ts'
-import type { Actor } from '../../features/actor.ts'
-import { listFeed } from '../../features/follows/feed.server.ts'
-import {
-  follow,
-  followState,
-  listFollows,
-  unfollow,
-} from '../../features/follows/follows.server.ts'
-import { listHistory, readHistorySummary } from '../../features/history/histories.server.ts'
-import { pageQuery } from '../../features/pagination.ts'
+import type { DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { listFeed } from '#features/follows/feed.server.ts'
+import { follow, followState, listFollows, unfollow } from '#features/follows/follows.server.ts'
+import { listHistory, readHistorySummary } from '#features/history/histories.server.ts'
+import { pageQuery } from '#features/pagination.ts'
 import {
   readOwnProfile,
   readProfileHeader,
   updateOwnProfile,
-} from '../../features/users/profiles.server.ts'
+} from '#features/users/profiles.server.ts'
 import { ApiError } from './api-error.ts'
 import { pathId, pathParams } from './request-params.ts'
 

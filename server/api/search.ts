@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
-import type { Actor } from '../../features/actor.ts'
-import { searchPublishedContent } from '../../features/search/search.server.ts'
-import { searchQuery } from '../../features/search/search-query.ts'
+import type { DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import { searchPublishedContent } from '#features/search/search.server.ts'
+import { searchQuery } from '#features/search/search-query.ts'
 import { ApiError } from './api-error.ts'
 
 /** Full-text search over published content, as the /search page and the catalogue search. */

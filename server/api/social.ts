@@ -1,21 +1,21 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
-import type { DB } from '../../db/schema.ts'
-import type { Actor } from '../../features/actor.ts'
-import type { MarkdownRenderer } from '../../features/markdown/stored-html.server.ts'
+import type { DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
 import {
   deleteComment,
   listComments,
   postComment,
   updateComment,
-} from '../../features/social/comments.server.ts'
-import { likeSubject, readLikes, unlikeSubject } from '../../features/social/likes.server.ts'
+} from '#features/social/comments.server.ts'
+import { likeSubject, readLikes, unlikeSubject } from '#features/social/likes.server.ts'
 import {
   listNotifications,
   markNotificationsRead,
   readUnreadCount,
-} from '../../features/social/notifications.server.ts'
+} from '#features/social/notifications.server.ts'
 import { pathId, pathParams } from './request-params.ts'
 
 const commentParams = z.object({ commentId: pathId })

@@ -1,17 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
-import type { Actor } from '../../features/actor.ts'
-import type { ImageStorage } from '../../features/images/uploaded-image.server.ts'
+import type { DB } from '#db/schema.ts'
+import type { Actor } from '#features/actor.ts'
+import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import {
   createStudy,
   deleteStudy,
   publishStudy,
   unpublishStudy,
   updateStudy,
-} from '../../features/studies/study-editing.server.ts'
-import { listPublishedStudies } from '../../features/studies/study-lists.server.ts'
-import { readStudyForEditor, readStudyForViewer } from '../../features/studies/study-view.server.ts'
+} from '#features/studies/study-editing.server.ts'
+import { listPublishedStudies } from '#features/studies/study-lists.server.ts'
+import { readStudyForEditor, readStudyForViewer } from '#features/studies/study-view.server.ts'
 import { registerEditableRoutes } from './editable-routes.ts'
 
 /** Studies: reading at the pages' addresses, and the editor's writes addressed by study id. */

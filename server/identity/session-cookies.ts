@@ -1,4 +1,4 @@
-import { hasAnySessionCookie } from '../../app/lib/auth/session-cookies.ts'
+import { hasAnySessionCookie } from '#app/lib/auth/session-cookies.ts'
 
 /**
  * Amplify's CookieStorage names every cookie of a signed-in session

@@ -1,8 +1,8 @@
 import { once } from 'node:events'
 import net from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTemporaryDatabase, type TemporaryDatabase } from '../../db/test-support.ts'
-import { codeMessage } from '../identity/user-pool/messages.ts'
+import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.ts'
+import { codeMessage } from '#server/identity/user-pool/messages.ts'
 import {
   createMailer,
   type MailerOptions,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import nodemailer from 'nodemailer'
-import type { DB } from '../../db/schema.ts'
+import type { DB } from '#db/schema.ts'
 import type { Mailer, MailMessage } from './mailer.ts'
 import {
   claimAttempt,

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTemporaryDatabase, type TemporaryDatabase } from '../../db/test-support.ts'
+import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.ts'
 import { DEV_MAILBOX_PATH, escapeHtml, isLoopback, registerDevMailbox } from './dev-mailbox.ts'
 import { claimAttempt, enqueue, markFailed } from './outbox.ts'
 

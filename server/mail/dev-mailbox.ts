@@ -1,8 +1,8 @@
 import { isIP } from 'node:net'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
-import type { DB } from '../../db/schema.ts'
-import { DEV_MAILBOX_PATH } from '../config.ts'
+import type { DB } from '#db/schema.ts'
+import { DEV_MAILBOX_PATH } from '#server/config.ts'
 import { listOutbox, type OutboxMessage } from './outbox.ts'
 
 export { DEV_MAILBOX_PATH }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTemporaryDatabase, type TemporaryDatabase } from '../../db/test-support.ts'
+import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.ts'
 import { dueForDelivery, enqueue, listOutbox, timeOrderedId } from './outbox.ts'
 
 describe('timeOrderedId', () => {

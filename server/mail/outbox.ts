@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { type Kysely, type Selectable, sql } from 'kysely'
-import type { DB, MailOutboxTable } from '../../db/schema.ts'
+import type { DB, MailOutboxTable } from '#db/schema.ts'
 import type { MailMessage } from './mailer.ts'
 
 export type OutboxMessage = MailMessage & {

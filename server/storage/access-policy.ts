@@ -1,4 +1,4 @@
-import type { StorageSettings } from '../config.ts'
+import type { StorageSettings } from '#server/config.ts'
 
 /**
  * Who may do what under /s3 (seed §6, docs/decisions/011). A pure function of the operation,

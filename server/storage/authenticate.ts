@@ -1,5 +1,5 @@
-import type { StorageSettings } from '../config.ts'
-import type { CredentialsOwner } from '../identity/identity-pool/credentials.ts'
+import type { StorageSettings } from '#server/config.ts'
+import type { CredentialsOwner } from '#server/identity/identity-pool/credentials.ts'
 import type { Caller } from './access-policy.ts'
 import type { PayloadAuth } from './payload.ts'
 import { S3Error } from './s3-error.ts'

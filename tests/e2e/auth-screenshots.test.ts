@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider'
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { collectPageErrors, launchBrowser, waitForHydration } from './browser.ts'
 import { answerPasswordWith, type FakeChallenge } from './challenges.ts'
 

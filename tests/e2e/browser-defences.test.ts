@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { registerUser } from '../integration/identity/support.ts'
+import { registerUser } from '#tests/integration/identity/support.ts'
 import { collectPageErrors, markdownEditor, waitForHydration } from './browser.ts'
 import { browserSuite } from './suite.ts'
 

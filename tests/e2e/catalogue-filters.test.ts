@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { demoCourses } from '../../db/seed/demo-content.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { demoCourses } from '#db/seed/demo-content.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { collectPageErrors, launchBrowser, waitForHydration } from './browser.ts'
 
 let server: TestServer

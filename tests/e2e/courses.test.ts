@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { demoCourses } from '../../db/seed/demo-content.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { demoCourses } from '#db/seed/demo-content.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { collectPageErrors, launchBrowser, waitForHydration } from './browser.ts'
 
 /** The catalogue's page size (app/routes/courses/catalogue.tsx). */

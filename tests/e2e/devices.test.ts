@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { CLIENT_ID, call, registerUser } from '../integration/identity/support.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { CLIENT_ID, call, registerUser } from '#tests/integration/identity/support.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { collectPageErrors, launchBrowser, waitForHydration } from './browser.ts'
 import { totpCode } from './totp.ts'
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type GoogleProvider, startGoogleProvider } from '../support/google-provider.ts'
-import { configuredAddress, startTestServer, type TestServer } from '../support/test-server.ts'
+import { type GoogleProvider, startGoogleProvider } from '#tests/support/google-provider.ts'
+import { configuredAddress, startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { collectPageErrors, launchBrowser, waitForHydration } from './browser.ts'
 
 /**

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { renderMarkdown } from '../../features/markdown/render.ts'
-import { findUnsafeMarkup, XSS_PAYLOADS } from '../support/xss.ts'
+import { renderMarkdown } from '#features/markdown/render.ts'
+import { findUnsafeMarkup, XSS_PAYLOADS } from '#tests/support/xss.ts'
 import { launchBrowser } from './browser.ts'
 
 /**

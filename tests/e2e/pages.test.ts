@@ -1,8 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { demoCourses } from '../../db/seed/demo-content.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { demoCourses } from '#db/seed/demo-content.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { collectPageErrors, launchBrowser, waitForHydration } from './browser.ts'
 
 const SITE_TITLE = 'テックラボ はじめてのプログラミング講座'

@@ -2,7 +2,7 @@ import { mkdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { Browser, BrowserContextOptions } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { launchBrowser, waitForHydration } from './browser.ts'
 
 /** Screenshots for a person to look at; outside the repository, never committed. */

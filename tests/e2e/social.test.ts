@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { callApi } from '../support/http.ts'
-import { signedInCookie } from '../support/signed-in-user.ts'
+import { callApi } from '#tests/support/http.ts'
+import { signedInCookie } from '#tests/support/signed-in-user.ts'
 import { collectPageErrors, markdownEditor, waitForHydration } from './browser.ts'
 import { browserSuite } from './suite.ts'
 

@@ -2,9 +2,9 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
-import { CLIENT_ID } from '../integration/identity/support.ts'
-import { BUCKET, type Person, signedInUser } from '../integration/storage/support.ts'
+import { amplifyCookieHeader } from '#app/lib/auth/test-tokens.ts'
+import { CLIENT_ID } from '#tests/integration/identity/support.ts'
+import { BUCKET, type Person, signedInUser } from '#tests/integration/storage/support.ts'
 import { browserSuite } from './suite.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
-import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { amplifyCookieHeader } from '#app/lib/auth/test-tokens.ts'
+import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /**
  * Clients outside the browser call /api with the user pool's access token as a bearer token;

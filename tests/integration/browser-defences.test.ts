@@ -1,8 +1,8 @@
 import { request as httpsRequest } from 'node:https'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
-import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { amplifyCookieHeader } from '#app/lib/auth/test-tokens.ts'
+import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /**
  * The headers that make the browser enforce the site's rules (docs/decisions/020): the pages'

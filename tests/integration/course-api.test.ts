@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
-import { callApi } from '../support/http.ts'
-import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { amplifyCookieHeader } from '#app/lib/auth/test-tokens.ts'
+import { callApi } from '#tests/support/http.ts'
+import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /** The course API against the real server: ownership, drafts, revisions, field errors. */
 

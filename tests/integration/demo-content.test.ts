@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { demoCourses } from '../../db/seed/demo-content.ts'
-import { demoLessons } from '../../db/seed/demo-lessons.ts'
-import { demoStudies } from '../../db/seed/demo-social.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { demoCourses } from '#db/seed/demo-content.ts'
+import { demoLessons } from '#db/seed/demo-lessons.ts'
+import { demoStudies } from '#db/seed/demo-social.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /** What a newcomer sees of the demo content on a fresh install, through the pages. */
 let server: TestServer

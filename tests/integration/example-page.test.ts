@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /** /example: the sample lesson a guest reads without an account. */
 let server: TestServer

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ContentKind } from '../../db/schema.ts'
-import { contentPath } from '../../features/content-kinds.ts'
-import { callApi, fetchPage } from '../support/http.ts'
-import { signedInCookie } from '../support/signed-in-user.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import type { ContentKind } from '#db/schema.ts'
+import { contentPath } from '#features/content-kinds.ts'
+import { callApi, fetchPage } from '#tests/support/http.ts'
+import { signedInCookie } from '#tests/support/signed-in-user.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /**
  * /notifications for every kind of item × every kind of notification about an item (like,

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { nodeGet } from '../support/http.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { nodeGet } from '#tests/support/http.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 let server: TestServer
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { amplifyCookieHeader } from '../../app/lib/auth/test-tokens.ts'
-import { callApi, fetchPage } from '../support/http.ts'
-import { CLIENT_ID, signedInUser } from '../support/signed-in-user.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { amplifyCookieHeader } from '#app/lib/auth/test-tokens.ts'
+import { callApi, fetchPage } from '#tests/support/http.ts'
+import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /**
  * Profiles, follows, the home feed, /histories and sharing against the real server, read as a

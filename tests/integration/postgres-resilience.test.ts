@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
 import pg from 'pg'
 import { describe, expect, it, vi } from 'vitest'
-import { openDatabase } from '../../db/database.ts'
-import { createPostgresDatabase } from '../support/test-server.ts'
+import { openDatabase } from '#db/database.ts'
+import { createPostgresDatabase } from '#tests/support/test-server.ts'
 
 const adminUrl = process.env.TEST_DATABASE_URL
 

@@ -6,7 +6,7 @@ import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createPostgresDatabase } from '../support/test-server.ts'
+import { createPostgresDatabase } from '#tests/support/test-server.ts'
 
 const MAIN = path.resolve(import.meta.dirname, '../../server/main.ts')
 const cleanups: (() => Promise<void>)[] = []

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { rawRequest, statusOf } from '../support/http.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { rawRequest, statusOf } from '#tests/support/http.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 let server: TestServer
 

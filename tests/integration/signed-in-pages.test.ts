@@ -1,13 +1,8 @@
 import { GlobalSignOutCommand } from '@aws-sdk/client-cognito-identity-provider'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  amplifyCookieHeader,
-  makeTestKey,
-  signJwt,
-  tokenPair,
-} from '../../app/lib/auth/test-tokens.ts'
-import { CLIENT_ID, signedInUser, userPool } from '../support/signed-in-user.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { amplifyCookieHeader, makeTestKey, signJwt, tokenPair } from '#app/lib/auth/test-tokens.ts'
+import { CLIENT_ID, signedInUser, userPool } from '#tests/support/signed-in-user.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /**
  * Server rendering reads Amplify's cookies: valid tokens of our user pool give the signed-in

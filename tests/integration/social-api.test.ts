@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { callApi, fetchPage } from '../support/http.ts'
-import { signedInCookie } from '../support/signed-in-user.ts'
-import { startTestServer, type TestServer } from '../support/test-server.ts'
+import { callApi, fetchPage } from '#tests/support/http.ts'
+import { signedInCookie } from '#tests/support/signed-in-user.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /** Likes, comments and notifications through /api and the pages, on the real server. */
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { PutObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PNG_1X1 } from '../e2e/fixtures/images.ts'
-import { callApi } from '../support/http.ts'
-import type { TestServer } from '../support/test-server.ts'
+import { PNG_1X1 } from '#tests/e2e/fixtures/images.ts'
+import { callApi } from '#tests/support/http.ts'
+import type { TestServer } from '#tests/support/test-server.ts'
 import { BUCKET, signedInPageUser, startStorageServer } from './storage/support.ts'
 
 /**

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { staleBuildReason } from '../../server/build-inputs.ts'
+import { staleBuildReason } from '#server/build-inputs.ts'
 
 /**
  * Global setup of the integration and e2e suites, which serve the built app: a stale build

@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { seedDemoContent } from '../../db/seed/seed.ts'
-import { createPostgresDatabase } from '../../db/test-support.ts'
-import { loadConfig } from '../../server/config.ts'
-import { type RunningServer, startServer } from '../../server/start.ts'
+import { seedDemoContent } from '#db/seed/seed.ts'
+import { createPostgresDatabase } from '#db/test-support.ts'
+import { loadConfig } from '#server/config.ts'
+import { type RunningServer, startServer } from '#server/start.ts'
 
 export { createPostgresDatabase }
 

@@ -1,5 +1,5 @@
-import type { CourseDraft } from '../../../features/courses/course-editor.server.ts'
-import { apiFetch } from '../../lib/api-client.ts'
+import { apiFetch } from '#app/lib/api-client.ts'
+import type { CourseDraft } from '#features/courses/course-editor.server.ts'
 
 /** The course editor's calls to /api (the same feature functions the pages use). */
 export function courseApi(baseUrl: string) {

@@ -1,8 +1,8 @@
 import { useState } from 'react'
-import { useStorageSettings } from '../../lib/root-data.ts'
-import { publicObjectUrl } from '../../lib/storage/storage-settings.ts'
-import { ContentImageUpload } from '../content-image-upload.tsx'
-import { FormMessage } from '../forms.tsx'
+import { ContentImageUpload } from '#app/components/content-image-upload.tsx'
+import { FormMessage } from '#app/components/forms.tsx'
+import { useStorageSettings } from '#app/lib/root-data.ts'
+import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 
 /** A course's cover as cards and the course page show it: 16:9, or nothing when there is none. */
 export function CoverImage({

@@ -1,6 +1,6 @@
 import { NavLink } from 'react-router'
-import type { CourseView } from '../../../features/courses/course-view.server.ts'
-import { EmptyState } from '../empty-state.tsx'
+import { EmptyState } from '#app/components/empty-state.tsx'
+import type { CourseView } from '#features/courses/course-view.server.ts'
 
 /** Sections and their lessons, each with the learner's progress or its premium lock. */
 export function CourseOutline({ course }: { course: CourseView }) {

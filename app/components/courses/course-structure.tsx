@@ -1,6 +1,6 @@
 import { useState } from 'react'
-import type { CourseDraft } from '../../../features/courses/course-editor.server.ts'
-import type { Autosave } from '../../lib/use-autosave.ts'
+import type { Autosave } from '#app/lib/use-autosave.ts'
+import type { CourseDraft } from '#features/courses/course-editor.server.ts'
 import type { CourseApi } from './course-api.ts'
 import { LessonEditor } from './lesson-editor.tsx'
 

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
-import type { EditorLesson } from '../../../features/courses/course-editor.server.ts'
-import { ApiRequestError } from '../../lib/api-client.ts'
-import { type Autosave, useAutosave } from '../../lib/use-autosave.ts'
-import { MarkdownEditor } from '../markdown-editor.tsx'
+import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
+import { ApiRequestError } from '#app/lib/api-client.ts'
+import { type Autosave, useAutosave } from '#app/lib/use-autosave.ts'
+import type { EditorLesson } from '#features/courses/course-editor.server.ts'
 import type { CourseApi } from './course-api.ts'
 import { SaveStatus } from './save-status.tsx'
 

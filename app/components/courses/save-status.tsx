@@ -1,4 +1,4 @@
-import type { AutosaveState } from '../../lib/use-autosave.ts'
+import type { AutosaveState } from '#app/lib/use-autosave.ts'
 
 const LABELS: Record<AutosaveState, string> = {
   saved: '保存済み',

@@ -3,7 +3,7 @@ import {
   type HeatmapDay,
   heatmapLevel,
   heatmapMonthLabels,
-} from '../../../features/history/learning-days.ts'
+} from '#features/history/learning-days.ts'
 
 const WEEKDAYS = ['日', '月', '火', '水', '木', '金', '土']
 

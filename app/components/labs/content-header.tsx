@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import { formatDate } from '../../lib/format.ts'
-import { ShareButtons } from '../share-buttons.tsx'
-import { TagLinks } from '../tag-links.tsx'
+import { ShareButtons } from '#app/components/share-buttons.tsx'
+import { TagLinks } from '#app/components/tag-links.tsx'
+import { formatDate } from '#app/lib/format.ts'
 
 /** The top of a lab's or a story's page: breadcrumb, draft badge, tags, title and author. */
 export function ContentHeader(props: {

@@ -1,9 +1,9 @@
 import { Link } from 'react-router'
-import type { LabCard as Card } from '../../../features/labs/lab-lists.server.ts'
-import { useStorageSettings } from '../../lib/root-data.ts'
-import { publicObjectUrl } from '../../lib/storage/storage-settings.ts'
-import { Byline } from '../byline.tsx'
-import { TagLinks } from '../tag-links.tsx'
+import { Byline } from '#app/components/byline.tsx'
+import { TagLinks } from '#app/components/tag-links.tsx'
+import { useStorageSettings } from '#app/lib/root-data.ts'
+import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
+import type { LabCard as Card } from '#features/labs/lab-lists.server.ts'
 
 /** A lab or a lab story in a list: its picture, title, opening words, tags and author. */
 export function LabCard({ item, path }: { item: Card; path: 'labs' | 'labs_stories' }) {

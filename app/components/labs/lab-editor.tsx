@@ -1,12 +1,12 @@
-import { SCREENSHOTS_PER_LAB } from '../../../features/labs/lab-input.ts'
-import type { LabDraft } from '../../../features/labs/lab-view.server.ts'
-import { useStorageSettings } from '../../lib/root-data.ts'
-import { publicObjectUrl } from '../../lib/storage/storage-settings.ts'
-import { ContentImageUpload } from '../content-image-upload.tsx'
-import type { DraftApi } from '../draft-api.ts'
-import { DraftEditorShell, TextField, useDraftEditor } from '../editor-parts.tsx'
-import { FieldError } from '../forms.tsx'
-import { MarkdownEditor } from '../markdown-editor.tsx'
+import { ContentImageUpload } from '#app/components/content-image-upload.tsx'
+import type { DraftApi } from '#app/components/draft-api.ts'
+import { DraftEditorShell, TextField, useDraftEditor } from '#app/components/editor-parts.tsx'
+import { FieldError } from '#app/components/forms.tsx'
+import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
+import { useStorageSettings } from '#app/lib/root-data.ts'
+import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
+import { SCREENSHOTS_PER_LAB } from '#features/labs/lab-input.ts'
+import type { LabDraft } from '#features/labs/lab-view.server.ts'
 
 type LabFields = {
   title: string

@@ -1,7 +1,7 @@
-import type { LabCard as Card } from '../../../features/labs/lab-lists.server.ts'
-import type { Page } from '../../../features/pagination.ts'
-import { EmptyState } from '../empty-state.tsx'
-import { PublishedList } from '../published-list.tsx'
+import { EmptyState } from '#app/components/empty-state.tsx'
+import { PublishedList } from '#app/components/published-list.tsx'
+import type { LabCard as Card } from '#features/labs/lab-lists.server.ts'
+import type { Page } from '#features/pagination.ts'
 import { LabCard } from './lab-card.tsx'
 
 const KINDS = {

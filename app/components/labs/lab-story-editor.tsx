@@ -1,11 +1,11 @@
-import type { LabStoryDraft } from '../../../features/labs/lab-view.server.ts'
-import { useStorageSettings } from '../../lib/root-data.ts'
-import { publicObjectUrl } from '../../lib/storage/storage-settings.ts'
-import { ContentImageUpload } from '../content-image-upload.tsx'
-import { Field, inputClass } from '../courses/course-editor.tsx'
-import type { DraftApi } from '../draft-api.ts'
-import { DraftEditorShell, useDraftEditor } from '../editor-parts.tsx'
-import { MarkdownEditor } from '../markdown-editor.tsx'
+import { ContentImageUpload } from '#app/components/content-image-upload.tsx'
+import { Field, inputClass } from '#app/components/courses/course-editor.tsx'
+import type { DraftApi } from '#app/components/draft-api.ts'
+import { DraftEditorShell, useDraftEditor } from '#app/components/editor-parts.tsx'
+import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
+import { useStorageSettings } from '#app/lib/root-data.ts'
+import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
+import type { LabStoryDraft } from '#features/labs/lab-view.server.ts'
 
 type StoryFields = {
   title: string

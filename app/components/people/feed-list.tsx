@@ -1,12 +1,12 @@
 import { Link } from 'react-router'
-import { CONTENT_KINDS } from '../../../features/content-kinds.ts'
-import type { PublishedItem } from '../../../features/follows/feed.server.ts'
-import type { Page } from '../../../features/pagination.ts'
-import { apiFetch } from '../../lib/api-client.ts'
-import { useSettings } from '../../lib/root-data.ts'
-import { Byline } from '../byline.tsx'
-import { EmptyState } from '../empty-state.tsx'
-import { InfiniteList } from '../infinite-list.tsx'
+import { Byline } from '#app/components/byline.tsx'
+import { EmptyState } from '#app/components/empty-state.tsx'
+import { InfiniteList } from '#app/components/infinite-list.tsx'
+import { apiFetch } from '#app/lib/api-client.ts'
+import { useSettings } from '#app/lib/root-data.ts'
+import { CONTENT_KINDS } from '#features/content-kinds.ts'
+import type { PublishedItem } from '#features/follows/feed.server.ts'
+import type { Page } from '#features/pagination.ts'
 
 export const FEED_PAGE_SIZE = 10
 

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react'
 import { Link } from 'react-router'
-import type { FollowState } from '../../../features/follows/follows.server.ts'
-import { ApiRequestError, apiFetch } from '../../lib/api-client.ts'
-import { query } from '../../lib/auth/flow.ts'
-import { useCurrentUser, useSettings } from '../../lib/root-data.ts'
+import { ApiRequestError, apiFetch } from '#app/lib/api-client.ts'
+import { query } from '#app/lib/auth/flow.ts'
+import { useCurrentUser, useSettings } from '#app/lib/root-data.ts'
+import type { FollowState } from '#features/follows/follows.server.ts'
 
 const buttonClass =
   'inline-flex min-h-10 items-center rounded-lg px-4 text-sm font-semibold transition-colors'

@@ -1,11 +1,11 @@
 import { Link } from 'react-router'
-import type { FollowCard } from '../../../features/follows/follows.server.ts'
-import type { Page } from '../../../features/pagination.ts'
-import { apiFetch } from '../../lib/api-client.ts'
-import { useSettings, useStorageSettings } from '../../lib/root-data.ts'
-import { publicObjectUrl } from '../../lib/storage/storage-settings.ts'
-import { Avatar } from '../avatar.tsx'
-import { InfiniteList } from '../infinite-list.tsx'
+import { Avatar } from '#app/components/avatar.tsx'
+import { InfiniteList } from '#app/components/infinite-list.tsx'
+import { apiFetch } from '#app/lib/api-client.ts'
+import { useSettings, useStorageSettings } from '#app/lib/root-data.ts'
+import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
+import type { FollowCard } from '#features/follows/follows.server.ts'
+import type { Page } from '#features/pagination.ts'
 
 export const PERSON_PAGE_SIZE = 20
 

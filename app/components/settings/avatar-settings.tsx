@@ -1,13 +1,9 @@
 import { useFetcher } from 'react-router'
-import {
-  IMAGE_MAX_BYTES,
-  IMAGE_TYPES,
-  imageObjectName,
-} from '../../../features/images/image-rules.ts'
-import type { ClientStorageSettings } from '../../lib/storage/storage-settings.ts'
-import { Avatar } from '../avatar.tsx'
-import { FileUpload } from '../file-upload.tsx'
-import { FormMessage } from '../forms.tsx'
+import { Avatar } from '#app/components/avatar.tsx'
+import { FileUpload } from '#app/components/file-upload.tsx'
+import { FormMessage } from '#app/components/forms.tsx'
+import type { ClientStorageSettings } from '#app/lib/storage/storage-settings.ts'
+import { IMAGE_MAX_BYTES, IMAGE_TYPES, imageObjectName } from '#features/images/image-rules.ts'
 
 /**
  * The profile picture: upload an image to the public level of object storage, then ask the

@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useState } from 'react'
-import { authErrorMessage } from '../../lib/auth/errors.ts'
-import { loadAuth } from '../../lib/auth/load-auth.ts'
-import { codeError, normalizeCode } from '../../lib/auth/validation.ts'
-import { CodeField, FormMessage, Spinner, SubmitButton } from '../forms.tsx'
-import { TotpSetup } from '../totp-setup.tsx'
+import { CodeField, FormMessage, Spinner, SubmitButton } from '#app/components/forms.tsx'
+import { TotpSetup } from '#app/components/totp-setup.tsx'
+import { authErrorMessage } from '#app/lib/auth/errors.ts'
+import { loadAuth } from '#app/lib/auth/load-auth.ts'
+import { codeError, normalizeCode } from '#app/lib/auth/validation.ts'
 
 type State =
   | { kind: 'loading' }

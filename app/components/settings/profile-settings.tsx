@@ -1,8 +1,14 @@
 import { useId, useRef } from 'react'
 import { useFetcher } from 'react-router'
-import type { ProfileFields } from '../../../features/users/profile-input.ts'
-import { MAX_PROFILE_LINKS } from '../../../features/users/profile-input.ts'
-import { FieldError, FormMessage, SubmitButton, TextField, useFocusOnErrors } from '../forms.tsx'
+import {
+  FieldError,
+  FormMessage,
+  SubmitButton,
+  TextField,
+  useFocusOnErrors,
+} from '#app/components/forms.tsx'
+import type { ProfileFields } from '#features/users/profile-input.ts'
+import { MAX_PROFILE_LINKS } from '#features/users/profile-input.ts'
 import { TimeZoneField } from './time-zone-field.tsx'
 
 type ProfileResult = {

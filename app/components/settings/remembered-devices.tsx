@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react'
 import { useFetcher } from 'react-router'
-import { authErrorMessage } from '../../lib/auth/errors.ts'
-import { loadAuth } from '../../lib/auth/load-auth.ts'
-import { FormMessage, Spinner, SubmitButton } from '../forms.tsx'
+import { FormMessage, Spinner, SubmitButton } from '#app/components/forms.tsx'
+import { authErrorMessage } from '#app/lib/auth/errors.ts'
+import { loadAuth } from '#app/lib/auth/load-auth.ts'
 
 type Device = {
   id: string

@@ -1,6 +1,6 @@
 import { useState } from 'react'
-import { COMMON_TIME_ZONES } from '../../../features/users/profile-input.ts'
-import { FieldError } from '../forms.tsx'
+import { FieldError } from '#app/components/forms.tsx'
+import { COMMON_TIME_ZONES } from '#features/users/profile-input.ts'
 
 const COMMON_ZONE_NAMES = new Set(COMMON_TIME_ZONES.map(({ zone }) => zone))
 

@@ -1,15 +1,11 @@
 import { type FormEvent, useState } from 'react'
-import type { ContentKind } from '../../../db/schema.ts'
-import type {
-  CommentPage,
-  CommentThread,
-  CommentView,
-} from '../../../features/social/comments.server.ts'
-import { ApiRequestError } from '../../lib/api-client.ts'
-import { formatDate } from '../../lib/format.ts'
-import { useSettings } from '../../lib/root-data.ts'
-import { MarkdownEditor } from '../markdown-editor.tsx'
-import { MarkdownView } from '../markdown-view.tsx'
+import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
+import { MarkdownView } from '#app/components/markdown-view.tsx'
+import { ApiRequestError } from '#app/lib/api-client.ts'
+import { formatDate } from '#app/lib/format.ts'
+import { useSettings } from '#app/lib/root-data.ts'
+import type { ContentKind } from '#db/schema.ts'
+import type { CommentPage, CommentThread, CommentView } from '#features/social/comments.server.ts'
 import { SignInLink } from './sign-in-link.tsx'
 import { type SocialApi, socialApi } from './social-api.ts'
 

@@ -1,7 +1,7 @@
 import { useState } from 'react'
-import type { ContentKind } from '../../../db/schema.ts'
-import type { LikeState } from '../../../features/social/likes.server.ts'
-import { useSettings } from '../../lib/root-data.ts'
+import { useSettings } from '#app/lib/root-data.ts'
+import type { ContentKind } from '#db/schema.ts'
+import type { LikeState } from '#features/social/likes.server.ts'
 import { SignInLink } from './sign-in-link.tsx'
 import { socialApi } from './social-api.ts'
 

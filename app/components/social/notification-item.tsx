@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
-import { CONTENT_KINDS } from '../../../features/content-kinds.ts'
-import type { NotificationView } from '../../../features/social/notifications.server.ts'
-import { formatDate } from '../../lib/format.ts'
+import { formatDate } from '#app/lib/format.ts'
+import { CONTENT_KINDS } from '#features/content-kinds.ts'
+import type { NotificationView } from '#features/social/notifications.server.ts'
 
 const ACTIONS: Record<NotificationView['kind'], string> = {
   follow: 'あなたをフォローしました',

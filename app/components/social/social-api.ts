@@ -1,7 +1,7 @@
-import type { ContentKind } from '../../../db/schema.ts'
-import type { CommentPage, CommentView } from '../../../features/social/comments.server.ts'
-import type { LikeState } from '../../../features/social/likes.server.ts'
-import { apiFetch } from '../../lib/api-client.ts'
+import { apiFetch } from '#app/lib/api-client.ts'
+import type { ContentKind } from '#db/schema.ts'
+import type { CommentPage, CommentView } from '#features/social/comments.server.ts'
+import type { LikeState } from '#features/social/likes.server.ts'
 
 /** The like and comment components' calls to /api (the same feature functions the pages use). */
 export function socialApi(baseUrl: string, kind: ContentKind, id: string) {

@@ -1,5 +1,5 @@
-import type { ContentKind } from '../../../db/schema.ts'
-import type { SocialView } from '../../../features/social/social-view.server.ts'
+import type { ContentKind } from '#db/schema.ts'
+import type { SocialView } from '#features/social/social-view.server.ts'
 import { CommentSection } from './comment-section.tsx'
 import { LikeButton } from './like-button.tsx'
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
-import type { StudyCard as Study } from '../../../features/studies/study-lists.server.ts'
-import { Byline } from '../byline.tsx'
-import { TagLinks } from '../tag-links.tsx'
+import { Byline } from '#app/components/byline.tsx'
+import { TagLinks } from '#app/components/tag-links.tsx'
+import type { StudyCard as Study } from '#features/studies/study-lists.server.ts'
 
 export function StudyCard({ study }: { study: Study }) {
   return (

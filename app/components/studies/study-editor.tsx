@@ -1,7 +1,7 @@
-import type { StudyDraft } from '../../../features/studies/study-view.server.ts'
-import { Field, inputClass } from '../courses/course-editor.tsx'
-import { DraftEditorShell, useDraftEditor } from '../editor-parts.tsx'
-import { MarkdownEditor } from '../markdown-editor.tsx'
+import { Field, inputClass } from '#app/components/courses/course-editor.tsx'
+import { DraftEditorShell, useDraftEditor } from '#app/components/editor-parts.tsx'
+import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
+import type { StudyDraft } from '#features/studies/study-view.server.ts'
 import type { StudyApi } from './study-api.ts'
 
 type StudyFields = Pick<StudyDraft, 'title' | 'summary' | 'notes'> & {

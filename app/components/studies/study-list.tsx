@@ -1,6 +1,6 @@
-import type { Page } from '../../../features/pagination.ts'
-import type { StudyCard as Study } from '../../../features/studies/study-lists.server.ts'
-import { LIST_PAGE_SIZE, PublishedList } from '../published-list.tsx'
+import { LIST_PAGE_SIZE, PublishedList } from '#app/components/published-list.tsx'
+import type { Page } from '#features/pagination.ts'
+import type { StudyCard as Study } from '#features/studies/study-lists.server.ts'
 import { StudyCard } from './study-card.tsx'
 
 export const STUDY_PAGE_SIZE = LIST_PAGE_SIZE

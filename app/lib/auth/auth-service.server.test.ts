@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../server/config.ts'
+import { loadConfig } from '#server/config.ts'
 import { createAuthService } from './auth-service.server.ts'
 
 const embedded = { identityPool: true, totpMfa: true, rememberedDevices: false }

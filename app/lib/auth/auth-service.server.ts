@@ -1,5 +1,5 @@
-import type { IdentitySettings } from '../../../server/config.ts'
-import type { AuthService } from '../../load-context.ts'
+import type { AuthService } from '#app/load-context.ts'
+import type { IdentitySettings } from '#server/config.ts'
 import type { ClientIdentitySettings } from './identity-config.ts'
 import {
   createSessionReader,

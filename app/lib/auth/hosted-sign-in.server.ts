@@ -1,4 +1,4 @@
-import { SIGN_UP_COOKIE } from '../../../server/identity/oauth/cookies.ts'
+import { SIGN_UP_COOKIE } from '#server/identity/oauth/cookies.ts'
 import { parseCookies } from './session-cookies.ts'
 
 /** Does this browser have a first Google sign-in waiting for its username? */

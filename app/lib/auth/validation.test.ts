@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { USERNAME_PATTERN as SERVER_USERNAME_PATTERN } from '../../../features/users/accounts.server.ts'
+import { USERNAME_PATTERN as SERVER_USERNAME_PATTERN } from '#features/users/accounts.server.ts'
 import {
   codeError,
   emailError,

@@ -1,5 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3'
-import { loadAuth } from '../auth/load-auth.ts'
+import { loadAuth } from '#app/lib/auth/load-auth.ts'
 import { type ClientStorageSettings, storageEndpoint } from './storage-settings.ts'
 
 /**

@@ -6,7 +6,7 @@ import {
   DevMailboxNote,
   linkClass,
   NeedsJavaScript,
-} from '../../components/auth-screen.tsx'
+} from '#app/components/auth-screen.tsx'
 import {
   CodeField,
   FormMessage,
@@ -14,18 +14,12 @@ import {
   SubmitButton,
   TextField,
   useFocusOnErrors,
-} from '../../components/forms.tsx'
-import {
-  errorResult,
-  type FormResult,
-  fieldErrors,
-  formString,
-  query,
-} from '../../lib/auth/flow.ts'
-import { loadAuth } from '../../lib/auth/load-auth.ts'
-import { useSubmitting } from '../../lib/auth/use-submitting.ts'
-import { codeError, newPasswordError, normalizeCode } from '../../lib/auth/validation.ts'
-import { pageMeta } from '../../lib/meta.ts'
+} from '#app/components/forms.tsx'
+import { errorResult, type FormResult, fieldErrors, formString, query } from '#app/lib/auth/flow.ts'
+import { loadAuth } from '#app/lib/auth/load-auth.ts'
+import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
+import { codeError, newPasswordError, normalizeCode } from '#app/lib/auth/validation.ts'
+import { pageMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/forgot-password-verify'
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -5,12 +5,12 @@ import {
   AuthHeading,
   linkClass,
   NeedsJavaScript,
-} from '../../components/auth-screen.tsx'
-import { FormMessage, SubmitButton, TextField, useFocusOnErrors } from '../../components/forms.tsx'
-import { errorResult, type FormResult, formString, query } from '../../lib/auth/flow.ts'
-import { loadAuth } from '../../lib/auth/load-auth.ts'
-import { useSubmitting } from '../../lib/auth/use-submitting.ts'
-import { pageMeta } from '../../lib/meta.ts'
+} from '#app/components/auth-screen.tsx'
+import { FormMessage, SubmitButton, TextField, useFocusOnErrors } from '#app/components/forms.tsx'
+import { errorResult, type FormResult, formString, query } from '#app/lib/auth/flow.ts'
+import { loadAuth } from '#app/lib/auth/load-auth.ts'
+import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
+import { pageMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/forgot-password'
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -1,7 +1,7 @@
 import { renderToString } from 'react-dom/server'
 import { createRoutesStub } from 'react-router'
 import { describe, expect, it } from 'vitest'
-import type { SignInStep } from '../../lib/auth/sign-in-steps.ts'
+import type { SignInStep } from '#app/lib/auth/sign-in-steps.ts'
 import SignIn from './signin.tsx'
 
 /** The sign-in screen as the server renders it, for a given result of the last submission. */

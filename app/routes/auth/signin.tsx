@@ -6,7 +6,7 @@ import {
   GoogleSignIn,
   linkClass,
   NeedsJavaScript,
-} from '../../components/auth-screen.tsx'
+} from '#app/components/auth-screen.tsx'
 import {
   CodeField,
   FormMessage,
@@ -14,8 +14,8 @@ import {
   SubmitButton,
   TextField,
   useFocusOnErrors,
-} from '../../components/forms.tsx'
-import { TotpSetup } from '../../components/totp-setup.tsx'
+} from '#app/components/forms.tsx'
+import { TotpSetup } from '#app/components/totp-setup.tsx'
 import {
   errorResult,
   type FormResult,
@@ -23,17 +23,12 @@ import {
   formString,
   query,
   safeRedirect,
-} from '../../lib/auth/flow.ts'
-import { type AuthModule, loadAuth } from '../../lib/auth/load-auth.ts'
-import { type MfaMethod, type SignInStep, signInStepOf } from '../../lib/auth/sign-in-steps.ts'
-import { useSubmitting } from '../../lib/auth/use-submitting.ts'
-import {
-  codeError,
-  emailError,
-  newPasswordError,
-  normalizeCode,
-} from '../../lib/auth/validation.ts'
-import { pageMeta } from '../../lib/meta.ts'
+} from '#app/lib/auth/flow.ts'
+import { type AuthModule, loadAuth } from '#app/lib/auth/load-auth.ts'
+import { type MfaMethod, type SignInStep, signInStepOf } from '#app/lib/auth/sign-in-steps.ts'
+import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
+import { codeError, emailError, newPasswordError, normalizeCode } from '#app/lib/auth/validation.ts'
+import { pageMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/signin'
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -6,14 +6,14 @@ import {
   GoogleSignIn,
   linkClass,
   NeedsJavaScript,
-} from '../../components/auth-screen.tsx'
+} from '#app/components/auth-screen.tsx'
 import {
   FormMessage,
   PasswordField,
   SubmitButton,
   TextField,
   useFocusOnErrors,
-} from '../../components/forms.tsx'
+} from '#app/components/forms.tsx'
 import {
   errorResult,
   type FormResult,
@@ -21,16 +21,16 @@ import {
   formString,
   query,
   safeRedirect,
-} from '../../lib/auth/flow.ts'
-import { loadAuth } from '../../lib/auth/load-auth.ts'
-import { useSubmitting } from '../../lib/auth/use-submitting.ts'
+} from '#app/lib/auth/flow.ts'
+import { loadAuth } from '#app/lib/auth/load-auth.ts'
+import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
 import {
   emailError,
   newPasswordError,
   USERNAME_RULE,
   usernameError,
-} from '../../lib/auth/validation.ts'
-import { pageMeta } from '../../lib/meta.ts'
+} from '#app/lib/auth/validation.ts'
+import { pageMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/signup'
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -1,25 +1,25 @@
 import { data, Form, useSubmit } from 'react-router'
-import { actorOf } from '../../../features/actor.ts'
+import { CourseCard } from '#app/components/course-card.tsx'
+import { EmptyState } from '#app/components/empty-state.tsx'
+import { InfiniteList } from '#app/components/infinite-list.tsx'
+import { SearchBox, SearchResultList } from '#app/components/search-results.tsx'
+import { apiFetch } from '#app/lib/api-client.ts'
+import { publicPageHeaders } from '#app/lib/cache-control.ts'
+import { viewerCacheControl } from '#app/lib/content-response.server.ts'
+import { pageMeta } from '#app/lib/meta.ts'
+import { useSettings } from '#app/lib/root-data.ts'
+import { actorOf } from '#features/actor.ts'
 import {
   type CatalogueFilters,
   catalogueFilters,
   catalogueQuery,
   listCatalogueTags,
   listPublishedCourses,
-} from '../../../features/courses/catalogue.server.ts'
-import { type CourseCard as Course, LEVEL_LABELS } from '../../../features/courses/course-card.ts'
-import type { Page } from '../../../features/pagination.ts'
-import { searchPublishedContent } from '../../../features/search/search.server.ts'
-import { searchQuery } from '../../../features/search/search-query.ts'
-import { CourseCard } from '../../components/course-card.tsx'
-import { EmptyState } from '../../components/empty-state.tsx'
-import { InfiniteList } from '../../components/infinite-list.tsx'
-import { SearchBox, SearchResultList } from '../../components/search-results.tsx'
-import { apiFetch } from '../../lib/api-client.ts'
-import { publicPageHeaders } from '../../lib/cache-control.ts'
-import { viewerCacheControl } from '../../lib/content-response.server.ts'
-import { pageMeta } from '../../lib/meta.ts'
-import { useSettings } from '../../lib/root-data.ts'
+} from '#features/courses/catalogue.server.ts'
+import { type CourseCard as Course, LEVEL_LABELS } from '#features/courses/course-card.ts'
+import type { Page } from '#features/pagination.ts'
+import { searchPublishedContent } from '#features/search/search.server.ts'
+import { searchQuery } from '#features/search/search-query.ts'
 import type { Route } from './+types/catalogue'
 
 // A search's results depend on the viewer (premium lessons they may read); the list does not.

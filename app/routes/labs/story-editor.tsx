@@ -1,17 +1,17 @@
 import { useMemo } from 'react'
 import { useLocation } from 'react-router'
+import { draftApi } from '#app/components/draft-api.ts'
+import { LabStoryEditor } from '#app/components/labs/lab-story-editor.tsx'
+import { contentForPage } from '#app/lib/content-response.server.ts'
+import { editorKey } from '#app/lib/editor-address.ts'
+import { editorRequest } from '#app/lib/editor-page.server.ts'
+import { pageMeta } from '#app/lib/meta.ts'
+import { useSettings } from '#app/lib/root-data.ts'
 import {
   type LabStoryDraft,
   labChoicesFor,
   readLabStoryForEditor,
-} from '../../../features/labs/lab-view.server.ts'
-import { draftApi } from '../../components/draft-api.ts'
-import { LabStoryEditor } from '../../components/labs/lab-story-editor.tsx'
-import { contentForPage } from '../../lib/content-response.server.ts'
-import { editorKey } from '../../lib/editor-address.ts'
-import { editorRequest } from '../../lib/editor-page.server.ts'
-import { pageMeta } from '../../lib/meta.ts'
-import { useSettings } from '../../lib/root-data.ts'
+} from '#features/labs/lab-view.server.ts'
 import type { Route } from './+types/story-editor'
 
 export function headers() {

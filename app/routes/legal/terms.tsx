@@ -1,5 +1,5 @@
-import { publicPageHeaders } from '../../lib/cache-control.ts'
-import { pageMeta } from '../../lib/meta.ts'
+import { publicPageHeaders } from '#app/lib/cache-control.ts'
+import { pageMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/terms'
 import { LegalDocument, type LegalSection } from './legal-document.tsx'
 

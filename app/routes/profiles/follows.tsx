@@ -1,11 +1,11 @@
 import { data } from 'react-router'
-import { listFollows } from '../../../features/follows/follows.server.ts'
-import { pageQuery } from '../../../features/pagination.ts'
-import { EmptyState } from '../../components/empty-state.tsx'
-import { PERSON_PAGE_SIZE, PersonList } from '../../components/people/person-list.tsx'
-import { publicPageHeaders } from '../../lib/cache-control.ts'
-import { contentForPage } from '../../lib/content-response.server.ts'
-import { pageMeta } from '../../lib/meta.ts'
+import { EmptyState } from '#app/components/empty-state.tsx'
+import { PERSON_PAGE_SIZE, PersonList } from '#app/components/people/person-list.tsx'
+import { publicPageHeaders } from '#app/lib/cache-control.ts'
+import { contentForPage } from '#app/lib/content-response.server.ts'
+import { pageMeta } from '#app/lib/meta.ts'
+import { listFollows } from '#features/follows/follows.server.ts'
+import { pageQuery } from '#features/pagination.ts'
 import type { Route } from './+types/follows'
 
 export const headers = publicPageHeaders

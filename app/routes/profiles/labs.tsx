@@ -1,14 +1,11 @@
 import { data } from 'react-router'
-import {
-  listPublishedLabStories,
-  listPublishedLabs,
-} from '../../../features/labs/lab-lists.server.ts'
-import { studyListQuery } from '../../../features/studies/study-lists.server.ts'
-import { HeadingWithCreate } from '../../components/create-button.tsx'
-import { LabList } from '../../components/labs/lab-list.tsx'
-import { LIST_PAGE_SIZE } from '../../components/published-list.tsx'
-import { publicPageHeaders } from '../../lib/cache-control.ts'
-import { pageMeta } from '../../lib/meta.ts'
+import { HeadingWithCreate } from '#app/components/create-button.tsx'
+import { LabList } from '#app/components/labs/lab-list.tsx'
+import { LIST_PAGE_SIZE } from '#app/components/published-list.tsx'
+import { publicPageHeaders } from '#app/lib/cache-control.ts'
+import { pageMeta } from '#app/lib/meta.ts'
+import { listPublishedLabStories, listPublishedLabs } from '#features/labs/lab-lists.server.ts'
+import { studyListQuery } from '#features/studies/study-lists.server.ts'
 import type { Route } from './+types/labs'
 
 export const headers = publicPageHeaders

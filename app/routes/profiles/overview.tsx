@@ -1,9 +1,9 @@
-import { listCoursesByAuthor } from '../../../features/courses/catalogue.server.ts'
-import { CourseCard } from '../../components/course-card.tsx'
-import { HeadingWithCreate } from '../../components/create-button.tsx'
-import { EmptyState } from '../../components/empty-state.tsx'
-import { publicPageHeaders } from '../../lib/cache-control.ts'
-import { pageMeta } from '../../lib/meta.ts'
+import { CourseCard } from '#app/components/course-card.tsx'
+import { HeadingWithCreate } from '#app/components/create-button.tsx'
+import { EmptyState } from '#app/components/empty-state.tsx'
+import { publicPageHeaders } from '#app/lib/cache-control.ts'
+import { pageMeta } from '#app/lib/meta.ts'
+import { listCoursesByAuthor } from '#features/courses/catalogue.server.ts'
 import type { Route } from './+types/overview'
 
 export const headers = publicPageHeaders

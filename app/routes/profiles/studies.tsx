@@ -1,12 +1,9 @@
 import { data } from 'react-router'
-import {
-  listPublishedStudies,
-  studyListQuery,
-} from '../../../features/studies/study-lists.server.ts'
-import { HeadingWithCreate } from '../../components/create-button.tsx'
-import { STUDY_PAGE_SIZE, StudyList } from '../../components/studies/study-list.tsx'
-import { publicPageHeaders } from '../../lib/cache-control.ts'
-import { pageMeta } from '../../lib/meta.ts'
+import { HeadingWithCreate } from '#app/components/create-button.tsx'
+import { STUDY_PAGE_SIZE, StudyList } from '#app/components/studies/study-list.tsx'
+import { publicPageHeaders } from '#app/lib/cache-control.ts'
+import { pageMeta } from '#app/lib/meta.ts'
+import { listPublishedStudies, studyListQuery } from '#features/studies/study-lists.server.ts'
 import type { Route } from './+types/studies'
 
 export const headers = publicPageHeaders

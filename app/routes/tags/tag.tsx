@@ -1,11 +1,11 @@
 import { data, Link } from 'react-router'
-import { CONTENT_KINDS } from '../../../features/content-kinds.ts'
-import { listTaggedContent } from '../../../features/tags/tagged-content.server.ts'
-import { EmptyState } from '../../components/empty-state.tsx'
-import { PUBLIC_PAGE_CACHE_CONTROL } from '../../lib/cache-control.ts'
-import { contentForPage } from '../../lib/content-response.server.ts'
-import { formatDate } from '../../lib/format.ts'
-import { pageMeta } from '../../lib/meta.ts'
+import { EmptyState } from '#app/components/empty-state.tsx'
+import { PUBLIC_PAGE_CACHE_CONTROL } from '#app/lib/cache-control.ts'
+import { contentForPage } from '#app/lib/content-response.server.ts'
+import { formatDate } from '#app/lib/format.ts'
+import { pageMeta } from '#app/lib/meta.ts'
+import { CONTENT_KINDS } from '#features/content-kinds.ts'
+import { listTaggedContent } from '#features/tags/tagged-content.server.ts'
 import type { Route } from './+types/tag'
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import type { DB } from '../../../db/schema.ts'
-import type { SecretBox } from '../secret-box.ts'
+import type { DB } from '#db/schema.ts'
+import type { SecretBox } from '#server/identity/secret-box.ts'
 
 export const CREDENTIALS_TTL_MS = 60 * 60 * 1000
 

@@ -7,9 +7,9 @@ import {
 import { JwtVerifier } from 'aws-jwt-verify'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTemporaryDatabase, type TemporaryDatabase } from '../../../db/test-support.ts'
-import { loadConfig } from '../../config.ts'
-import { createSecretBox } from '../secret-box.ts'
+import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.ts'
+import { loadConfig } from '#server/config.ts'
+import { createSecretBox } from '#server/identity/secret-box.ts'
 import { findCredentials } from './credentials.ts'
 import { type IdTokenVerifier, identityPoolPlugin } from './index.ts'
 

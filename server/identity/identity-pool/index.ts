@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
-import type { DB } from '../../../db/schema.ts'
-import type { IdentitySettings } from '../../config.ts'
-import { awsJsonService } from '../aws-json-protocol.ts'
-import { CognitoError, notAuthorized } from '../cognito-error.ts'
-import type { SecretBox } from '../secret-box.ts'
+import type { DB } from '#db/schema.ts'
+import type { IdentitySettings } from '#server/config.ts'
+import { awsJsonService } from '#server/identity/aws-json-protocol.ts'
+import { CognitoError, notAuthorized } from '#server/identity/cognito-error.ts'
+import type { SecretBox } from '#server/identity/secret-box.ts'
 import { issueCredentials } from './credentials.ts'
 import {
   createGuestIdentity,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { IdentitySettings } from '../../config.ts'
+import type { IdentitySettings } from '#server/config.ts'
 import { OAuthError } from './oauth-error.ts'
 
 /** The path of the app's page that finishes a hosted sign-in (Amplify's redirectSignIn). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import type { UserPoolContext } from '../user-pool/context.ts'
-import type { PoolUser } from '../user-pool/users.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
+import type { PoolUser } from '#server/identity/user-pool/users.ts'
 import {
   authorizeQuery,
   type ClientRequest,

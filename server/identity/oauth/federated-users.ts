@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { UserPoolContext } from '../user-pool/context.ts'
-import { findLinkedSub, linkIdentity } from '../user-pool/linked-identities.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
+import { findLinkedSub, linkIdentity } from '#server/identity/user-pool/linked-identities.ts'
 import {
   findUserBySub,
   findUserByUsername,
@@ -9,7 +9,7 @@ import {
   normalizeEmail,
   normalizeUsername,
   type PoolUser,
-} from '../user-pool/users.ts'
+} from '#server/identity/user-pool/users.ts'
 import type { GoogleIdentity } from './google.ts'
 
 export const GOOGLE = 'Google'

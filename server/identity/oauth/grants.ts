@@ -1,6 +1,6 @@
-import { CognitoError } from '../cognito-error.ts'
-import { consumeAuthSession, openAuthSession } from '../user-pool/auth-sessions.ts'
-import type { UserPoolContext } from '../user-pool/context.ts'
+import { CognitoError } from '#server/identity/cognito-error.ts'
+import { consumeAuthSession, openAuthSession } from '#server/identity/user-pool/auth-sessions.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
 import type { ClientRequest } from './authorize-request.ts'
 import type { GoogleIdentity, GoogleRequest } from './google.ts'
 

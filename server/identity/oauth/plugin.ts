@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { UserPoolContext } from '../user-pool/context.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
 import { browserRoutes } from './browser-routes.ts'
 import { clientRoutes } from './client-routes.ts'
 import type { Google } from './google.ts'

@@ -1,9 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
-import { CognitoError } from '../cognito-error.ts'
-import { refreshSignInSession, startSignInSession } from '../user-pool/auth/sign-in-session.ts'
-import type { UserPoolContext } from '../user-pool/context.ts'
-import { findUserBySub } from '../user-pool/users.ts'
+import { CognitoError } from '#server/identity/cognito-error.ts'
+import {
+  refreshSignInSession,
+  startSignInSession,
+} from '#server/identity/user-pool/auth/sign-in-session.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
+import { findUserBySub } from '#server/identity/user-pool/users.ts'
 import { takeGrant } from './grants.ts'
 import { invalidGrant, invalidRequest, OAuthError } from './oauth-error.ts'
 

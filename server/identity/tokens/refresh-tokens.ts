@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
-import type { DB, IdentityRefreshTokensTable } from '../../../db/schema.ts'
+import type { DB, IdentityRefreshTokensTable } from '#db/schema.ts'
 
 /**
  * Refresh tokens are opaque random strings; only their SHA-256 is stored. Each one starts a

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openTemporaryDatabase, type TemporaryDatabase } from '../../../db/test-support.ts'
+import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.ts'
 import { issueTokens } from './issue.ts'
 import { type KeyStore, openKeyStore } from './keys.ts'
 import { createRefreshToken, revokeRefreshToken } from './refresh-tokens.ts'

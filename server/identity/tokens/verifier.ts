@@ -1,6 +1,6 @@
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model'
 import type { Kysely } from 'kysely'
-import type { DB } from '../../../db/schema.ts'
+import type { DB } from '#db/schema.ts'
 import { jwtKid, verifyJwtSignature } from './jwt.ts'
 import type { KeyStore } from './keys.ts'
 import { isSessionActive } from './refresh-tokens.ts'

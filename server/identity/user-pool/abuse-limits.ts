@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
-import type { AbuseLimitSettings } from '../../config.ts'
-import type { RateLimiter } from '../../rate-limiter.ts'
-import { CognitoError } from '../cognito-error.ts'
+import type { AbuseLimitSettings } from '#server/config.ts'
+import { CognitoError } from '#server/identity/cognito-error.ts'
+import type { RateLimiter } from '#server/rate-limiter.ts'
 import type { UserPoolContext } from './context.ts'
 
 /**

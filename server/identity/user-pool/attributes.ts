@@ -1,5 +1,5 @@
-import { invalidParameter } from '../cognito-error.ts'
-import type { TokenSubject } from '../tokens/issue.ts'
+import { invalidParameter } from '#server/identity/cognito-error.ts'
+import type { TokenSubject } from '#server/identity/tokens/issue.ts'
 import { normalizeEmail, type PoolUser, type PoolUserPatch } from './users.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { notAuthorized } from '../cognito-error.ts'
+import { notAuthorized } from '#server/identity/cognito-error.ts'
 import type { UserPoolContext } from './context.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto'
-import { CognitoError } from '../cognito-error.ts'
+import { CognitoError } from '#server/identity/cognito-error.ts'
 import { limitExceeded, limitMail } from './abuse-limits.ts'
 import { maskEmail } from './attributes.ts'
 import type { UserPoolContext } from './context.ts'

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../../db/schema.ts'
-import type { IdentitySettings } from '../../config.ts'
-import type { Mailer } from '../../mail/mailer.ts'
-import type { AccountEvents } from '../account-events.ts'
-import type { KeyStore } from '../tokens/keys.ts'
-import type { TokenVerifier } from '../tokens/verifier.ts'
+import type { DB } from '#db/schema.ts'
+import type { IdentitySettings } from '#server/config.ts'
+import type { AccountEvents } from '#server/identity/account-events.ts'
+import type { KeyStore } from '#server/identity/tokens/keys.ts'
+import type { TokenVerifier } from '#server/identity/tokens/verifier.ts'
+import type { Mailer } from '#server/mail/mailer.ts'
 import type { AbuseLimits } from './abuse-limits.ts'
 
 /** The part of a pino/Fastify logger the user pool uses. Never give it a secret. */

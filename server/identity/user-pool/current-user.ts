@@ -1,5 +1,5 @@
-import { CognitoError, notAuthorized } from '../cognito-error.ts'
-import { TokenRejected } from '../tokens/verifier.ts'
+import { CognitoError, notAuthorized } from '#server/identity/cognito-error.ts'
+import { TokenRejected } from '#server/identity/tokens/verifier.ts'
 import type { UserPoolContext } from './context.ts'
 import { findUserBySub, type PoolUser } from './users.ts'
 

@@ -1,4 +1,4 @@
-import { CognitoError } from '../cognito-error.ts'
+import { CognitoError } from '#server/identity/cognito-error.ts'
 import type { UserPoolContext } from './context.ts'
 import { findUserByVerifiedEmail, type PoolUser, updateUser } from './users.ts'
 

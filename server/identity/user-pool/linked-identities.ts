@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../../db/schema.ts'
-import type { LinkedIdentity } from '../tokens/issue.ts'
+import type { DB } from '#db/schema.ts'
+import type { LinkedIdentity } from '#server/identity/tokens/issue.ts'
 
 /**
  * External identities that sign in as an account (identity_user_links): Google's subject

@@ -1,4 +1,4 @@
-import { notAuthorized } from '../cognito-error.ts'
+import { notAuthorized } from '#server/identity/cognito-error.ts'
 import { limitKey, sourceOf } from './abuse-limits.ts'
 import type { UserPoolContext } from './context.ts'
 import type { PoolUser } from './users.ts'

@@ -1,4 +1,4 @@
-import type { MailMessage } from '../../mail/mailer.ts'
+import type { MailMessage } from '#server/mail/mailer.ts'
 
 /** The mail the user pool sends, in Japanese. Codes and temporary passwords go only here. */
 export type CodePurpose = 'sign_up' | 'forgot_password' | 'verify_email' | 'sms_mfa' | 'custom_auth'

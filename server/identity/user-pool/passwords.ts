@@ -1,6 +1,6 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
-import { CognitoError } from '../cognito-error.ts'
-import { createVerifier, passwordExponent, powG } from '../srp.ts'
+import { CognitoError } from '#server/identity/cognito-error.ts'
+import { createVerifier, passwordExponent, powG } from '#server/identity/srp.ts'
 import type { PoolUser } from './users.ts'
 
 /**

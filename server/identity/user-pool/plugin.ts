@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { awsJsonService } from '../aws-json-protocol.ts'
-import { CognitoError } from '../cognito-error.ts'
+import { awsJsonService } from '#server/identity/aws-json-protocol.ts'
+import { CognitoError } from '#server/identity/cognito-error.ts'
 import type { UserPoolContext } from './context.ts'
 import { userPoolOperations } from './operations/index.ts'
 

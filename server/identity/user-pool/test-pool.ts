@@ -1,11 +1,11 @@
 import path from 'node:path'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { expect } from 'vitest'
-import { openTemporaryDatabase, type TemporaryDatabase } from '../../../db/test-support.ts'
-import { type IdentitySettings, loadConfig } from '../../config.ts'
-import type { MailMessage } from '../../mail/mailer.ts'
-import { createIdentity, identityPlugin } from '../index.ts'
-import { totpCode, totpStep } from '../totp.ts'
+import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.ts'
+import { type IdentitySettings, loadConfig } from '#server/config.ts'
+import { createIdentity, identityPlugin } from '#server/identity/index.ts'
+import { totpCode, totpStep } from '#server/identity/totp.ts'
+import type { MailMessage } from '#server/mail/mailer.ts'
 
 /**
  * For tests only: a user pool over Fastify's inject, with its own SQLite database, mailbox

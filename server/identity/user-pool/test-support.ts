@@ -10,7 +10,7 @@ import {
   padHex,
   passwordExponent,
   powG,
-} from '../srp.ts'
+} from '#server/identity/srp.ts'
 
 /**
  * For tests only: the client side of Cognito's SRP, computed with OpenSSL like the server.

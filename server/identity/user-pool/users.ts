@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely'
-import type { DB, IdentityUsersTable } from '../../../db/schema.ts'
-import { CognitoError } from '../cognito-error.ts'
+import type { DB, IdentityUsersTable } from '#db/schema.ts'
+import { CognitoError } from '#server/identity/cognito-error.ts'
 
 /** The user pool's accounts (identity_users). Emails are kept trimmed and lowercase. */
 export type PoolUser = Selectable<IdentityUsersTable>

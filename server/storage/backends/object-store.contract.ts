@@ -3,7 +3,7 @@ import { Readable } from 'node:stream'
 import { text } from 'node:stream/consumers'
 import { crc32 } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { S3Error } from '../s3-error.ts'
+import { S3Error } from '#server/storage/s3-error.ts'
 import {
   type CompletedPart,
   type IncomingBody,

@@ -1,10 +1,10 @@
 import { z } from 'zod'
-import { isAllowed } from '../access-policy.ts'
-import { readSmallBody } from '../payload.ts'
-import { accessDenied, noSuchBucket, S3Error } from '../s3-error.ts'
-import { checkKey } from '../s3-request.ts'
-import { sendXml } from '../s3-response.ts'
-import { parseXml, type XmlElement } from '../xml.ts'
+import { isAllowed } from '#server/storage/access-policy.ts'
+import { readSmallBody } from '#server/storage/payload.ts'
+import { accessDenied, noSuchBucket, S3Error } from '#server/storage/s3-error.ts'
+import { checkKey } from '#server/storage/s3-request.ts'
+import { sendXml } from '#server/storage/s3-response.ts'
+import { parseXml, type XmlElement } from '#server/storage/xml.ts'
 import { authorize, type BucketContext, type S3Context } from './context.ts'
 
 /** The bucket operations (the root credential's) and DeleteObjects. */

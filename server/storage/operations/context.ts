@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { StorageSettings } from '../../config.ts'
-import { type Action, type Caller, isAllowed, ownerOf } from '../access-policy.ts'
-import type { ObjectStore } from '../backends/object-store.ts'
-import type { PayloadAuth } from '../payload.ts'
-import { accessDenied } from '../s3-error.ts'
+import type { StorageSettings } from '#server/config.ts'
+import { type Action, type Caller, isAllowed, ownerOf } from '#server/storage/access-policy.ts'
+import type { ObjectStore } from '#server/storage/backends/object-store.ts'
+import type { PayloadAuth } from '#server/storage/payload.ts'
+import { accessDenied } from '#server/storage/s3-error.ts'
 
 /** One authenticated request on its way to an operation. */
 export type S3Context = {

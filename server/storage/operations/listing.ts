@@ -1,8 +1,13 @@
-import type { ListEntry, ListPage, ObjectInfo, UploadsEntry } from '../backends/object-store.ts'
-import { S3Error } from '../s3-error.ts'
-import { queryInteger } from '../s3-request.ts'
-import { sendXml } from '../s3-response.ts'
-import type { XmlElement } from '../xml.ts'
+import type {
+  ListEntry,
+  ListPage,
+  ObjectInfo,
+  UploadsEntry,
+} from '#server/storage/backends/object-store.ts'
+import { S3Error } from '#server/storage/s3-error.ts'
+import { queryInteger } from '#server/storage/s3-request.ts'
+import { sendXml } from '#server/storage/s3-response.ts'
+import type { XmlElement } from '#server/storage/xml.ts'
 import { authorize, type BucketContext } from './context.ts'
 
 /** ListObjects (v1), ListObjectsV2 and ListObjectVersions over one store listing. */

@@ -5,18 +5,18 @@ import {
   MAX_PART_NUMBER,
   type StoredChecksum,
   type UploadInfo,
-} from '../backends/object-store.ts'
+} from '#server/storage/backends/object-store.ts'
 import {
   CHECKSUM_ALGORITHMS,
   checksumElement,
   checksumHeader,
   isChecksumValue,
-} from '../checksums.ts'
-import { checkDeclaredSize, incomingBody, readSmallBody } from '../payload.ts'
-import { accessDenied, noSuchKey, noSuchUpload, S3Error } from '../s3-error.ts'
-import { queryInteger } from '../s3-request.ts'
-import { sendXml } from '../s3-response.ts'
-import { malformedXml, parseXml } from '../xml.ts'
+} from '#server/storage/checksums.ts'
+import { checkDeclaredSize, incomingBody, readSmallBody } from '#server/storage/payload.ts'
+import { accessDenied, noSuchKey, noSuchUpload, S3Error } from '#server/storage/s3-error.ts'
+import { queryInteger } from '#server/storage/s3-request.ts'
+import { sendXml } from '#server/storage/s3-response.ts'
+import { malformedXml, parseXml } from '#server/storage/xml.ts'
 import { authorize, callerOwner, header, type ObjectContext } from './context.ts'
 import {
   newObjectFrom,

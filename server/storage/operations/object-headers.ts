@@ -4,9 +4,9 @@ import type {
   ObjectHeaders,
   ObjectInfo,
   StoredChecksum,
-} from '../backends/object-store.ts'
-import { checksumHeader } from '../checksums.ts'
-import { S3Error } from '../s3-error.ts'
+} from '#server/storage/backends/object-store.ts'
+import { checksumHeader } from '#server/storage/checksums.ts'
+import { S3Error } from '#server/storage/s3-error.ts'
 import { header, type S3Context } from './context.ts'
 
 /** The stored headers and `x-amz-meta-*` of objects: read from requests, written to answers. */

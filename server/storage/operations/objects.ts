@@ -1,9 +1,9 @@
-import { ownerOf } from '../access-policy.ts'
-import type { ObjectInfo } from '../backends/object-store.ts'
-import { checkDeclaredSize, incomingBody } from '../payload.ts'
-import { noSuchKey, S3Error } from '../s3-error.ts'
-import { checkBucketName, checkKey } from '../s3-request.ts'
-import { downloadUnlessInline, sendXml } from '../s3-response.ts'
+import { ownerOf } from '#server/storage/access-policy.ts'
+import type { ObjectInfo } from '#server/storage/backends/object-store.ts'
+import { checkDeclaredSize, incomingBody } from '#server/storage/payload.ts'
+import { noSuchKey, S3Error } from '#server/storage/s3-error.ts'
+import { checkBucketName, checkKey } from '#server/storage/s3-request.ts'
+import { downloadUnlessInline, sendXml } from '#server/storage/s3-response.ts'
 import { authorize, callerOwner, header, type ObjectContext } from './context.ts'
 import {
   newObjectFrom,

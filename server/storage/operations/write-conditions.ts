@@ -1,5 +1,5 @@
-import { conditionHolds, type WriteCondition } from '../backends/object-store.ts'
-import { noSuchKey, S3Error } from '../s3-error.ts'
+import { conditionHolds, type WriteCondition } from '#server/storage/backends/object-store.ts'
+import { noSuchKey, S3Error } from '#server/storage/s3-error.ts'
 import { header, type ObjectContext } from './context.ts'
 
 /**

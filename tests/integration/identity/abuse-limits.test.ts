@@ -10,9 +10,9 @@ import {
   UpdateUserAttributesCommand,
 } from '@aws-sdk/client-cognito-identity-provider'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listOutbox } from '../../../server/mail/outbox.ts'
-import { TEST_REDIS_URL as REDIS_URL, redisReachable } from '../../support/redis.ts'
-import { startTestServer, type TestServer } from '../../support/test-server.ts'
+import { listOutbox } from '#server/mail/outbox.ts'
+import { TEST_REDIS_URL as REDIS_URL, redisReachable } from '#tests/support/redis.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { CLIENT_ID, latestCode, newAccount, registerUser, sdkClient } from './support.ts'
 
 /**

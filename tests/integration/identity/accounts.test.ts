@@ -14,8 +14,8 @@ import {
   VerifyUserAttributeCommand,
 } from '@aws-sdk/client-cognito-identity-provider'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listOutbox } from '../../../server/mail/outbox.ts'
-import { startTestServer, type TestServer } from '../../support/test-server.ts'
+import { listOutbox } from '#server/mail/outbox.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import {
   CLIENT_ID,
   latestCode,

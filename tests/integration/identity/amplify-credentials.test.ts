@@ -1,7 +1,7 @@
 import { confirmSignUp, fetchAuthSession, signIn, signOut, signUp } from 'aws-amplify/auth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../server/config.ts'
-import { startTestServer, type TestServer } from '../../support/test-server.ts'
+import { loadConfig } from '#server/config.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { configureAmplify, latestCode, newAccount } from './support.ts'
 
 // Amplify keeps global state: this file configures it with the identity pool as well.

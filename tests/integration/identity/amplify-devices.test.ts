@@ -11,7 +11,7 @@ import {
   verifyTOTPSetup,
 } from 'aws-amplify/auth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../support/test-server.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { call, configureAmplify, nextTotpCode, registerUser } from './support.ts'
 
 // Amplify keeps global state (configuration, the signed-in user): this file is its own.

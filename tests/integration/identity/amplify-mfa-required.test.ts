@@ -1,6 +1,6 @@
 import { confirmSignIn, signIn, signOut } from 'aws-amplify/auth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../support/test-server.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { configureAmplify, nextTotpCode, registerUser } from './support.ts'
 
 // Amplify keeps global state: one file per configuration. Here the pool requires MFA.

@@ -8,7 +8,7 @@ import {
   verifyTOTPSetup,
 } from 'aws-amplify/auth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../support/test-server.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import {
   configureAmplify,
   latestCode,

@@ -1,9 +1,9 @@
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
 import { fetchAuthSession, signIn, signOut } from 'aws-amplify/auth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../server/config.ts'
-import { startTestServer, type TestServer } from '../../support/test-server.ts'
-import { BUCKET, bodyText, s3Client, signedInUser } from '../storage/support.ts'
+import { loadConfig } from '#server/config.ts'
+import { BUCKET, bodyText, s3Client, signedInUser } from '#tests/integration/storage/support.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { configureAmplify, PASSWORD } from './support.ts'
 
 // Amplify keeps global state: this file is the one "new browser".

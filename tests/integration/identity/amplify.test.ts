@@ -12,7 +12,7 @@ import {
   signUp,
 } from 'aws-amplify/auth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../support/test-server.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { CLIENT_ID, configureAmplify, latestCode, newAccount, sdkClient } from './support.ts'
 
 // Amplify keeps global state (configuration, the signed-in user): this file is its own.

@@ -6,7 +6,7 @@ import {
   type ICognitoStorage,
 } from 'amazon-cognito-identity-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../support/test-server.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { CLIENT_ID, call, enableTotpMfa, nextTotpCode, POOL_ID, registerUser } from './support.ts'
 
 // The library does its 3072-bit arithmetic in JavaScript: seconds per sign-in.

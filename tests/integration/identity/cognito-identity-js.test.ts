@@ -7,7 +7,7 @@ import {
   type CognitoUserSession,
 } from 'amazon-cognito-identity-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../support/test-server.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { CLIENT_ID, newAccount, POOL_ID, registerUser, sdkClient } from './support.ts'
 
 // The library does its 3072-bit arithmetic in JavaScript: seconds per sign-in.

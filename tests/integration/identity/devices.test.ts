@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { limitKey } from '../../../server/identity/user-pool/abuse-limits.ts'
-import { newDeviceSecret } from '../../../server/identity/user-pool/test-support.ts'
-import { startTestServer, type TestServer } from '../../support/test-server.ts'
+import { limitKey } from '#server/identity/user-pool/abuse-limits.ts'
+import { newDeviceSecret } from '#server/identity/user-pool/test-support.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import {
   CLIENT_ID,
   call,

@@ -16,7 +16,7 @@ import {
   CognitoUserSession,
 } from 'amazon-cognito-identity-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../support/test-server.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import {
   CLIENT_ID,
   latestCode,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import type { TestServer } from '../../support/test-server.ts'
+import type { TestServer } from '#tests/support/test-server.ts'
 import { CLIENT_ID } from './support.ts'
 
 /**

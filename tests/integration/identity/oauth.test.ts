@@ -7,14 +7,14 @@ import {
 } from '@aws-sdk/client-cognito-identity'
 import { JwtRsaVerifier } from 'aws-jwt-verify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../server/config.ts'
+import { loadConfig } from '#server/config.ts'
 import {
   type GoogleAccount,
   type GoogleProvider,
   startGoogleProvider,
-} from '../../support/google-provider.ts'
-import { nodeGet } from '../../support/http.ts'
-import { configuredAddress, startTestServer, type TestServer } from '../../support/test-server.ts'
+} from '#tests/support/google-provider.ts'
+import { nodeGet } from '#tests/support/http.ts'
+import { configuredAddress, startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { authorizeUrl, callbackUrl, OAuthBrowser, pkcePair, tokenRequest } from './oauth-browser.ts'
 import {
   CLIENT_ID,

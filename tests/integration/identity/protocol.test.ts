@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { N } from '../../../server/identity/srp.ts'
-import { startTestServer, type TestServer } from '../../support/test-server.ts'
+import { N } from '#server/identity/srp.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { CLIENT_ID, call, POOL_ID, registerUser, srpClient, srpSignIn } from './support.ts'
 
 let server: TestServer

@@ -11,10 +11,10 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider'
 import { JwtRsaVerifier } from 'aws-jwt-verify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { amplifyCookieHeader } from '../../../app/lib/auth/test-tokens.ts'
-import { loadConfig } from '../../../server/config.ts'
-import { listOutbox } from '../../../server/mail/outbox.ts'
-import { startTestServer, type TestServer } from '../../support/test-server.ts'
+import { amplifyCookieHeader } from '#app/lib/auth/test-tokens.ts'
+import { loadConfig } from '#server/config.ts'
+import { listOutbox } from '#server/mail/outbox.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import {
   CLIENT_ID,
   call,

@@ -7,7 +7,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { TestServer } from '../../support/test-server.ts'
+import type { TestServer } from '#tests/support/test-server.ts'
 import { BUCKET, guest, type Person, root, signedInUser, startStorageServer } from './support.ts'
 
 /**

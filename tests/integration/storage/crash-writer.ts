@@ -4,9 +4,9 @@
 // which contents each key may hold after a SIGKILL at any moment.
 import { createHash, randomBytes, randomInt } from 'node:crypto'
 import { Readable } from 'node:stream'
-import { type DatabaseSettings, openDatabase } from '../../../db/database.ts'
-import { createFsObjectStore } from '../../../server/storage/backends/fs/fs-object-store.ts'
-import { MIN_PART_SIZE } from '../../../server/storage/backends/object-store.ts'
+import { type DatabaseSettings, openDatabase } from '#db/database.ts'
+import { createFsObjectStore } from '#server/storage/backends/fs/fs-object-store.ts'
+import { MIN_PART_SIZE } from '#server/storage/backends/object-store.ts'
 
 const [settingsJson, directory, bucket] = process.argv.slice(2)
 if (!settingsJson || !directory || !bucket)

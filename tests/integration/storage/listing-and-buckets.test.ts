@@ -9,7 +9,7 @@ import {
   PutObjectCommand,
 } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { TestServer } from '../../support/test-server.ts'
+import type { TestServer } from '#tests/support/test-server.ts'
 import {
   BUCKET,
   expectS3Error,

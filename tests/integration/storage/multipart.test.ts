@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { TestServer } from '../../support/test-server.ts'
+import type { TestServer } from '#tests/support/test-server.ts'
 import { BUCKET, expectS3Error, type Person, signedInUser, startStorageServer } from './support.ts'
 
 let server: TestServer

@@ -11,8 +11,8 @@ import {
   PutObjectCommand,
 } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checksumOf } from '../../../server/storage/checksums.ts'
-import type { TestServer } from '../../support/test-server.ts'
+import { checksumOf } from '#server/storage/checksums.ts'
+import type { TestServer } from '#tests/support/test-server.ts'
 import {
   BUCKET,
   bodyText,

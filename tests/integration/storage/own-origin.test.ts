@@ -8,8 +8,8 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../server/config.ts'
-import type { TestServer } from '../../support/test-server.ts'
+import { loadConfig } from '#server/config.ts'
+import type { TestServer } from '#tests/support/test-server.ts'
 import { BUCKET, type Person, REGION, ROOT, signedInUser, startStorageServer } from './support.ts'
 
 // The endpoint at the root of its own port (STORAGE_LISTEN_PORT), path style and virtual-hosted

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { PutObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PRESIGNED_URL_MAX_S, presignedGetUrl } from '../../../app/lib/storage/presigned-url.ts'
-import type { TestServer } from '../../support/test-server.ts'
+import { PRESIGNED_URL_MAX_S, presignedGetUrl } from '#app/lib/storage/presigned-url.ts'
+import type { TestServer } from '#tests/support/test-server.ts'
 import { BUCKET, type Person, signedInUser, startStorageServer } from './support.ts'
 
 let server: TestServer

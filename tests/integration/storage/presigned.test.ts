@@ -1,7 +1,7 @@
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { TestServer } from '../../support/test-server.ts'
+import type { TestServer } from '#tests/support/test-server.ts'
 import { BUCKET, type Person, signedInUser, startStorageServer } from './support.ts'
 
 let server: TestServer

@@ -17,7 +17,7 @@ import {
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { TestServer } from '../../support/test-server.ts'
+import type { TestServer } from '#tests/support/test-server.ts'
 import {
   BUCKET,
   expectS3Error,

@@ -2,21 +2,21 @@ import { randomBytes } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openTemporaryDatabase } from '../../../db/test-support.ts'
-import { referencedFiles } from '../../../server/storage/backends/indexed/object-index.ts'
+import { openTemporaryDatabase } from '#db/test-support.ts'
+import { referencedFiles } from '#server/storage/backends/indexed/object-index.ts'
 import {
   CONTRACT_REMOVAL_DELAY_MS,
   describeObjectStoreContract,
-} from '../../../server/storage/backends/object-store.contract.ts'
+} from '#server/storage/backends/object-store.contract.ts'
 import {
   createS3ContentObjects,
   listS3Leftovers,
-} from '../../../server/storage/backends/s3/s3-content-objects.ts'
+} from '#server/storage/backends/s3/s3-content-objects.ts'
 import {
   createS3ObjectStore,
   S3_CONTENT_PREFIX,
-} from '../../../server/storage/backends/s3/s3-object-store.ts'
-import type { TestServer } from '../../support/test-server.ts'
+} from '#server/storage/backends/s3/s3-object-store.ts'
+import type { TestServer } from '#tests/support/test-server.ts'
 import { BUCKET, ROOT, root, startStorageServer } from './support.ts'
 
 // The s3 backend against a second running instance of our own endpoint, as the engine it would

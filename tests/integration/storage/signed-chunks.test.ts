@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto'
 import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checksumOf } from '../../../server/storage/checksums.ts'
-import { signedChunkFraming } from '../../../server/storage/test-support.ts'
-import type { TestServer } from '../../support/test-server.ts'
+import { checksumOf } from '#server/storage/checksums.ts'
+import { signedChunkFraming } from '#server/storage/test-support.ts'
+import type { TestServer } from '#tests/support/test-server.ts'
 import {
   BUCKET,
   expectS3Error,

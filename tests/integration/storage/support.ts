@@ -8,10 +8,16 @@ import {
 import { S3Client, S3ServiceException } from '@aws-sdk/client-s3'
 import { SignatureV4 } from '@smithy/signature-v4'
 import { expect } from 'vitest'
-import { amplifyCookieHeader } from '../../../app/lib/auth/test-tokens.ts'
-import { loadConfig } from '../../../server/config.ts'
-import { startTestServer, type TestServer } from '../../support/test-server.ts'
-import { CLIENT_ID, newAccount, POOL_ID, registerUser, signIn } from '../identity/support.ts'
+import { amplifyCookieHeader } from '#app/lib/auth/test-tokens.ts'
+import { loadConfig } from '#server/config.ts'
+import {
+  CLIENT_ID,
+  newAccount,
+  POOL_ID,
+  registerUser,
+  signIn,
+} from '#tests/integration/identity/support.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 export const BUCKET = 'techlab'
 export const REGION = 'ap-northeast-1'

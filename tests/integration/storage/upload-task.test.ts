@@ -1,12 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { GetObjectCommand, ListPartsCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  type ResumeStore,
-  type UploadState,
-  UploadTask,
-} from '../../../app/lib/storage/upload-task.ts'
-import type { TestServer } from '../../support/test-server.ts'
+import { type ResumeStore, type UploadState, UploadTask } from '#app/lib/storage/upload-task.ts'
+import type { TestServer } from '#tests/support/test-server.ts'
 import { BUCKET, expectS3Error, type Person, signedInUser, startStorageServer } from './support.ts'
 
 let server: TestServer

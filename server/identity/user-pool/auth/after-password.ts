@@ -1,10 +1,10 @@
-import { CognitoError, notAuthorized } from '../../cognito-error.ts'
-import { attributeList } from '../attributes.ts'
-import type { UserPoolContext } from '../context.ts'
-import { trackedDevice } from '../devices/store.ts'
-import { assertNotLocked, recordSuccessfulSignIn } from '../lockout.ts'
-import { mfaStep } from '../mfa/challenge.ts'
-import { findUserBySub, type PoolUser } from '../users.ts'
+import { CognitoError, notAuthorized } from '#server/identity/cognito-error.ts'
+import { attributeList } from '#server/identity/user-pool/attributes.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
+import { trackedDevice } from '#server/identity/user-pool/devices/store.ts'
+import { assertNotLocked, recordSuccessfulSignIn } from '#server/identity/user-pool/lockout.ts'
+import { mfaStep } from '#server/identity/user-pool/mfa/challenge.ts'
+import { findUserBySub, type PoolUser } from '#server/identity/user-pool/users.ts'
 import type { AuthOutcome } from './outcome.ts'
 
 /** Attributes a client may not send back in NEW_PASSWORD_REQUIRED. */

@@ -1,5 +1,5 @@
-import { invalidParameter } from '../../cognito-error.ts'
-import type { PoolUser } from '../users.ts'
+import { invalidParameter } from '#server/identity/cognito-error.ts'
+import type { PoolUser } from '#server/identity/user-pool/users.ts'
 
 /**
  * Where a step of a sign-in leads: another challenge (with what its handler will need,

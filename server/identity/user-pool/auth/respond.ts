@@ -1,5 +1,5 @@
-import { openAuthSession } from '../auth-sessions.ts'
-import type { UserPoolContext } from '../context.ts'
+import { openAuthSession } from '#server/identity/user-pool/auth-sessions.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
 import type { AuthOutcome, AuthResponse } from './outcome.ts'
 import { startSignInSession } from './sign-in-session.ts'
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { totpCode, totpStep } from '../../totp.ts'
-import { sweepExpired } from '../maintenance.ts'
-import { CLIENT_ID, openPool, PASSWORD, type Pool } from '../test-pool.ts'
-import { newDeviceSecret, srpClient } from '../test-support.ts'
+import { totpCode, totpStep } from '#server/identity/totp.ts'
+import { sweepExpired } from '#server/identity/user-pool/maintenance.ts'
+import { CLIENT_ID, openPool, PASSWORD, type Pool } from '#server/identity/user-pool/test-pool.ts'
+import { newDeviceSecret, srpClient } from '#server/identity/user-pool/test-support.ts'
 
 let pool: Pool | undefined
 afterEach(async () => {

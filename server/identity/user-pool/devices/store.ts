@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Selectable } from 'kysely'
-import type { IdentityDevicesTable } from '../../../../db/schema.ts'
-import { resourceNotFound } from '../../cognito-error.ts'
-import type { UserPoolContext } from '../context.ts'
+import type { IdentityDevicesTable } from '#db/schema.ts'
+import { resourceNotFound } from '#server/identity/cognito-error.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
 
 /**
  * The devices a user signed in from. Every sign-in that does not come from a known device

@@ -1,7 +1,7 @@
-import type { ChallengeStep } from '../auth/outcome.ts'
-import { sendCode } from '../codes.ts'
-import type { UserPoolContext } from '../context.ts'
-import type { PoolUser } from '../users.ts'
+import type { ChallengeStep } from '#server/identity/user-pool/auth/outcome.ts'
+import { sendCode } from '#server/identity/user-pool/codes.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
+import type { PoolUser } from '#server/identity/user-pool/users.ts'
 import { enabledMfa, type MfaType, preferredMfa } from './settings.ts'
 
 /**

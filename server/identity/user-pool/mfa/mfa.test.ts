@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { totpCode, totpStep } from '../../totp.ts'
-import { SOURCE_WINDOW_MS } from '../lockout.ts'
-import { openPool, type Pool } from '../test-pool.ts'
+import { totpCode, totpStep } from '#server/identity/totp.ts'
+import { SOURCE_WINDOW_MS } from '#server/identity/user-pool/lockout.ts'
+import { openPool, type Pool } from '#server/identity/user-pool/test-pool.ts'
 
 describe('TOTP MFA (pool MFA optional)', () => {
   let pool: Pool

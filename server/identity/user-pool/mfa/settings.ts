@@ -1,7 +1,7 @@
-import { CognitoError } from '../../cognito-error.ts'
-import { verifyTotp } from '../../totp.ts'
-import type { UserPoolContext } from '../context.ts'
-import type { PoolUser } from '../users.ts'
+import { CognitoError } from '#server/identity/cognito-error.ts'
+import { verifyTotp } from '#server/identity/totp.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
+import type { PoolUser } from '#server/identity/user-pool/users.ts'
 import { openTotpSecret } from './totp-secrets.ts'
 
 /**

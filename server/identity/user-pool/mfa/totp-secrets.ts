@@ -1,6 +1,6 @@
 import { hkdfSync } from 'node:crypto'
-import { createSecretBox, type SecretBox } from '../../secret-box.ts'
-import type { UserPoolContext } from '../context.ts'
+import { createSecretBox, type SecretBox } from '#server/identity/secret-box.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
 
 /**
  * Authenticator-app secrets must be read back to check codes, so they are sealed (AES-256-GCM)

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import { CognitoError, invalidParameter, notAuthorized } from '../../cognito-error.ts'
-import { attributeList, newUserAttributes } from '../attributes.ts'
-import type { UserPoolContext } from '../context.ts'
-import { userOfAccessToken } from '../current-user.ts'
-import { invitationMessage } from '../messages.ts'
-import { assertPasswordPolicy, passwordColumns, temporaryPassword } from '../passwords.ts'
+import { CognitoError, invalidParameter, notAuthorized } from '#server/identity/cognito-error.ts'
+import { attributeList, newUserAttributes } from '#server/identity/user-pool/attributes.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
+import { userOfAccessToken } from '#server/identity/user-pool/current-user.ts'
+import { invitationMessage } from '#server/identity/user-pool/messages.ts'
+import {
+  assertPasswordPolicy,
+  passwordColumns,
+  temporaryPassword,
+} from '#server/identity/user-pool/passwords.ts'
 import {
   findUserBySub,
   findUserByUsername,
@@ -16,7 +20,7 @@ import {
   normalizeUsername,
   type PoolUser,
   updateUser,
-} from '../users.ts'
+} from '#server/identity/user-pool/users.ts'
 import { attributes, clientMetadata, password, username } from './schemas.ts'
 import { operation } from './types.ts'
 

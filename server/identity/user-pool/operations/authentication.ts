@@ -1,11 +1,15 @@
 import { z } from 'zod'
-import { CognitoError, invalidParameter } from '../../cognito-error.ts'
-import { CHALLENGES, RETRYABLE_ERRORS } from '../auth/challenges/index.ts'
-import { AUTH_FLOWS } from '../auth/flows/index.ts'
-import { respondWith } from '../auth/respond.ts'
-import { refreshSignInSession } from '../auth/sign-in-session.ts'
-import { consumeAuthSession, invalidSession, reopenAuthSession } from '../auth-sessions.ts'
-import type { UserPoolContext } from '../context.ts'
+import { CognitoError, invalidParameter } from '#server/identity/cognito-error.ts'
+import { CHALLENGES, RETRYABLE_ERRORS } from '#server/identity/user-pool/auth/challenges/index.ts'
+import { AUTH_FLOWS } from '#server/identity/user-pool/auth/flows/index.ts'
+import { respondWith } from '#server/identity/user-pool/auth/respond.ts'
+import { refreshSignInSession } from '#server/identity/user-pool/auth/sign-in-session.ts'
+import {
+  consumeAuthSession,
+  invalidSession,
+  reopenAuthSession,
+} from '#server/identity/user-pool/auth-sessions.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
 import {
   assertClient,
   clientId,

@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { invalidParameter } from '../../cognito-error.ts'
-import { N } from '../../srp.ts'
-import type { UserPoolContext } from '../context.ts'
-import { userOfAccessToken } from '../current-user.ts'
+import { invalidParameter } from '#server/identity/cognito-error.ts'
+import { N } from '#server/identity/srp.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
+import { userOfAccessToken } from '#server/identity/user-pool/current-user.ts'
 import {
   confirmDevice,
   deviceType,
@@ -11,7 +11,7 @@ import {
   setRememberedStatus,
   trackedDevice,
   unconfirmedDevice,
-} from '../devices/store.ts'
+} from '#server/identity/user-pool/devices/store.ts'
 import { deviceKey, token } from './schemas.ts'
 import { operation } from './types.ts'
 

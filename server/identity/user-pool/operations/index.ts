@@ -1,4 +1,4 @@
-import type { UserPoolContext } from '../context.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
 import { adminOperations } from './admin.ts'
 import { attributeOperations } from './attributes.ts'
 import { authenticationOperations } from './authentication.ts'

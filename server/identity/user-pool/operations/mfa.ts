@@ -1,19 +1,28 @@
 import { z } from 'zod'
-import { CognitoError, invalidParameter } from '../../cognito-error.ts'
-import { generateTotpSecret } from '../../totp.ts'
+import { CognitoError, invalidParameter } from '#server/identity/cognito-error.ts'
+import { generateTotpSecret } from '#server/identity/totp.ts'
 import {
   consumeAuthSession,
   invalidSession,
   openAuthSession,
   reopenAuthSession,
   type StoredSession,
-} from '../auth-sessions.ts'
-import type { UserPoolContext } from '../context.ts'
-import { userOfAccessToken } from '../current-user.ts'
-import type { MfaSetupState } from '../mfa/challenge.ts'
-import { type MfaType, softwareTokenMismatch, spendTotpCode } from '../mfa/settings.ts'
-import { sealTotpSecret } from '../mfa/totp-secrets.ts'
-import { findUserBySub, type PoolUser, type PoolUserPatch, updateUser } from '../users.ts'
+} from '#server/identity/user-pool/auth-sessions.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
+import { userOfAccessToken } from '#server/identity/user-pool/current-user.ts'
+import type { MfaSetupState } from '#server/identity/user-pool/mfa/challenge.ts'
+import {
+  type MfaType,
+  softwareTokenMismatch,
+  spendTotpCode,
+} from '#server/identity/user-pool/mfa/settings.ts'
+import { sealTotpSecret } from '#server/identity/user-pool/mfa/totp-secrets.ts'
+import {
+  findUserBySub,
+  type PoolUser,
+  type PoolUserPatch,
+  updateUser,
+} from '#server/identity/user-pool/users.ts'
 import { session, token } from './schemas.ts'
 import { operation } from './types.ts'
 

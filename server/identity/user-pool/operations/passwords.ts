@@ -1,12 +1,20 @@
 import { z } from 'zod'
-import { CognitoError, notAuthorized } from '../../cognito-error.ts'
-import { revokeAllRefreshTokens } from '../../tokens/refresh-tokens.ts'
-import { sendCode, simulatedDelivery, spendCode } from '../codes.ts'
-import type { UserPoolContext } from '../context.ts'
-import { userOfAccessToken } from '../current-user.ts'
-import { assertNotLocked, clearLockout, recordFailedSignIn } from '../lockout.ts'
-import { assertPasswordPolicy, passwordColumns, passwordMatches } from '../passwords.ts'
-import { findUserBySignInName, updateUser } from '../users.ts'
+import { CognitoError, notAuthorized } from '#server/identity/cognito-error.ts'
+import { revokeAllRefreshTokens } from '#server/identity/tokens/refresh-tokens.ts'
+import { sendCode, simulatedDelivery, spendCode } from '#server/identity/user-pool/codes.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
+import { userOfAccessToken } from '#server/identity/user-pool/current-user.ts'
+import {
+  assertNotLocked,
+  clearLockout,
+  recordFailedSignIn,
+} from '#server/identity/user-pool/lockout.ts'
+import {
+  assertPasswordPolicy,
+  passwordColumns,
+  passwordMatches,
+} from '#server/identity/user-pool/passwords.ts'
+import { findUserBySignInName, updateUser } from '#server/identity/user-pool/users.ts'
 import {
   assertClient,
   clientId,

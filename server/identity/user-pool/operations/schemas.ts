@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { CognitoError } from '../../cognito-error.ts'
-import type { UserPoolContext } from '../context.ts'
+import { CognitoError } from '#server/identity/cognito-error.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
 
 /** Input shapes shared by the operations, with Amazon Cognito's length limits. */
 export const clientId = z

@@ -1,13 +1,13 @@
 import { z } from 'zod'
-import { CognitoError, notAuthorized } from '../../cognito-error.ts'
+import { CognitoError, notAuthorized } from '#server/identity/cognito-error.ts'
 import {
   findRefreshToken,
   revokeAllRefreshTokens,
   revokeRefreshToken,
-} from '../../tokens/refresh-tokens.ts'
-import type { UserPoolContext } from '../context.ts'
-import { userOfAccessToken } from '../current-user.ts'
-import { updateUser } from '../users.ts'
+} from '#server/identity/tokens/refresh-tokens.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
+import { userOfAccessToken } from '#server/identity/user-pool/current-user.ts'
+import { updateUser } from '#server/identity/user-pool/users.ts'
 import { assertClient, clientId, token } from './schemas.ts'
 import { operation } from './types.ts'
 

@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
-import { CognitoError, invalidParameter, notAuthorized } from '../../cognito-error.ts'
-import { limitSignUp } from '../abuse-limits.ts'
-import { newUserAttributes } from '../attributes.ts'
-import { sendCode, simulatedDelivery, spendCode } from '../codes.ts'
-import type { UserPoolContext } from '../context.ts'
-import { claimEmail } from '../email-alias.ts'
-import { assertPasswordPolicy, passwordColumns } from '../passwords.ts'
+import { CognitoError, invalidParameter, notAuthorized } from '#server/identity/cognito-error.ts'
+import { limitSignUp } from '#server/identity/user-pool/abuse-limits.ts'
+import { newUserAttributes } from '#server/identity/user-pool/attributes.ts'
+import { sendCode, simulatedDelivery, spendCode } from '#server/identity/user-pool/codes.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
+import { claimEmail } from '#server/identity/user-pool/email-alias.ts'
+import { assertPasswordPolicy, passwordColumns } from '#server/identity/user-pool/passwords.ts'
 import {
   findUserByUsername,
   findUserByVerifiedEmail,
   insertUser,
   normalizeUsername,
   updateUser,
-} from '../users.ts'
+} from '#server/identity/user-pool/users.ts'
 import {
   assertClient,
   attributes,

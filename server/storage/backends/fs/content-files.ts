@@ -10,7 +10,10 @@ import {
 import { mkdir, open, readdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { type ContentStore, contentWriters } from '../indexed/content-store.ts'
+import {
+  type ContentStore,
+  contentWriters,
+} from '#server/storage/backends/indexed/content-store.ts'
 import { FileRangeStream, ReadBuffers } from './file-range-stream.ts'
 import { createFileRecycler } from './file-recycler.ts'
 import { sharedFlushes } from './shared-flushes.ts'

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
-import { batchPerTurn } from '../indexed/batch-per-turn.ts'
+import { batchPerTurn } from '#server/storage/backends/indexed/batch-per-turn.ts'
 import type { Retirement, RetirementBatch, RetirementReport } from './file-recycler-worker.ts'
 
 export type FileRecycler = {

@@ -4,15 +4,15 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { type Database, openDatabase } from '../../../../db/database.ts'
-import { migrateToLatest } from '../../../../db/migrate.ts'
-import { createPostgresDatabase, openTemporaryDatabase } from '../../../../db/test-support.ts'
+import { type Database, openDatabase } from '#db/database.ts'
+import { migrateToLatest } from '#db/migrate.ts'
+import { createPostgresDatabase, openTemporaryDatabase } from '#db/test-support.ts'
 import {
   CONTRACT_REMOVAL_DELAY_MS,
   describeObjectStoreContract,
   type ObjectStoreUnderTest,
-} from '../object-store.contract.ts'
-import { MIN_PART_SIZE, type ObjectStore } from '../object-store.ts'
+} from '#server/storage/backends/object-store.contract.ts'
+import { MIN_PART_SIZE, type ObjectStore } from '#server/storage/backends/object-store.ts'
 import { createFsObjectStore } from './fs-object-store.ts'
 import { findLeftovers } from './leftovers.ts'
 

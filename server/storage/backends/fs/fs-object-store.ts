@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../../../db/schema.ts'
+import type { DB } from '#db/schema.ts'
 import {
   createIndexedObjectStore,
   type IndexedObjectStoreOptions,
-} from '../indexed/indexed-object-store.ts'
-import type { ObjectStore } from '../object-store.ts'
+} from '#server/storage/backends/indexed/indexed-object-store.ts'
+import type { ObjectStore } from '#server/storage/backends/object-store.ts'
 import { openContentFiles } from './content-files.ts'
 
 export type FsObjectStoreOptions = Pick<IndexedObjectStoreOptions, 'removalDelayMs' | 'now'> & {

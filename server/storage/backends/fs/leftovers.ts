@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../../../db/schema.ts'
-import { referencedFiles } from '../indexed/object-index.ts'
+import type { DB } from '#db/schema.ts'
+import { referencedFiles } from '#server/storage/backends/indexed/object-index.ts'
 import { listLeftovers } from './content-files.ts'
 
 /**

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Readable } from 'node:stream'
-import type { ContentStore } from '../indexed/content-store.ts'
+import type { ContentStore } from '#server/storage/backends/indexed/content-store.ts'
 import { openContentFiles } from './content-files.ts'
 
 /** For tests: content files in a fresh temporary directory, without flushes. */

@@ -1,7 +1,10 @@
 import { truncate } from 'node:fs/promises'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTemporaryContentFiles, putText as put } from '../fs/temporary-content-files.ts'
+import {
+  openTemporaryContentFiles,
+  putText as put,
+} from '#server/storage/backends/fs/temporary-content-files.ts'
 import { withContentCache } from './cached-content.ts'
 import type { ContentStore } from './content-store.ts'
 

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { openTemporaryContentFiles, putText as put } from '../fs/temporary-content-files.ts'
+import {
+  openTemporaryContentFiles,
+  putText as put,
+} from '#server/storage/backends/fs/temporary-content-files.ts'
 import type { ContentStore } from './content-store.ts'
 import { withDurableRemovals } from './durable-removals.ts'
 

@@ -1,17 +1,13 @@
 import type { Selectable } from 'kysely'
 import { z } from 'zod'
-import type {
-  StorageObjectsTable,
-  StoragePartsTable,
-  StorageUploadsTable,
-} from '../../../../db/schema.ts'
+import type { StorageObjectsTable, StoragePartsTable, StorageUploadsTable } from '#db/schema.ts'
 import type {
   NewObject,
   ObjectInfo,
   PartInfo,
   StoredChecksum,
   UploadInfo,
-} from '../object-store.ts'
+} from '#server/storage/backends/object-store.ts'
 
 // The index keeps headers, metadata, checksums and part sizes as JSON text; these schemas check
 // what comes back so a damaged row fails loudly instead of reaching a client.

@@ -1,9 +1,13 @@
 import { Readable } from 'node:stream'
 import type { Kysely } from 'kysely'
-import { makeCommitsDurable } from '../../../../db/database.ts'
-import type { DB } from '../../../../db/schema.ts'
-import { noSuchKey, S3Error } from '../../s3-error.ts'
-import type { ObjectInfo, ObjectStore, OpenedObject } from '../object-store.ts'
+import { makeCommitsDurable } from '#db/database.ts'
+import type { DB } from '#db/schema.ts'
+import type {
+  ObjectInfo,
+  ObjectStore,
+  OpenedObject,
+} from '#server/storage/backends/object-store.ts'
+import { noSuchKey, S3Error } from '#server/storage/s3-error.ts'
 import {
   type ContentCacheLimits,
   DEFAULT_CONTENT_CACHE,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../../../db/schema.ts'
-import type { ListEntry, ListPage, ListQuery } from '../object-store.ts'
+import type { DB } from '#db/schema.ts'
+import type { ListEntry, ListPage, ListQuery } from '#server/storage/backends/object-store.ts'
 import { objectInfo } from './index-rows.ts'
 import { scanKeys } from './key-scan.ts'
 

@@ -1,6 +1,10 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../../../db/schema.ts'
-import type { UploadsEntry, UploadsPage, UploadsQuery } from '../object-store.ts'
+import type { DB } from '#db/schema.ts'
+import type {
+  UploadsEntry,
+  UploadsPage,
+  UploadsQuery,
+} from '#server/storage/backends/object-store.ts'
 import { uploadInfo } from './index-rows.ts'
 import { scanKeys } from './key-scan.ts'
 

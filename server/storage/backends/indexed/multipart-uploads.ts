@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { crc32 } from 'node:zlib'
 import type { Kysely, Selectable } from 'kysely'
-import type { DB, StoragePartsTable } from '../../../../db/schema.ts'
-import { badDigest } from '../../checksums.ts'
-import { noSuchUpload, S3Error } from '../../s3-error.ts'
+import type { DB, StoragePartsTable } from '#db/schema.ts'
 import {
   type CompletedPart,
   MAX_PART_NUMBER,
@@ -11,7 +9,9 @@ import {
   type ObjectStore,
   type PartInfo,
   type StoredChecksum,
-} from '../object-store.ts'
+} from '#server/storage/backends/object-store.ts'
+import { badDigest } from '#server/storage/checksums.ts'
+import { noSuchUpload, S3Error } from '#server/storage/s3-error.ts'
 import { checksumColumn, describedColumns, objectInfo, partInfo, uploadInfo } from './index-rows.ts'
 import { listUploads } from './list-uploads.ts'
 import {

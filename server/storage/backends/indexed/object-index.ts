@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely'
-import type { DB } from '../../../../db/schema.ts'
-import { noSuchBucket, S3Error } from '../../s3-error.ts'
+import type { DB } from '#db/schema.ts'
 import {
   conditionHolds,
   type NewObject,
   type ObjectInfo,
   type StoredChecksum,
   type WriteCondition,
-} from '../object-store.ts'
+} from '#server/storage/backends/object-store.ts'
+import { noSuchBucket, S3Error } from '#server/storage/s3-error.ts'
 import type { ContentLeases } from './content-leases.ts'
 import type { ContentStore, WrittenContent } from './content-store.ts'
 import {

@@ -14,8 +14,12 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
-import { batchPerTurn } from '../indexed/batch-per-turn.ts'
-import { type ContentReader, type ContentStore, contentWriters } from '../indexed/content-store.ts'
+import { batchPerTurn } from '#server/storage/backends/indexed/batch-per-turn.ts'
+import {
+  type ContentReader,
+  type ContentStore,
+  contentWriters,
+} from '#server/storage/backends/indexed/content-store.ts'
 
 export type S3ContentLocation = {
   client: S3Client

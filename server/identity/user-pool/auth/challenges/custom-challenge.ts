@@ -1,9 +1,9 @@
-import { CognitoError, notAuthorized } from '../../../cognito-error.ts'
-import { spendCode } from '../../codes.ts'
-import { recordFailedSignIn } from '../../lockout.ts'
-import { afterFirstFactor, signingInUser } from '../after-password.ts'
-import type { CustomChallengeState } from '../flows/custom-auth.ts'
-import { type AuthOutcome, required } from '../outcome.ts'
+import { CognitoError, notAuthorized } from '#server/identity/cognito-error.ts'
+import { afterFirstFactor, signingInUser } from '#server/identity/user-pool/auth/after-password.ts'
+import type { CustomChallengeState } from '#server/identity/user-pool/auth/flows/custom-auth.ts'
+import { type AuthOutcome, required } from '#server/identity/user-pool/auth/outcome.ts'
+import { spendCode } from '#server/identity/user-pool/codes.ts'
+import { recordFailedSignIn } from '#server/identity/user-pool/lockout.ts'
 import type { ChallengeHandler } from './types.ts'
 
 /** Answers one emailed code may receive; the last wrong one ends the sign-in. */

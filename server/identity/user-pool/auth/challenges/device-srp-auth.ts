@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { invalidParameter, notAuthorized } from '../../../cognito-error.ts'
-import { isValidClientEphemeral, serverEphemeral, serverSessionKey } from '../../../srp.ts'
-import { trackedDevice } from '../../devices/store.ts'
-import { type DeviceSrpState, signingInUser } from '../after-password.ts'
-import { required } from '../outcome.ts'
+import { invalidParameter, notAuthorized } from '#server/identity/cognito-error.ts'
+import { isValidClientEphemeral, serverEphemeral, serverSessionKey } from '#server/identity/srp.ts'
+import {
+  type DeviceSrpState,
+  signingInUser,
+} from '#server/identity/user-pool/auth/after-password.ts'
+import { required } from '#server/identity/user-pool/auth/outcome.ts'
+import { trackedDevice } from '#server/identity/user-pool/devices/store.ts'
 import type { ChallengeHandler } from './types.ts'
 
 /** What DEVICE_PASSWORD_VERIFIER needs: the derived key never leaves the server. */

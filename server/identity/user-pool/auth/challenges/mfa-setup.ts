@@ -1,6 +1,6 @@
-import { invalidParameter } from '../../../cognito-error.ts'
-import type { MfaSetupState } from '../../mfa/challenge.ts'
-import { signedIn, signingInUser } from '../after-password.ts'
+import { invalidParameter } from '#server/identity/cognito-error.ts'
+import { signedIn, signingInUser } from '#server/identity/user-pool/auth/after-password.ts'
+import type { MfaSetupState } from '#server/identity/user-pool/mfa/challenge.ts'
 import type { ChallengeHandler } from './types.ts'
 
 /**

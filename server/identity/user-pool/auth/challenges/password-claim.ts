@@ -1,7 +1,7 @@
-import { notAuthorized } from '../../../cognito-error.ts'
-import { claimSignature, parseSrpTimestamp, signaturesMatch } from '../../../srp.ts'
-import type { UserPoolContext } from '../../context.ts'
-import { required } from '../outcome.ts'
+import { notAuthorized } from '#server/identity/cognito-error.ts'
+import { claimSignature, parseSrpTimestamp, signaturesMatch } from '#server/identity/srp.ts'
+import { required } from '#server/identity/user-pool/auth/outcome.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
 
 /** How far the client's TIMESTAMP may be from the server's clock. */
 export const TIMESTAMP_TOLERANCE_MS = 5 * 60 * 1000

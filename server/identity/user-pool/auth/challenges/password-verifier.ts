@@ -1,8 +1,8 @@
-import { notAuthorized } from '../../../cognito-error.ts'
-import { assertNotLocked, recordFailedSignIn } from '../../lockout.ts'
-import { findUserBySub } from '../../users.ts'
-import { afterPassword } from '../after-password.ts'
-import type { PasswordVerifierState } from '../flows/user-srp.ts'
+import { notAuthorized } from '#server/identity/cognito-error.ts'
+import { afterPassword } from '#server/identity/user-pool/auth/after-password.ts'
+import type { PasswordVerifierState } from '#server/identity/user-pool/auth/flows/user-srp.ts'
+import { assertNotLocked, recordFailedSignIn } from '#server/identity/user-pool/lockout.ts'
+import { findUserBySub } from '#server/identity/user-pool/users.ts'
 import { claimResponses, passwordClaimHolds } from './password-claim.ts'
 import type { ChallengeHandler } from './types.ts'
 

@@ -1,8 +1,8 @@
-import { invalidParameter } from '../../../cognito-error.ts'
-import { type MfaState, mfaChallenge } from '../../mfa/challenge.ts'
-import { enabledMfa, MFA_TYPES, type MfaType } from '../../mfa/settings.ts'
-import { signingInUser } from '../after-password.ts'
-import { required } from '../outcome.ts'
+import { invalidParameter } from '#server/identity/cognito-error.ts'
+import { signingInUser } from '#server/identity/user-pool/auth/after-password.ts'
+import { required } from '#server/identity/user-pool/auth/outcome.ts'
+import { type MfaState, mfaChallenge } from '#server/identity/user-pool/mfa/challenge.ts'
+import { enabledMfa, MFA_TYPES, type MfaType } from '#server/identity/user-pool/mfa/settings.ts'
 import type { ChallengeHandler } from './types.ts'
 
 const isMfaType = (value: string): value is MfaType => (MFA_TYPES as string[]).includes(value)

@@ -1,9 +1,9 @@
-import { CognitoError } from '../../../cognito-error.ts'
-import { spendCode } from '../../codes.ts'
-import { recordFailedSignIn } from '../../lockout.ts'
-import type { MfaState } from '../../mfa/challenge.ts'
-import { signedIn, signingInUser } from '../after-password.ts'
-import { required } from '../outcome.ts'
+import { CognitoError } from '#server/identity/cognito-error.ts'
+import { signedIn, signingInUser } from '#server/identity/user-pool/auth/after-password.ts'
+import { required } from '#server/identity/user-pool/auth/outcome.ts'
+import { spendCode } from '#server/identity/user-pool/codes.ts'
+import { recordFailedSignIn } from '#server/identity/user-pool/lockout.ts'
+import type { MfaState } from '#server/identity/user-pool/mfa/challenge.ts'
 import type { ChallengeHandler } from './types.ts'
 
 /**

@@ -1,9 +1,9 @@
-import { codeMismatch } from '../../codes.ts'
-import { recordFailedSignIn } from '../../lockout.ts'
-import type { MfaState } from '../../mfa/challenge.ts'
-import { spendTotpCode } from '../../mfa/settings.ts'
-import { signedIn, signingInUser } from '../after-password.ts'
-import { required } from '../outcome.ts'
+import { signedIn, signingInUser } from '#server/identity/user-pool/auth/after-password.ts'
+import { required } from '#server/identity/user-pool/auth/outcome.ts'
+import { codeMismatch } from '#server/identity/user-pool/codes.ts'
+import { recordFailedSignIn } from '#server/identity/user-pool/lockout.ts'
+import type { MfaState } from '#server/identity/user-pool/mfa/challenge.ts'
+import { spendTotpCode } from '#server/identity/user-pool/mfa/settings.ts'
 import type { ChallengeHandler } from './types.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { totpCode, totpStep } from '../../../totp.ts'
-import { CLIENT_ID, openPool, type Pool } from '../../test-pool.ts'
+import { totpCode, totpStep } from '#server/identity/totp.ts'
+import { CLIENT_ID, openPool, type Pool } from '#server/identity/user-pool/test-pool.ts'
 
 let pool: Pool
 beforeAll(async () => {

@@ -1,14 +1,14 @@
-import { invalidParameter } from '../../../cognito-error.ts'
-import { sendCode, simulatedDelivery } from '../../codes.ts'
-import type { UserPoolContext } from '../../context.ts'
-import { deviceNotFound, trackedDevice } from '../../devices/store.ts'
-import { assertNotLocked } from '../../lockout.ts'
+import { invalidParameter } from '#server/identity/cognito-error.ts'
+import { type ChallengeStep, required } from '#server/identity/user-pool/auth/outcome.ts'
+import { sendCode, simulatedDelivery } from '#server/identity/user-pool/codes.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
+import { deviceNotFound, trackedDevice } from '#server/identity/user-pool/devices/store.ts'
+import { assertNotLocked } from '#server/identity/user-pool/lockout.ts'
 import {
   assertUserExistenceErrorsPrevented,
   findUserBySignInName,
   normalizeUsername,
-} from '../../users.ts'
-import { type ChallengeStep, required } from '../outcome.ts'
+} from '#server/identity/user-pool/users.ts'
 
 /** What CUSTOM_CHALLENGE keeps: whose code it is and how many wrong answers it has seen. */
 export type CustomChallengeState = {

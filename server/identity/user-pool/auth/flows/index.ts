@@ -1,5 +1,5 @@
-import type { UserPoolContext } from '../../context.ts'
-import type { AuthOutcome } from '../outcome.ts'
+import type { AuthOutcome } from '#server/identity/user-pool/auth/outcome.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
 import { customAuth } from './custom-auth.ts'
 import { refreshTokenAuth } from './refresh-token.ts'
 import { userPasswordAuth } from './user-password.ts'

@@ -1,6 +1,6 @@
-import type { UserPoolContext } from '../../context.ts'
-import { type AuthOutcome, required } from '../outcome.ts'
-import { refreshSignInSession } from '../sign-in-session.ts'
+import { type AuthOutcome, required } from '#server/identity/user-pool/auth/outcome.ts'
+import { refreshSignInSession } from '#server/identity/user-pool/auth/sign-in-session.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
 
 /**
  * REFRESH_TOKEN_AUTH (alias REFRESH_TOKEN): new access and id tokens, same refresh token;

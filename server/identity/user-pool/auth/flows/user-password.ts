@@ -1,14 +1,14 @@
-import { notAuthorized } from '../../../cognito-error.ts'
-import type { UserPoolContext } from '../../context.ts'
-import { assertNotLocked, recordFailedSignIn } from '../../lockout.ts'
-import { decoyVerifier, passwordMatches } from '../../passwords.ts'
+import { notAuthorized } from '#server/identity/cognito-error.ts'
+import { afterPassword } from '#server/identity/user-pool/auth/after-password.ts'
+import { type AuthOutcome, required } from '#server/identity/user-pool/auth/outcome.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
+import { assertNotLocked, recordFailedSignIn } from '#server/identity/user-pool/lockout.ts'
+import { decoyVerifier, passwordMatches } from '#server/identity/user-pool/passwords.ts'
 import {
   assertUserExistenceErrorsPrevented,
   findUserBySignInName,
   normalizeUsername,
-} from '../../users.ts'
-import { afterPassword } from '../after-password.ts'
-import { type AuthOutcome, required } from '../outcome.ts'
+} from '#server/identity/user-pool/users.ts'
 
 /** USER_PASSWORD_AUTH: the password itself, checked against the SRP verifier. */
 export async function userPasswordAuth(

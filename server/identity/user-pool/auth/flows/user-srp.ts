@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto'
-import { invalidParameter, notAuthorized } from '../../../cognito-error.ts'
-import { isValidClientEphemeral, serverEphemeral, serverSessionKey } from '../../../srp.ts'
-import type { UserPoolContext } from '../../context.ts'
-import { assertNotLocked } from '../../lockout.ts'
-import { decoyVerifier } from '../../passwords.ts'
+import { invalidParameter, notAuthorized } from '#server/identity/cognito-error.ts'
+import { isValidClientEphemeral, serverEphemeral, serverSessionKey } from '#server/identity/srp.ts'
+import { type ChallengeStep, required } from '#server/identity/user-pool/auth/outcome.ts'
+import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
+import { assertNotLocked } from '#server/identity/user-pool/lockout.ts'
+import { decoyVerifier } from '#server/identity/user-pool/passwords.ts'
 import {
   assertUserExistenceErrorsPrevented,
   findUserBySignInName,
   normalizeUsername,
-} from '../../users.ts'
-import { type ChallengeStep, required } from '../outcome.ts'
+} from '#server/identity/user-pool/users.ts'
 
 /** What PASSWORD_VERIFIER needs: the derived key never leaves the server. */
 export type PasswordVerifierState = { username: string; keyHex: string; secretBlock: string }
