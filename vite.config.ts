@@ -9,6 +9,7 @@ import {
   type BuildInputs,
   hashFile,
 } from './server/build-inputs.ts'
+import { precompressDirectory } from './server/compression.ts'
 
 /**
  * Records every project file a build reads, with its hash, in build/inputs.json (the client
@@ -43,6 +44,18 @@ function buildInputs(): Plugin {
   }
 }
 
+/** Brotli and gzip copies of the browser assets, made once here instead of per request. */
+function precompressAssets(): Plugin {
+  return {
+    name: 'techlab-precompress',
+    apply: 'build',
+    async closeBundle() {
+      if (this.environment.name !== 'client') return
+      await precompressDirectory(path.resolve(this.environment.config.build.outDir))
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), buildInputs()],
+  plugins: [tailwindcss(), reactRouter(), buildInputs(), precompressAssets()],
 })

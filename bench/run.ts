@@ -28,6 +28,7 @@ import {
   type Target,
 } from './measure.ts'
 import { BenchError, type Server, startServer } from './servers.ts'
+import { reportBytesOnTheWire } from './wire.ts'
 
 const TARGET_RATIO = 0.25
 
@@ -148,6 +149,7 @@ async function main(): Promise<number> {
         `page baseline.`,
     )
     for (const note of notes) console.log(`note: ${note}`)
+    await reportBytesOnTheWire(cached.url, await guestPagePaths(cached.url))
 
     const failures = results.flatMap(({ row, measured, base }) => [
       ...problems(row.name, measured),
@@ -184,6 +186,18 @@ async function checkComparability(rows: Row[], cached: Server, uncached: Server)
   const none = (await fetchOk(`${uncached.url}/`)).headers.get('x-page-cache')
   notes.push(`x-page-cache on a repeated GET /: "${hit}" (cached server), "${none}" (no cache)`)
   return notes
+}
+
+/** Pages whose first load the wire report measures: fixed ones and the demo's first course and lesson. */
+async function guestPagePaths(origin: string): Promise<string[]> {
+  const catalogue = (await fetchOk(`${origin}/courses`)).text
+  const course = /href="(\/[\w-]+\/courses\/[\w-]+)"/.exec(catalogue)?.[1]
+  const paths = ['/', '/courses', '/example', '/studies', '/labs']
+  if (!course) return paths
+  const lesson = new RegExp(`href="(${course}/lessons/[\\w-]+)"`).exec(
+    (await fetchOk(`${origin}${course}`)).text,
+  )?.[1]
+  return [...paths, course, ...(lesson ? [lesson] : [])]
 }
 
 function beforeScripts(html: string): string {

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import type { TLSSocket } from 'node:tls'
+import fastifyCompress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import type { Kysely } from 'kysely'
@@ -14,6 +15,7 @@ import {
   usernameRefusal,
 } from '#features/users/accounts.server.ts'
 import { apiPlugin } from './api/index.ts'
+import { onTheFlyCompression } from './compression.ts'
 import type { Config } from './config.ts'
 import { pagePolicy } from './content-security-policy.ts'
 import { registerHealth } from './health.ts'
@@ -132,14 +134,17 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const store = await openObjectStore(config.storage, database.db)
   app.addHook('onClose', () => store.close())
   const storage = siteStorage(store, config.storage, identity, config.identity.oauth.siteOrigins)
-  await app.register(apiPlugin, {
-    prefix: '/api',
-    db: database.db,
-    siteOrigin: new URL(config.public.baseUrl).origin,
-    markdown,
-    images: storage.images,
-    currentUser: (request) => sessions.currentUser(request),
-    bearerUser: (authorization) => sessions.bearerUser(authorization),
+  await app.register(async (api) => {
+    await api.register(fastifyCompress, onTheFlyCompression)
+    await api.register(apiPlugin, {
+      prefix: '/api',
+      db: database.db,
+      siteOrigin: new URL(config.public.baseUrl).origin,
+      markdown,
+      images: storage.images,
+      currentUser: (request) => sessions.currentUser(request),
+      bearerUser: (authorization) => sessions.bearerUser(authorization),
+    })
   })
   scheduleUploadExpiry(app, store, config.storage)
   const endpoint = { store, settings: config.storage, findCredentials: identity.findCredentials }
@@ -162,6 +167,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       // Register a route per built file, so every other path falls through to the app.
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each text asset (vite.config.ts): sent by Accept-Encoding.
+      preCompressed: true,
       setHeaders(reply, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`)
         reply.header('cache-control', hashed ? IMMUTABLE : 'public, max-age=3600')

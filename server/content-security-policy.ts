@@ -53,33 +53,13 @@ export function pagePolicy(config: Config): PagePolicy {
     )
 }
 
-const NONCE_IN_POLICY = /'nonce-([\w-]+)'/
-
 /**
- * A page rendered for someone else (the guest page cache replays one render to many visitors)
- * carries that render's nonce: give this response a nonce of its own, in the policy and in every
- * place the page names it. The old nonce was random when that page was rendered, so no stored
- * content can contain it.
+ * The rendered page with its policy: the nonce React and React Router put on the page's inline
+ * scripts is the one the header allows. A page the guest cache replays keeps its render's nonce
+ * (decision 029): it was random when the page was rendered, so no stored content can contain it.
  */
-export async function withNonce(
-  response: Response,
-  policy: PagePolicy,
-  nonce: string,
-): Promise<Response> {
+export function withNonce(response: Response, policy: PagePolicy, nonce: string): Response {
   const headers = new Headers(response.headers)
-  const previous = NONCE_IN_POLICY.exec(headers.get('content-security-policy') ?? '')?.[1]
   headers.set('content-security-policy', policy(nonce))
-  const html = headers.get('content-type')?.startsWith('text/html') === true
-  if (!previous || previous === nonce || !html || !response.body) {
-    return new Response(response.body, { status: response.status, headers })
-  }
-  // Nonces are all 22 characters: each occurrence is overwritten in place, in a copy of the
-  // bytes (the cache's own copy stays as it is), without decoding the page.
-  const body = Buffer.from(await response.arrayBuffer())
-  const [from, to] = [Buffer.from(previous), Buffer.from(nonce)]
-  if (from.length !== to.length) throw new Error('nonces of different lengths')
-  for (let at = body.indexOf(from); at >= 0; at = body.indexOf(from, at + from.length)) {
-    to.copy(body, at)
-  }
-  return new Response(body, { status: response.status, headers })
+  return new Response(response.body, { status: response.status, headers })
 }

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { describe, expect, it, vi } from 'vitest'
 import { createPageCache, sharedMaxAge } from './page-cache.ts'
 
@@ -66,19 +67,19 @@ describe('createPageCache', () => {
     const cache = createPageCache({ maxEntries: 10 })
     const render = counter()
 
-    const first = (await cache.get('GET /', render)).toResponse()
+    const first = await (await cache.get('GET /', render)).toResponse()
     expect(first.status).toBe(200)
     expect(first.headers.get('x-page-cache')).toBe('miss')
     expect(first.headers.get('content-type')).toBe('text/html; charset=utf-8')
     expect(await first.text()).toBe('render 1')
 
     const cached = await cache.get('GET /', render)
-    const second = cached.toResponse()
+    const second = await cached.toResponse()
     expect(second.headers.get('x-page-cache')).toBe('hit')
     expect(second.headers.get('cache-control')).toBe('public, s-maxage=60')
     expect(await second.text()).toBe('render 1')
     // Each toResponse is a fresh Response whose body can be read again.
-    expect(await cached.toResponse().text()).toBe('render 1')
+    expect(await (await cached.toResponse()).text()).toBe('render 1')
     expect(render).toHaveBeenCalledTimes(1)
   })
 
@@ -87,8 +88,8 @@ describe('createPageCache', () => {
     const render = counter()
     await cache.get('GET /a', render)
     await cache.get('GET /b', render)
-    expect(await (await cache.get('GET /a', render)).toResponse().text()).toBe('render 1')
-    expect(await (await cache.get('GET /b', render)).toResponse().text()).toBe('render 2')
+    expect(await (await (await cache.get('GET /a', render)).toResponse()).text()).toBe('render 1')
+    expect(await (await (await cache.get('GET /b', render)).toResponse()).text()).toBe('render 2')
     expect(render).toHaveBeenCalledTimes(2)
   })
 
@@ -100,23 +101,23 @@ describe('createPageCache', () => {
   ])('does not cache %s', async (cacheControl) => {
     const cache = createPageCache({ maxEntries: 10 })
     const render = counter(cacheControl)
-    const first = (await cache.get('GET /', render)).toResponse()
+    const first = await (await cache.get('GET /', render)).toResponse()
     expect(first.headers.get('x-page-cache')).toBeNull()
     expect(await first.text()).toBe('render 1')
-    expect(await (await cache.get('GET /', render)).toResponse().text()).toBe('render 2')
+    expect(await (await (await cache.get('GET /', render)).toResponse()).text()).toBe('render 2')
   })
 
   it('does not cache responses with Set-Cookie or a status other than 200', async () => {
     const cache = createPageCache({ maxEntries: 10 })
     const withCookie = vi.fn(async () => page('hi', { headers: { 'set-cookie': 'a=b' } }))
     await cache.get('GET /cookie', withCookie)
-    const second = (await cache.get('GET /cookie', withCookie)).toResponse()
+    const second = await (await cache.get('GET /cookie', withCookie)).toResponse()
     expect(second.headers.get('set-cookie')).toBe('a=b')
     expect(withCookie).toHaveBeenCalledTimes(2)
 
     const notFound = vi.fn(async () => page('missing', { status: 404 }))
     await cache.get('GET /missing', notFound)
-    const again = (await cache.get('GET /missing', notFound)).toResponse()
+    const again = await (await cache.get('GET /missing', notFound)).toResponse()
     expect(again.status).toBe(404)
     expect(notFound).toHaveBeenCalledTimes(2)
   })
@@ -128,14 +129,14 @@ describe('createPageCache', () => {
 
     await cache.get('GET /', render)
     now += 9_999
-    expect(await (await cache.get('GET /', render)).toResponse().text()).toBe('render 1')
+    expect(await (await (await cache.get('GET /', render)).toResponse()).text()).toBe('render 1')
     now += 1
-    const renewed = (await cache.get('GET /', render)).toResponse()
+    const renewed = await (await cache.get('GET /', render)).toResponse()
     expect(renewed.headers.get('x-page-cache')).toBe('miss')
     expect(await renewed.text()).toBe('render 2')
     // The renewed entry lives another 10 s from now.
     now += 9_999
-    expect(await (await cache.get('GET /', render)).toResponse().text()).toBe('render 2')
+    expect(await (await (await cache.get('GET /', render)).toResponse()).text()).toBe('render 2')
     expect(render).toHaveBeenCalledTimes(2)
   })
 
@@ -153,7 +154,7 @@ describe('createPageCache', () => {
     expect(renders.a).toHaveBeenCalledTimes(1)
     expect(renders.c).toHaveBeenCalledTimes(1)
 
-    const b = (await cache.get('b', renders.b)).toResponse()
+    const b = await (await cache.get('b', renders.b)).toResponse()
     expect(b.headers.get('x-page-cache')).toBe('miss')
     expect(renders.b).toHaveBeenCalledTimes(2)
   })
@@ -161,10 +162,10 @@ describe('createPageCache', () => {
   it('caches nothing when maxEntries is 0', async () => {
     const cache = createPageCache({ maxEntries: 0 })
     const render = counter()
-    const first = (await cache.get('GET /', render)).toResponse()
+    const first = await (await cache.get('GET /', render)).toResponse()
     expect(first.headers.get('x-page-cache')).toBeNull()
     expect(await first.text()).toBe('render 1')
-    expect(await (await cache.get('GET /', render)).toResponse().text()).toBe('render 2')
+    expect(await (await (await cache.get('GET /', render)).toResponse()).text()).toBe('render 2')
     expect(render).toHaveBeenCalledTimes(2)
   })
 
@@ -179,7 +180,9 @@ describe('createPageCache', () => {
       cache.get('GET /', render),
     ]
     rendered.resolve(page('shared'))
-    const responses = (await Promise.all(requests)).map((cached) => cached.toResponse())
+    const responses = await Promise.all(
+      (await Promise.all(requests)).map((cached) => cached.toResponse()),
+    )
 
     expect(render).toHaveBeenCalledTimes(1)
     expect(responses.map((response) => response.headers.get('x-page-cache'))).toEqual([
@@ -206,8 +209,8 @@ describe('createPageCache', () => {
     const second = cache.get('GET /', render)
     rendered.resolve(page('first', { cacheControl: 'private' }))
 
-    expect(await (await first).toResponse().text()).toBe('first')
-    expect(await (await second).toResponse().text()).toBe('own')
+    expect(await (await (await first).toResponse()).text()).toBe('first')
+    expect(await (await (await second).toResponse()).text()).toBe('own')
     expect(render).toHaveBeenCalledTimes(2)
   })
 
@@ -220,7 +223,7 @@ describe('createPageCache', () => {
       .mockImplementation(async () => page('recovered'))
 
     await expect(cache.get('GET /', render)).rejects.toBe(failure)
-    const next = (await cache.get('GET /', render)).toResponse()
+    const next = await (await cache.get('GET /', render)).toResponse()
     expect(next.headers.get('x-page-cache')).toBe('miss')
     expect(await next.text()).toBe('recovered')
     expect(render).toHaveBeenCalledTimes(2)
@@ -239,7 +242,7 @@ describe('createPageCache', () => {
     rendered.reject(new Error('boom'))
 
     await expect(first).rejects.toThrow('boom')
-    expect(await (await second).toResponse().text()).toBe('second try')
+    expect(await (await (await second).toResponse()).text()).toBe('second try')
     expect(render).toHaveBeenCalledTimes(2)
   })
 
@@ -248,7 +251,7 @@ describe('createPageCache', () => {
     const render = async () =>
       new Response(null, { status: 200, headers: { 'cache-control': 'public, s-maxage=5' } })
     await cache.get('GET /empty', render)
-    const hit = (await cache.get('GET /empty', render)).toResponse()
+    const hit = await (await cache.get('GET /empty', render)).toResponse()
     expect(hit.status).toBe(200)
     expect(hit.headers.get('x-page-cache')).toBe('hit')
     expect(await hit.text()).toBe('')
@@ -259,6 +262,42 @@ describe('createPageCache', () => {
     const render = counter()
     await cache.get('GET /', render)
     cache.clear()
-    expect(await (await cache.get('GET /', render)).toResponse().text()).toBe('render 2')
+    expect(await (await (await cache.get('GET /', render)).toResponse()).text()).toBe('render 2')
+  })
+})
+
+describe('compressed replays', () => {
+  const html = `<!doctype html><main>${'テックラボで学ぶ '.repeat(400)}</main>`
+
+  it('compresses a kept page once per coding and replays the same bytes', async () => {
+    const cache = createPageCache({ maxEntries: 10 })
+    const render = vi.fn(async () => page(html))
+    const first = await (await cache.get('GET /', render)).toResponse('br')
+    const second = await (await cache.get('GET /', render)).toResponse('br')
+    expect(first.headers.get('content-encoding')).toBe('br')
+    expect(first.headers.get('vary')).toContain('Accept-Encoding')
+    const [a, b] = [Buffer.from(await first.arrayBuffer()), Buffer.from(await second.arrayBuffer())]
+    expect(a.equals(b)).toBe(true)
+    expect(Number(first.headers.get('content-length'))).toBe(a.byteLength)
+    expect(a.byteLength).toBeLessThan(Buffer.byteLength(html) / 5)
+    expect(brotliDecompressSync(a).toString()).toBe(html)
+    const gzipped = await (await cache.get('GET /', render)).toResponse('gzip')
+    expect(gunzipSync(Buffer.from(await gzipped.arrayBuffer())).toString()).toBe(html)
+    const plain = await (await cache.get('GET /', render)).toResponse()
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    expect(await plain.text()).toBe(html)
+    expect(render).toHaveBeenCalledTimes(1)
+  })
+
+  it('leaves small pages and pages of other types as they are', async () => {
+    const cache = createPageCache({ maxEntries: 10 })
+    const small = await (await cache.get('GET /s', async () => page('<p>短い</p>'))).toResponse(
+      'br',
+    )
+    expect(small.headers.get('content-encoding')).toBeNull()
+    expect(await small.text()).toBe('<p>短い</p>')
+    const picture = async () => page('x'.repeat(4096), { headers: { 'content-type': 'image/png' } })
+    const png = await (await cache.get('GET /p', picture)).toResponse('gzip')
+    expect(png.headers.get('content-encoding')).toBeNull()
   })
 })

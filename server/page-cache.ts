@@ -1,13 +1,24 @@
+import {
+  COMPRESSION_THRESHOLD_BYTES,
+  type ContentCoding,
+  compressForReuse,
+  isCompressible,
+} from './compression.ts'
+
 /**
  * A short-lived in-process cache of whole page responses for anonymous visitors.
  *
  * A page opts in the way it would for a CDN: `Cache-Control: public, s-maxage=N`. Only
  * 200 responses without Set-Cookie are kept, for N seconds, and concurrent misses for the
- * same key wait for one render instead of rendering the same page many times.
+ * same key wait for one render instead of rendering the same page many times. Each content
+ * coding of a kept page is compressed once, when first asked for, and replayed as bytes.
  */
 export type CachedPage = {
-  /** A fresh Response for this request; cached bodies are replayed from memory. */
-  toResponse(): Response
+  /**
+   * A fresh Response for this request; cached bodies are replayed from memory, in `coding`
+   * when the page is worth compressing (the answer then says so in Content-Encoding).
+   */
+  toResponse(coding?: ContentCoding): Promise<Response>
 }
 
 export type PageCache = {
@@ -19,6 +30,8 @@ type Entry = {
   status: number
   headers: [string, string][]
   body: Uint8Array<ArrayBuffer>
+  /** The body in each content coding asked for so far, compressed once. */
+  encoded: Map<ContentCoding, Promise<Uint8Array>>
   expiresAt: number
 }
 
@@ -76,6 +89,7 @@ export function createPageCache(options: { maxEntries: number; now?: () => numbe
           status: response.status,
           headers: [...response.headers],
           body: new Uint8Array(await response.arrayBuffer()),
+          encoded: new Map(),
           expiresAt: now() + seconds * 1000,
         }
         store(key, entry)
@@ -102,17 +116,34 @@ export function sharedMaxAge(response: Response): number {
 
 function replay(entry: Entry, outcome: 'hit' | 'miss'): CachedPage {
   return {
-    toResponse() {
+    async toResponse(coding) {
       const headers = new Headers(entry.headers)
       headers.set('x-page-cache', outcome)
-      return new Response(entry.body.byteLength > 0 ? entry.body : null, {
-        status: entry.status,
-        headers,
-      })
+      const compressible =
+        entry.body.byteLength >= COMPRESSION_THRESHOLD_BYTES &&
+        isCompressible(headers.get('content-type') ?? undefined)
+      if (compressible) headers.append('vary', 'Accept-Encoding')
+      if (!compressible || !coding) {
+        return new Response(entry.body.byteLength > 0 ? entry.body : null, {
+          status: entry.status,
+          headers,
+        })
+      }
+      let encoded = entry.encoded.get(coding)
+      if (!encoded) {
+        encoded = compressForReuse(entry.body, coding)
+        entry.encoded.set(coding, encoded)
+        // A failed compression is not kept: the next replay tries again.
+        encoded.catch(() => entry.encoded.delete(coding))
+      }
+      const body = await encoded
+      headers.set('content-encoding', coding)
+      headers.set('content-length', String(body.byteLength))
+      return new Response(body as Uint8Array<ArrayBuffer>, { status: entry.status, headers })
     },
   }
 }
 
 function passThrough(response: Response): CachedPage {
-  return { toResponse: () => response }
+  return { toResponse: async () => response }
 }

@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream'
+import fastifyCompress from '@fastify/compress'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createRequestHandler, type ServerBuild } from 'react-router'
 import type { AppContext } from '#app/load-context.ts'
+import { negotiateCoding, onTheFlyCompression } from './compression.ts'
 import { newNonce, type PagePolicy, withNonce } from './content-security-policy.ts'
 import { hasSessionCookie } from './identity/session-cookies.ts'
 import type { PageCache } from './page-cache.ts'
@@ -37,6 +39,7 @@ export function registerReactRouter(
   app.setNotFoundHandler((_request, reply) => methodNotAllowed(reply))
 
   app.register(async (pages) => {
+    await pages.register(fastifyCompress, onTheFlyCompression)
     // Actions read the body themselves (forms, JSON, files): hand them the raw stream.
     pages.removeAllContentTypeParsers()
     pages.addContentTypeParser('*', (_request, payload, done) => done(null, payload))
@@ -59,8 +62,12 @@ export function registerReactRouter(
       // TLS listener's own links) is not the http one.
       const key = `${request.method} ${request.protocol} ${path}`
       const page = await options.pageCache.get(key, () => render(path))
-      // A cached page carries the nonce of the request that rendered it: this one gets its own.
-      return sendWebResponse(reply, await withNonce(page.toResponse(), options.policy, nonce))
+      // A cached page keeps the nonce of its render, in its policy and its bytes, so that it is
+      // compressed once and replayed as it is (decision 029).
+      return sendWebResponse(
+        reply,
+        await page.toResponse(negotiateCoding(request.headers['accept-encoding'])),
+      )
     })
   })
 }
