@@ -1,14 +1,14 @@
 import { useEffect, useId, useRef, useState } from 'react'
-import { browserS3Client, currentIdentityId } from '#app/lib/storage/s3.client.ts'
+import { loadUploader } from '#app/lib/storage/load-uploader.ts'
 import {
   type AccessLevel,
   type ClientStorageSettings,
   objectKey,
 } from '#app/lib/storage/storage-settings.ts'
-import {
-  type ResumeStore,
-  type UploadProgress,
-  type UploadState,
+import type {
+  ResumeStore,
+  UploadProgress,
+  UploadState,
   UploadTask,
 } from '#app/lib/storage/upload-task.ts'
 import { FormMessage } from './forms.tsx'
@@ -52,10 +52,11 @@ export function FileUpload(props: FileUploadProps) {
     }
     let task: UploadTask
     try {
-      const identityId = await currentIdentityId()
+      const uploader = await loadUploader()
+      const identityId = await uploader.currentIdentityId()
       const key = objectKey(settings.prefixes, level, identityId, nameFor(file, identityId))
-      task = new UploadTask({
-        client: browserS3Client(settings),
+      task = new uploader.UploadTask({
+        client: uploader.browserS3Client(settings),
         bucket: settings.bucket,
         key,
         level,

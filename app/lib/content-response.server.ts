@@ -1,7 +1,7 @@
 import { data, redirect } from 'react-router'
 import { ContentError } from '#features/content-error.ts'
-import { query } from './auth/flow.ts'
 import { PUBLIC_PAGE_CACHE_CONTROL } from './cache-control.ts'
+import { query } from './query-string.ts'
 
 /**
  * A content feature's answer for a page loader: its errors become the error page with their

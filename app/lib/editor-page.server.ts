@@ -1,6 +1,6 @@
 import { type AppLoadContext, redirect } from 'react-router'
 import { type Actor, actorOf } from '#features/actor.ts'
-import { query } from './auth/flow.ts'
+import { query } from './query-string.ts'
 
 /**
  * Who opens an editor page and what for: a guest is sent to sign in first; `create` pages

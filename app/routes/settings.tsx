@@ -16,13 +16,13 @@ import {
   type FormResult,
   fieldErrors,
   formString,
-  query,
   sessionCookieCleared,
 } from '#app/lib/auth/flow.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
 import { AMPLIFY_COOKIE_PREFIX } from '#app/lib/auth/session-cookies.ts'
 import { newPasswordError } from '#app/lib/auth/validation.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { query } from '#app/lib/query-string.ts'
 import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { actorOf } from '#features/actor.ts'

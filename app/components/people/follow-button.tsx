@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { Link } from 'react-router'
 import { ApiRequestError, apiFetch } from '#app/lib/api-client.ts'
-import { query } from '#app/lib/auth/flow.ts'
+import { query } from '#app/lib/query-string.ts'
 import { useCurrentUser, useSettings } from '#app/lib/root-data.ts'
 import type { FollowState } from '#features/follows/follows.server.ts'
 

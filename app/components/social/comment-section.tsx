@@ -1,5 +1,4 @@
-import { type FormEvent, useState } from 'react'
-import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
+import { type FormEvent, lazy, Suspense, useState } from 'react'
 import { MarkdownView } from '#app/components/markdown-view.tsx'
 import { ApiRequestError } from '#app/lib/api-client.ts'
 import { formatDate } from '#app/lib/format.ts'
@@ -10,6 +9,13 @@ import { SignInLink } from './sign-in-link.tsx'
 import { type SocialApi, socialApi } from './social-api.ts'
 
 export const COMMENT_PAGE_SIZE = 20
+
+// Only signed-in readers write comments: guests' pages do not download the editor.
+const MarkdownEditor = lazy(() =>
+  import('#app/components/markdown-editor.tsx').then((module) => ({
+    default: module.MarkdownEditor,
+  })),
+)
 
 const buttonClass =
   'rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100 disabled:opacity-60 dark:border-slate-600 dark:hover:bg-slate-800'
@@ -303,14 +309,18 @@ function CommentForm(props: {
 
   return (
     <form onSubmit={(event) => void submit(event)} className="flex flex-col gap-2">
-      <MarkdownEditor
-        label={props.label}
-        name="body"
-        value={body}
-        onChange={setBody}
-        error={error}
-        flavour="plain"
-      />
+      <Suspense
+        fallback={<div className="h-40 rounded border border-slate-300 dark:border-slate-600" />}
+      >
+        <MarkdownEditor
+          label={props.label}
+          name="body"
+          value={body}
+          onChange={setBody}
+          error={error}
+          flavour="plain"
+        />
+      </Suspense>
       <div className="flex gap-2">
         <button type="submit" disabled={sending} className={primaryClass}>
           {sending ? '送信中…' : props.submitLabel}

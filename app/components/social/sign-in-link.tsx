@@ -1,5 +1,5 @@
 import { Link, useLocation } from 'react-router'
-import { query } from '#app/lib/auth/flow.ts'
+import { query } from '#app/lib/query-string.ts'
 
 /** For guests: sign in, then come back to this page. */
 export function SignInLink({ children }: { children: string }) {

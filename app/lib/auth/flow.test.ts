@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { errorResult, fieldErrors, query, safeRedirect } from './flow.ts'
+import { query } from '#app/lib/query-string.ts'
+import { errorResult, fieldErrors, safeRedirect } from './flow.ts'
 
 describe('where to go after signing in', () => {
   it.each([

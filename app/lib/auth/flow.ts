@@ -48,14 +48,6 @@ export function safeRedirect(target: string | null | undefined, fallback = '/'):
   return path
 }
 
-/** A query string from values, leaving out the empty ones. */
-export function query(values: Record<string, string | undefined | null>): string {
-  const parameters = new URLSearchParams()
-  for (const [name, value] of Object.entries(values)) if (value) parameters.set(name, value)
-  const text = parameters.toString()
-  return text ? `?${text}` : ''
-}
-
 /**
  * Amplify's signOut() clears the cookies without waiting for it; the next request must not
  * carry them. Resolves once the session cookie is gone (or after a second).

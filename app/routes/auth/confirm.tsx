@@ -19,13 +19,13 @@ import {
   type FormResult,
   fieldErrors,
   formString,
-  query,
   safeRedirect,
 } from '#app/lib/auth/flow.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
 import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
 import { codeError, normalizeCode } from '#app/lib/auth/validation.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { query } from '#app/lib/query-string.ts'
 import type { Route } from './+types/confirm'
 
 export const meta: Route.MetaFunction = ({ matches }) =>

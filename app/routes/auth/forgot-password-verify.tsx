@@ -15,11 +15,12 @@ import {
   TextField,
   useFocusOnErrors,
 } from '#app/components/forms.tsx'
-import { errorResult, type FormResult, fieldErrors, formString, query } from '#app/lib/auth/flow.ts'
+import { errorResult, type FormResult, fieldErrors, formString } from '#app/lib/auth/flow.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
 import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
 import { codeError, newPasswordError, normalizeCode } from '#app/lib/auth/validation.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { query } from '#app/lib/query-string.ts'
 import type { Route } from './+types/forgot-password-verify'
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -7,10 +7,11 @@ import {
   NeedsJavaScript,
 } from '#app/components/auth-screen.tsx'
 import { FormMessage, SubmitButton, TextField, useFocusOnErrors } from '#app/components/forms.tsx'
-import { errorResult, type FormResult, formString, query } from '#app/lib/auth/flow.ts'
+import { errorResult, type FormResult, formString } from '#app/lib/auth/flow.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
 import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { query } from '#app/lib/query-string.ts'
 import type { Route } from './+types/forgot-password'
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -21,7 +21,6 @@ import {
   type FormResult,
   fieldErrors,
   formString,
-  query,
   safeRedirect,
 } from '#app/lib/auth/flow.ts'
 import { type AuthModule, loadAuth } from '#app/lib/auth/load-auth.ts'
@@ -29,6 +28,7 @@ import { type MfaMethod, type SignInStep, signInStepOf } from '#app/lib/auth/sig
 import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
 import { codeError, emailError, newPasswordError, normalizeCode } from '#app/lib/auth/validation.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { query } from '#app/lib/query-string.ts'
 import type { Route } from './+types/signin'
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -19,7 +19,6 @@ import {
   type FormResult,
   fieldErrors,
   formString,
-  query,
   safeRedirect,
 } from '#app/lib/auth/flow.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
@@ -31,6 +30,7 @@ import {
   usernameError,
 } from '#app/lib/auth/validation.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { query } from '#app/lib/query-string.ts'
 import type { Route } from './+types/signup'
 
 export const meta: Route.MetaFunction = ({ matches }) =>

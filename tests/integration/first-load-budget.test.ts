@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { signedInPageUser } from '#tests/integration/storage/support.ts'
+import { firstLoadAssets, sentBytes, sentTotal } from '#tests/support/first-load.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
+
+/**
+ * The first-load JavaScript budget (issue 19, decision 029), in brotli bytes as sent: bytes are
+ * stable from run to run, unlike times, so this is a test. A page over budget means something
+ * heavy (the AWS SDK, Amplify, CodeMirror, Shiki) became a static import of a page that does not
+ * need it before the reader acts: load it on use instead.
+ */
+const GUEST_BUDGET_BYTES = 120 * 1024
+const SIGNED_IN_BUDGET_BYTES = 200 * 1024
+
+let server: TestServer
+let cookie: string
+let username: string
+
+beforeAll(async () => {
+  server = await startTestServer()
+  const user = await signedInPageUser(server, 'budget')
+  cookie = user.cookie
+  username = user.username
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+async function firstLoadJs(path: string, headers: Record<string, string> = {}) {
+  const page = await sentBytes(`${server.url}${path}`, 'identity', headers)
+  const { scripts } = firstLoadAssets(page.body)
+  expect(scripts.length, `${path} loads no script`).toBeGreaterThan(0)
+  return sentTotal(server.url, scripts, 'br')
+}
+
+/** A demo course, one of its lessons and its author, found through the catalogue as a reader would. */
+async function demoPaths() {
+  const catalogue = (await sentBytes(`${server.url}/courses`, 'identity')).body
+  const course = /href="(\/([\w-]+)\/courses\/[\w-]+)"/.exec(catalogue)
+  if (!course?.[1] || !course[2]) throw new Error('the demo catalogue lists no course')
+  const coursePage = (await sentBytes(`${server.url}${course[1]}`, 'identity')).body
+  const lesson = new RegExp(`href="(${course[1]}/lessons/[\\w-]+)"`).exec(coursePage)?.[1]
+  if (!lesson) throw new Error('the demo course lists no lesson')
+  return { course: course[1], lesson, author: `/${course[2]}` }
+}
+
+describe('first-load JavaScript', () => {
+  it(`stays within ${GUEST_BUDGET_BYTES / 1024} KiB brotli on every page a guest reads`, async () => {
+    const demo = await demoPaths()
+    const paths = [
+      '/',
+      '/courses',
+      demo.course,
+      demo.lesson,
+      '/example',
+      '/studies',
+      '/labs',
+      '/labs_stories',
+      demo.author,
+      '/search?q=JavaScript',
+    ]
+    const over: string[] = []
+    for (const path of paths) {
+      const bytes = await firstLoadJs(path)
+      if (bytes > GUEST_BUDGET_BYTES) over.push(`${path}: ${(bytes / 1024).toFixed(1)} KiB`)
+    }
+    expect(over).toEqual([])
+  })
+
+  it(`stays within ${SIGNED_IN_BUDGET_BYTES / 1024} KiB brotli on signed-in pages that are not editors`, async () => {
+    const demo = await demoPaths()
+    const paths = [
+      '/',
+      '/courses',
+      demo.course,
+      demo.lesson,
+      '/drafts',
+      '/notifications',
+      '/histories',
+      `/${username}`,
+      '/settings',
+    ]
+    const over: string[] = []
+    for (const path of paths) {
+      const bytes = await firstLoadJs(path, { cookie })
+      if (bytes > SIGNED_IN_BUDGET_BYTES) over.push(`${path}: ${(bytes / 1024).toFixed(1)} KiB`)
+    }
+    expect(over).toEqual([])
+  })
+})
