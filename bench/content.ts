@@ -34,7 +34,7 @@ import {
   problems,
   settings,
 } from './measure.ts'
-import { BenchError, type Server, startServer } from './servers.ts'
+import { BenchError, runBench, type Server, startServer } from './servers.ts'
 
 const COURSES = Math.round(positiveNumber('BENCH_COURSES', 10_000))
 const LESSONS_PER_SECTION = 5
@@ -297,10 +297,4 @@ async function printQueryPlans(file: string, sample: Sample): Promise<string[]> 
   return failures
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof BenchError ? `bench: ${error.message}` : error)
-    process.exit(1)
-  },
-)
+runBench(main)

@@ -14,6 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { loadConfig } from '#server/config.ts'
+import { demoReadingPaths } from '#tests/support/first-load.ts'
 import { readBaselineInput } from './baseline-input.ts'
 import { appEnvironment } from './environment.ts'
 import {
@@ -27,7 +28,7 @@ import {
   settings,
   type Target,
 } from './measure.ts'
-import { BenchError, type Server, startServer } from './servers.ts'
+import { runBench, type Server, startServer } from './servers.ts'
 import { reportBytesOnTheWire } from './wire.ts'
 
 const TARGET_RATIO = 0.25
@@ -188,16 +189,10 @@ async function checkComparability(rows: Row[], cached: Server, uncached: Server)
   return notes
 }
 
-/** Pages whose first load the wire report measures: fixed ones and the demo's first course and lesson. */
+/** Pages whose first load the wire report measures: fixed ones and the demo's course and lesson. */
 async function guestPagePaths(origin: string): Promise<string[]> {
-  const catalogue = (await fetchOk(`${origin}/courses`)).text
-  const course = /href="(\/[\w-]+\/courses\/[\w-]+)"/.exec(catalogue)?.[1]
-  const paths = ['/', '/courses', '/example', '/studies', '/labs']
-  if (!course) return paths
-  const lesson = new RegExp(`href="(${course}/lessons/[\\w-]+)"`).exec(
-    (await fetchOk(`${origin}${course}`)).text,
-  )?.[1]
-  return [...paths, course, ...(lesson ? [lesson] : [])]
+  const demo = await demoReadingPaths(origin)
+  return ['/', '/courses', '/example', '/studies', '/labs', demo.course, demo.lesson, demo.author]
 }
 
 function beforeScripts(html: string): string {
@@ -205,10 +200,4 @@ function beforeScripts(html: string): string {
   return end === -1 ? html : html.slice(0, end)
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof BenchError ? `bench: ${error.message}` : error)
-    process.exit(1)
-  },
-)
+runBench(main)

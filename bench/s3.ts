@@ -31,7 +31,7 @@ import {
 } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
 import { positiveNumber, printTable, settings } from './measure.ts'
-import { BenchError, type Server, startServer } from './servers.ts'
+import { BenchError, runBench, type Server, startServer } from './servers.ts'
 
 const durationMs = positiveNumber('BENCH_DURATION_S', 6) * 1000
 // Each server's time in a row is cut into slices taken in turns, forwards then backwards, so
@@ -335,10 +335,4 @@ async function measureSlice(
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof BenchError ? error.message : error)
-    process.exit(1)
-  },
-)
+runBench(main)

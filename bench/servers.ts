@@ -85,3 +85,14 @@ function stopChild(child: ChildProcess): Promise<void> {
     else child.kill()
   })
 }
+
+/** Runs a benchmark's main and exits with its code; a BenchError is printed without a stack. */
+export function runBench(main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error instanceof BenchError ? `bench: ${error.message}` : error)
+      process.exit(1)
+    },
+  )
+}

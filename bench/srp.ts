@@ -26,7 +26,7 @@ import {
 } from '#server/identity/srp.ts'
 import { listOutbox } from '#server/mail/outbox.ts'
 import { appEnvironment } from './environment.ts'
-import { BenchError, startServer } from './servers.ts'
+import { BenchError, runBench, startServer } from './servers.ts'
 
 const durationS = Number(process.env.BENCH_DURATION_S ?? 5)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 4)
@@ -203,10 +203,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof BenchError ? `bench: ${error.message}` : error)
-    process.exit(1)
-  },
-)
+runBench(main)

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signedInPageUser } from '#tests/integration/storage/support.ts'
-import { firstLoadAssets, sentBytes, sentTotal } from '#tests/support/first-load.ts'
+import {
+  demoReadingPaths,
+  firstLoadAssets,
+  sentBytes,
+  sentTotal,
+} from '#tests/support/first-load.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -39,20 +44,9 @@ async function overBudget(paths: string[], budget: number, headers: Record<strin
   return over
 }
 
-/** A demo course, one of its lessons and its author, found through the catalogue as a reader would. */
-async function demoPaths() {
-  const catalogue = (await sentBytes(`${server.url}/courses`, 'identity')).body
-  const course = /href="(\/([\w-]+)\/courses\/[\w-]+)"/.exec(catalogue)
-  if (!course?.[1] || !course[2]) throw new Error('the demo catalogue lists no course')
-  const coursePage = (await sentBytes(`${server.url}${course[1]}`, 'identity')).body
-  const lesson = new RegExp(`href="(${course[1]}/lessons/[\\w-]+)"`).exec(coursePage)?.[1]
-  if (!lesson) throw new Error('the demo course lists no lesson')
-  return { course: course[1], lesson, author: `/${course[2]}` }
-}
-
 describe('first-load JavaScript', () => {
   it(`stays within ${GUEST_BUDGET_BYTES / 1024} KiB brotli on every page a guest reads`, async () => {
-    const demo = await demoPaths()
+    const demo = await demoReadingPaths(server.url)
     const paths = [
       '/',
       '/courses',
@@ -69,7 +63,7 @@ describe('first-load JavaScript', () => {
   })
 
   it(`stays within ${SIGNED_IN_BUDGET_BYTES / 1024} KiB brotli on signed-in pages that are not editors`, async () => {
-    const demo = await demoPaths()
+    const demo = await demoReadingPaths(server.url)
     const paths = [
       '/',
       '/courses',

@@ -63,3 +63,19 @@ export async function sentTotal(
     sum += (await sentBytes(new URL(path, origin).href, coding, headers)).bytes
   return sum
 }
+
+/** A demo course, one of its lessons and its author, found through the catalogue as a reader would. */
+export async function demoReadingPaths(origin: string) {
+  const read = async (path: string) => {
+    const response = await fetch(`${origin}${path}`)
+    if (!response.ok) throw new Error(`GET ${path}: ${response.status}`)
+    return response.text()
+  }
+  const course = /href="(\/([\w-]+)\/courses\/[\w-]+)"/.exec(await read('/courses'))
+  if (!course?.[1] || !course[2]) throw new Error('the demo catalogue lists no course')
+  const lesson = new RegExp(`href="(${course[1]}/lessons/[\\w-]+)"`).exec(
+    await read(course[1]),
+  )?.[1]
+  if (!lesson) throw new Error('the demo course lists no lesson')
+  return { course: course[1], lesson, author: `/${course[2]}` }
+}
