@@ -137,6 +137,7 @@ export function CourseEditor(props: {
           const fresh = await api.draft(draft.id)
           revision.current = fresh.revision
           setDraft(fresh)
+          setFieldErrors({})
           setProblem(undefined)
         } catch (error) {
           report(error)
@@ -158,6 +159,10 @@ export function CourseEditor(props: {
   }
 
   const errorOf = (field: string) => fieldErrors[field]?.join(' ')
+  // Why the course cannot be published: no lesson, or lessons without a title or body.
+  const publishErrors = Object.entries(fieldErrors)
+    .filter(([field]) => field === 'sections' || field.startsWith('lessons.'))
+    .flatMap(([, messages]) => messages)
 
   return (
     <div className="flex flex-col gap-8">
@@ -278,6 +283,17 @@ export function CourseEditor(props: {
                 ? 'このコースは公開中です。'
                 : 'このコースは下書きです。あなただけが見られます。'}
             </p>
+            {publishErrors.length > 0 && (
+              <ul
+                role="alert"
+                data-publish-errors
+                className="list-disc rounded-md border border-red-300 bg-red-50 py-2 pr-3 pl-8 text-sm text-red-800 dark:border-red-700 dark:bg-red-950 dark:text-red-200"
+              >
+                {publishErrors.map((message) => (
+                  <li key={message}>{message}</li>
+                ))}
+              </ul>
+            )}
             <div className="flex flex-wrap gap-3">
               {draft.status === 'draft' ? (
                 <button
