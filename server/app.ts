@@ -27,7 +27,7 @@ import { createPageCache } from './page-cache.ts'
 import { registerReactRouter } from './react-router.ts'
 import { serializeRequest } from './request-log.ts'
 import { RESERVED_PREFIXES, reservePrefix } from './reserved.ts'
-import { siteStorage } from './site-storage.ts'
+import { ownImageStore, siteStorage } from './site-storage.ts'
 import {
   buildStorageOrigin,
   isStoragePath,
@@ -132,6 +132,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const store = await openObjectStore(config.storage, database.db)
   app.addHook('onClose', () => store.close())
   const storage = siteStorage(store, config.storage, identity, config.identity.oauth.siteOrigins)
+  app.decorate('ownImages', ownImageStore(store, config.storage, database.db, config.identity))
   await app.register(apiPlugin, {
     prefix: '/api',
     db: database.db,
