@@ -46,6 +46,7 @@ export function LabEditor(props: {
     payloadOf,
     username: props.username,
     collection: 'labs',
+    labels: { repositoryUrl: 'リポジトリの URL', demoUrl: 'デモの URL', description: '説明' },
   })
   const { fields, update, errorOf } = editor
   const screenshots = fields.screenshotKeys

@@ -50,6 +50,7 @@ export function LabStoryEditor(props: {
     payloadOf,
     username: props.username,
     collection: 'labs_stories',
+    labels: { body: '本文' },
   })
   const { fields, update, errorOf } = editor
 

@@ -35,6 +35,7 @@ export function StudyEditor(props: {
     payloadOf,
     username: props.username,
     collection: 'studies',
+    labels: { summary: '概要', notes: 'ノート' },
   })
   const { fields, update, errorOf } = editor
 
