@@ -1,10 +1,11 @@
 import { useId, useRef, useState } from 'react'
+import { reloadAfterAsking } from '#app/lib/use-leave-guard.ts'
 
 /** A form's fields as the conflict banner shows them: a label and the text typed in it. */
 export type TypedField = { label: string; text: string }
 
 /** The typed fields as one text to copy: each non-empty one under its label. */
-export function typedText(fields: readonly TypedField[]): string {
+function typedText(fields: readonly TypedField[]): string {
   return fields
     .filter((field) => field.text.trim() !== '')
     .map((field) => `【${field.label}】\n${field.text}`)
@@ -17,7 +18,8 @@ export function typedText(fields: readonly TypedField[]): string {
  * banner shows this tab's text and copies it to the clipboard; reloading without copying asks
  * first. Nothing typed is lost without the user choosing it.
  */
-export function ConflictBanner({ what, unsaved }: { what: string; unsaved: string }) {
+export function ConflictBanner({ what, typed }: { what: string; typed: readonly TypedField[] }) {
+  const unsaved = typedText(typed)
   const id = useId()
   const text = useRef<HTMLTextAreaElement>(null)
   const [copy, setCopy] = useState<'not yet' | 'copied' | 'failed'>('not yet')
@@ -39,7 +41,7 @@ export function ConflictBanner({ what, unsaved }: { what: string; unsaved: strin
       copy !== 'copied' &&
       unsaved.trim() !== '' &&
       !window.confirm('コピーしていない内容は失われます。再読み込みして最新の内容を表示しますか？')
-    if (!keep) window.location.reload()
+    if (!keep) reloadAfterAsking()
   }
 
   return (

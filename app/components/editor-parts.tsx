@@ -4,7 +4,7 @@ import { ApiRequestError } from '#app/lib/api-client.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
 import { useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
-import { ConflictBanner, typedText } from './conflict-banner.tsx'
+import { ConflictBanner, type TypedField } from './conflict-banner.tsx'
 import { Field, inputClass, tagsFromText } from './courses/course-editor.tsx'
 import { messageOf } from './courses/lesson-editor.tsx'
 import { SaveStatus } from './courses/save-status.tsx'
@@ -127,20 +127,20 @@ export function useDraftEditor<D extends EditedItem, F extends TitleAndTags>(opt
       .join(' ') || undefined
 
   /** Everything typed in this tab, as the conflict banner offers it for copying. */
-  const unsavedText = typedText([
+  const typed: TypedField[] = [
     { label: 'タイトル', text: fields.title },
     { label: 'タグ', text: fields.tagsText },
     ...Object.entries(options.labels).map(([field, label]) => ({
       label: String(label),
       text: String(fields[field as keyof F] ?? ''),
     })),
-  ])
+  ]
 
   return {
     draft,
     itemPath,
     fields,
-    unsavedText,
+    typed,
     update,
     errorOf,
     autosave,
@@ -174,7 +174,7 @@ export function DraftEditorShell<D extends EditedItem, F extends TitleAndTags>(p
   const { draft, fields, update, errorOf } = editor
   return (
     <div className="flex flex-col gap-6">
-      {editor.conflict && <ConflictBanner what={what} unsaved={editor.unsavedText} />}
+      {editor.conflict && <ConflictBanner what={what} typed={editor.typed} />}
       <div className="flex justify-end">
         <SaveStatus state={editor.autosave.state} problem={editor.problem} />
       </div>

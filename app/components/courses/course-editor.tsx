@@ -1,6 +1,6 @@
 import { type ReactNode, useCallback, useId, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
-import { ConflictBanner, typedText } from '#app/components/conflict-banner.tsx'
+import { ConflictBanner } from '#app/components/conflict-banner.tsx'
 import { ApiRequestError } from '#app/lib/api-client.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
 import { type Autosave, useAutosave } from '#app/lib/use-autosave.ts'
@@ -169,11 +169,11 @@ export function CourseEditor(props: {
       {conflict && (
         <ConflictBanner
           what="このコース"
-          unsaved={typedText([
+          typed={[
             { label: 'タイトル', text: fields.title },
             { label: '概要', text: fields.summary },
             { label: 'タグ', text: fields.tagsText },
-          ])}
+          ]}
         />
       )}
       <section aria-labelledby="course-fields-heading" className="flex flex-col gap-4">

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { ConflictBanner, typedText } from '#app/components/conflict-banner.tsx'
+import { ConflictBanner } from '#app/components/conflict-banner.tsx'
 import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
 import { ApiRequestError } from '#app/lib/api-client.ts'
 import { type Autosave, useAutosave } from '#app/lib/use-autosave.ts'
@@ -59,10 +59,10 @@ export function LessonEditor(props: {
       {conflict && (
         <ConflictBanner
           what="このレッスン"
-          unsaved={typedText([
+          typed={[
             { label: 'レッスン名', text: fields.title },
             { label: '本文', text: fields.body },
-          ])}
+          ]}
         />
       )}
       <div className="grid gap-3 sm:grid-cols-[1fr_10rem]">
