@@ -93,6 +93,7 @@ export function LessonEditor(props: {
         value={fields.body}
         onChange={(body) => update({ body })}
         imageFolder="lessons"
+        imageSubject={fields.title}
       />
       <SaveStatus state={autosave.state} problem={problem} />
     </div>

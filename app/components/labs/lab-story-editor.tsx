@@ -115,6 +115,7 @@ export function LabStoryEditor(props: {
         error={errorOf('body')}
         onChange={(text) => update({ body: text })}
         imageFolder="stories"
+        imageSubject={fields.title}
       />
     </DraftEditorShell>
   )

@@ -66,6 +66,7 @@ export function StudyEditor(props: {
         error={errorOf('notes')}
         onChange={(notes) => update({ notes })}
         imageFolder="studies"
+        imageSubject={fields.title}
       />
     </DraftEditorShell>
   )
