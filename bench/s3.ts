@@ -40,7 +40,7 @@ const selectedRows = process.env.BENCH_ROWS?.split(',').map((name) => name.trim(
 const BUCKET = 'bench'
 const KiB = 1024
 const MiB = 1024 * KiB
-const TARGET_CEILING_RATIO = 0.7
+const TARGET_CEILING_RATIO = 0.8
 const ROOT = {
   accessKeyId: 'BENCHROOTACCESSKEY01',
   secretAccessKey: randomBytes(30).toString('base64'),
