@@ -97,7 +97,9 @@ describe('renderMarkdown: code highlighting', () => {
       'diff',
     ]) {
       const html = renderMarkdown(`\`\`\`${lang}\nconst x = 1 // "a"\n\`\`\``)
-      expect(html, lang).toContain('<pre class="shiki shiki-themes github-light github-dark"')
+      expect(html, lang).toContain(
+        '<pre class="shiki shiki-themes github-light github-dark-default"',
+      )
       expect(html, lang).toContain(`data-language="${lang}"`)
       expect(html, lang).toMatch(/<span style="color:light-dark\(#[0-9A-F]{6}, #[0-9A-F]{6}\)/i)
     }
