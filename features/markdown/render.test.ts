@@ -108,7 +108,7 @@ describe('renderMarkdown: code highlighting', () => {
   it('colours tokens differently by language', () => {
     const html = renderMarkdown('```python\ndef f():\n    return None\n```')
     expect(html).toContain('>def</span>')
-    expect(html).toMatch(/<span style="color:light-dark\(#D73A49, #F97583\);[^"]*">def<\/span>/)
+    expect(html).toMatch(/<span style="color:light-dark\(#D73A49, #FF7B72\);[^"]*">def<\/span>/)
   })
 
   it('renders unknown and missing languages as plain text, escaped', () => {
