@@ -1,4 +1,6 @@
+import type { RouteConfigEntry } from '@react-router/dev/routes'
 import { beforeAll, describe, expect, test } from 'vitest'
+import routeConfig from '#app/routes.ts'
 import { callApi } from '#tests/support/http.ts'
 import { signedInCookie } from '#tests/support/signed-in-user.ts'
 import { axeViolationsInBothThemes, SCREENS } from './axe.ts'
@@ -228,8 +230,47 @@ function routes(): { route: string; path: string }[] {
   ]
 }
 
+/** Every page route of app/routes.ts as a full path pattern (`:user/courses/:id?/edit`…). */
+function routePatterns(entries: RouteConfigEntry[], parent = ''): string[] {
+  return entries.flatMap((entry) => {
+    const path = [parent, entry.path].filter(Boolean).join('/')
+    const own = entry.path !== undefined || entry.index ? [path] : []
+    return [...own, ...routePatterns(entry.children ?? [], path)]
+  })
+}
+
+/** Whether an address is one the pattern's route answers (`:x` one segment, `:x?` optional). */
+function matches(pattern: string, path: string): boolean {
+  const source = pattern
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => {
+      if (segment === '*') return '(/.+)?'
+      if (segment.startsWith(':')) return segment.endsWith('?') ? '(/[^/]+)?' : '/[^/]+'
+      return `/${segment}`
+    })
+    .join('')
+  return new RegExp(`^${source || '/'}$`).test(new URL(path, 'http://x').pathname)
+}
+
 describe('axe on every route', () => {
-  // The two visitors run side by side: each has its own page, and most of the time is waiting.
+  test('the list visits every route of app/routes.ts', () => {
+    const patterns = routePatterns(routeConfig)
+    // As the router does: of the patterns an address matches, the one with most fixed segments
+    // (/:user/courses/create before /:user/courses/:id, /courses before /:user).
+    const fixedSegments = (pattern: string) =>
+      pattern.split('/').filter((segment) => segment && !/^[:*]/.test(segment)).length
+    const visited = new Set(
+      routes().map(({ path }) =>
+        patterns
+          .filter((pattern) => matches(pattern, path))
+          .sort((a, b) => fixedSegments(b) - fixedSegments(a))
+          .at(0),
+      ),
+    )
+    expect(patterns.filter((pattern) => !visited.has(pattern))).toEqual([])
+  })
+
   test.for([
     { visitor: 'guest', signedIn: false },
     { visitor: 'signed in', signedIn: true },
