@@ -81,7 +81,7 @@ describe('course pages', () => {
     expect(html).toContain('ページで読むコース')
     expect(html).toContain('無料のレッスン')
     expect(html).toContain('学習を始める')
-    expect(html).toContain('🔒 プレミアム')
+    expect(html).toMatch(/<svg[^>]*lucide-lock[\s\S]*?<\/svg>プレミアム/)
   })
 
   it('renders a lesson’s Markdown, sanitised, and locks the premium one with a link to /plans', async () => {

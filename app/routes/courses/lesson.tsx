@@ -1,3 +1,4 @@
+import { Check, Lock } from 'lucide-react'
 import { data, Form, Link, useNavigation } from 'react-router'
 import { ShareButtons } from '#app/components/share-buttons.tsx'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
@@ -92,7 +93,10 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
       <h1 className="mt-1 text-3xl font-bold leading-tight">{lesson.title}</h1>
       {lesson.html === null ? (
         <div className="mt-8 rounded-xl border border-amber-300 bg-amber-50 p-6 dark:border-amber-700 dark:bg-amber-950">
-          <p className="font-semibold">🔒 このレッスンはプレミアムプランで受講できます</p>
+          <p className="flex items-center gap-2 font-semibold">
+            <Lock aria-hidden="true" className="size-5 shrink-0" />
+            このレッスンはプレミアムプランで受講できます
+          </p>
           <p className="mt-2 text-sm">
             プレミアムプランに登録すると、すべてのプレミアムコースとレッスンを学習できます。
           </p>
@@ -113,8 +117,12 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
       )}
       <div className="mt-10 flex flex-wrap items-center gap-3 border-t border-slate-200 pt-6 dark:border-slate-800">
         {lesson.done && (
-          <p className="font-semibold text-emerald-700 dark:text-emerald-400" role="status">
-            ✓ 完了しました
+          <p
+            className="flex items-center gap-1.5 font-semibold text-emerald-700 dark:text-emerald-400"
+            role="status"
+          >
+            <Check aria-hidden="true" className="size-5" />
+            完了しました
           </p>
         )}
         {signedIn && (lesson.done || !lesson.locked) && (
@@ -137,7 +145,7 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
         {!signedIn && (
           <Link
             to={`/auth/signin${query({ redirectTo: `${course.path}/lessons/${lesson.id}` })}`}
-            className="text-sm text-brand-700 underline dark:text-brand-300"
+            className="text-sm text-brand-700 underline dark:text-brand-100"
           >
             ログインすると進捗を記録できます
           </Link>
