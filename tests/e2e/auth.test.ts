@@ -500,7 +500,7 @@ describe('authenticator-app MFA, turned on in the settings', () => {
         '',
       )
       expect(secret).toMatch(/^[A-Z2-7]{16,}$/)
-      await tab.getByLabel('6桁のコード').fill(totpCode(secret))
+      await tab.getByLabel('6桁のコード').fill(totpCode(secret, server.clock.now()))
       await tab.getByRole('button', { name: '有効にする' }).click()
       await expect
         .poll(() => tab.locator('#mfa').textContent())
@@ -518,8 +518,8 @@ describe('authenticator-app MFA, turned on in the settings', () => {
       await tab.getByRole('button', { name: 'ログイン', exact: true }).click()
       await expect.poll(() => tab.locator('h1').textContent()).toBe('認証アプリのコード')
       // A fresh time step, so the code is not the one used to set up.
-      await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 200))
-      await tab.getByLabel('6桁のコード').fill(totpCode(secret))
+      server.clock.advance(30_000)
+      await tab.getByLabel('6桁のコード').fill(totpCode(secret, server.clock.now()))
       await tab.getByRole('button', { name: 'ログイン', exact: true }).click()
       await tab.waitForURL(`${server.url}/`)
       await tab.locator('[data-user-menu]').waitFor()
@@ -581,7 +581,7 @@ describe('a session whose access token expired while the browser was away', () =
       await tab.close()
 
       // The browser is away longer than the access token lives.
-      await new Promise((resolve) => setTimeout(resolve, 3500))
+      shortLived.clock.advance(3500)
       const back = await away.newPage()
       const response = await back.goto('/')
       expect(await response?.text()).not.toContain('data-user-menu')
