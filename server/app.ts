@@ -110,6 +110,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook('onClose', async () => {
     await database.close()
   })
+  app.decorate('now', now)
 
   registerHealth(app, database)
   const markdown = createMarkdownRenderer({ deadlineMs: config.markdownRenderDeadlineMs })
@@ -216,5 +217,12 @@ function accountEvents(db: Kysely<DB>): AccountEvents {
     usernameRefusal: (username) => usernameRefusal(db, username),
     accountConfirmed: (account) => createProfileForAccount(db, account),
     accountDeleted: (sub) => deleteProfile(db, sub),
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The server's time source (ServerOptions.now): what routes read the time from. */
+    now: () => number
   }
 }
