@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
+import type { LikeState } from '#features/social/social-views.ts'
 import { notify, withdrawNotification } from './notifications.server.ts'
 import { actingUser, type Subject, subjectSchema, visibleSubject } from './subjects.server.ts'
 
-/** An item's likes as one viewer sees them. */
-export type LikeState = { count: number; liked: boolean }
+export type { LikeState }
 
 /**
  * How many people like the item, and whether the viewer does. Counted from the rows (indexed

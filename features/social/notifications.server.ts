@@ -6,7 +6,10 @@ import { ContentError, parseInput } from '#features/content-error.ts'
 import { CONTENT_KINDS, contentPath } from '#features/content-kinds.ts'
 import { afterCursor } from '#features/pagination.server.ts'
 import { type Page, pageFrom, pageQuery } from '#features/pagination.ts'
+import type { NotificationView } from '#features/social/social-views.ts'
 import type { Subject } from './subjects.server.ts'
+
+export type { NotificationView }
 
 /** Something that happened to a user's content or account, caused by someone else. */
 export type NewNotification = {
@@ -73,18 +76,6 @@ export async function withdrawNotification(
       .where('subject_id', '=', notification.subject.id)
   }
   await query.execute()
-}
-
-/** One notification as its recipient sees it. */
-export type NotificationView = {
-  id: string
-  kind: NotificationKind
-  actor: { username: string; displayName: string }
-  /** The item it is about (none for a follow), with the page to open. */
-  subject: { kind: ContentKind; id: string; title: string; path: string } | null
-  commentId: string | null
-  createdAt: number
-  read: boolean
 }
 
 /** The signed-in user's notifications, newest first. */

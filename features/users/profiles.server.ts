@@ -4,22 +4,10 @@ import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
 import { publishedCount } from '#features/follows/feed.server.ts'
 import { followCounts } from '#features/follows/follows.server.ts'
+import type { ProfileHeader, PublicProfile } from '#features/users/profile-views.ts'
 import { DEFAULT_TIME_ZONE, type ProfileFields, profileFields } from './profile-input.ts'
 
-export type PublicProfile = {
-  username: string
-  displayName: string
-  bio: string
-  /** A public object key in the site's bucket, or null for the initial-letter avatar. */
-  avatarKey: string | null
-  links: string[]
-  joinedAt: number
-}
-
-/** The profile page's header: the profile and its counts. */
-export type ProfileHeader = PublicProfile & {
-  counts: { followers: number; followees: number; published: number }
-}
+export type { ProfileHeader, PublicProfile }
 
 function linksOf(stored: string): string[] {
   const parsed: unknown = JSON.parse(stored)
