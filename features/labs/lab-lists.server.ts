@@ -7,8 +7,6 @@ import { listPublishedItems } from '#features/published-lists.server.ts'
 
 export type { LabCard, LabStoryCard }
 
-type Author = { username: string; displayName: string }
-
 type ListPage = { cursor?: Cursor | undefined; limit: number }
 
 /** Published labs, newest first, a page at a time; only one author's when `username` is given. */

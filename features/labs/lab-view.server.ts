@@ -11,8 +11,6 @@ import { screenshotKeysOf } from './lab-editing.server.ts'
 
 export type { LabDraft, LabStoryDraft, LabStoryView, LabView }
 
-type Author = { username: string; displayName: string }
-
 /** A lab as `viewer` may see it; someone else's draft is "not found". */
 export async function readLabForViewer(
   db: Kysely<DB>,
