@@ -1,6 +1,7 @@
 import { type ReactNode, useCallback, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
-import { ApiRequestError } from '#app/lib/api-client.ts'
+import { ApiRequestError } from '#app/lib/api/client.ts'
+import type { DraftApi, EditedItem } from '#app/lib/api/drafts.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
 import { useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
@@ -8,7 +9,6 @@ import { ConflictBanner } from './conflict-banner.tsx'
 import { Field, inputClass, tagsFromText } from './courses/course-editor.tsx'
 import { messageOf } from './courses/lesson-editor.tsx'
 import { SaveStatus } from './courses/save-status.tsx'
-import type { DraftApi, EditedItem } from './draft-api.ts'
 
 /**
  * The shell every single-page editor (studies, labs, lab stories) shares: the fields autosave

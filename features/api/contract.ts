@@ -31,7 +31,7 @@ export function route<const C extends RouteContract>(contract: C): C {
 export const pathId = z.string().min(1).max(64)
 
 /** The answer of a 204: no body. */
-export const noContent = z.null()
+export const noContent = z.void()
 
 /** The API's one error answer; 400s carry each field's messages (server/api/api-error.ts). */
 export const apiErrorBody = z.object({
@@ -57,7 +57,5 @@ export type RouteRequest<C extends RouteContract> = {
   [K in 'params' | 'query' | 'body' as C[K] extends z.ZodType ? K : never]: Sent<C[K]>
 }
 
-/** What the route answers (nothing for a 204). */
-export type RouteResult<C extends RouteContract> = C['status'] extends 204
-  ? void
-  : z.output<C['response']>
+/** What the route answers (nothing, `void`, for a 204). */
+export type RouteResult<C extends RouteContract> = z.output<C['response']>

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely'
-import { z } from 'zod'
 import type { ContentKind, DB } from '#db/schema.ts'
 import { type Actor, mayEdit } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'

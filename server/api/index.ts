@@ -11,7 +11,7 @@ import { keepSignedInAnswersPrivate, refuseCrossSiteWrites } from './cross-site.
 import { registerLabRoutes } from './labs.ts'
 import { registerOpenApi } from './openapi.ts'
 import { registerPeopleRoutes } from './people.ts'
-import { useZodSchemas } from './serve.ts'
+import { validateWithZod } from './serve.ts'
 import { registerSocialRoutes } from './social.ts'
 import { registerStudyRoutes } from './studies.ts'
 
@@ -74,7 +74,7 @@ export async function apiPlugin(
     )
     return reply.code(500).send(internal.toJSON())
   })
-  useZodSchemas(api)
+  validateWithZod(api)
   // Before the routes: it collects each as it is registered.
   await registerOpenApi(api)
   registerCourseRoutes(api, options.db, options.images, actor)

@@ -13,7 +13,7 @@ import {
  * ZodError itself, so the error handler answers with the API's field errors (ApiError.validation)
  * exactly as when a feature parses.
  */
-export function useZodSchemas(api: FastifyInstance): void {
+export function validateWithZod(api: FastifyInstance): void {
   api.setValidatorCompiler<z.ZodType>(({ schema }) => (data) => {
     const result = schema.safeParse(data)
     return result.success ? { value: result.data } : { error: result.error }

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react'
 import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
-import { ApiRequestError } from '#app/lib/api-client.ts'
+import { ApiRequestError } from '#app/lib/api/client.ts'
+import type { CourseApi } from '#app/lib/api/courses.ts'
 import { type Autosave, useAutosave } from '#app/lib/use-autosave.ts'
 import type { EditorLesson } from '#features/courses/course-editor.server.ts'
-import type { CourseApi } from './course-api.ts'
 import { SaveStatus } from './save-status.tsx'
 
 type LessonFields = Pick<EditorLesson, 'title' | 'body' | 'access'>
@@ -28,7 +28,7 @@ export function LessonEditor(props: {
   const [problem, setProblem] = useState<string | undefined>()
   const autosave = useAutosave<LessonFields>(async (value) => {
     try {
-      const saved = await api.write('PUT', `/courses/${courseId}/lessons/${lesson.id}`, {
+      const saved = await api.updateLesson(courseId, lesson.id, {
         ...value,
         revision: revision.current,
       })

@@ -1,8 +1,10 @@
 import { data } from 'react-router'
 import { HeadingWithCreate } from '#app/components/create-button.tsx'
 import { STUDY_PAGE_SIZE, StudyList } from '#app/components/studies/study-list.tsx'
+import { pagesOf } from '#app/lib/api/lists.ts'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { studyRoutes } from '#features/api/editable.ts'
 import { listPublishedStudies, studyListQuery } from '#features/studies/study-lists.server.ts'
 import type { Route } from './+types/list'
 
@@ -28,7 +30,7 @@ export default function Studies({ loaderData }: Route.ComponentProps) {
       <p className="mt-2 text-slate-600 dark:text-slate-400">
         テーマごとにまとめた学習ノートです。新しく公開された順に並んでいます。
       </p>
-      <StudyList firstPage={loaderData.firstPage} apiPath="/studies" />
+      <StudyList firstPage={loaderData.firstPage} pages={pagesOf(studyRoutes.list)} />
     </div>
   )
 }
