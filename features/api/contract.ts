@@ -45,11 +45,16 @@ export const apiErrorBody = z.object({
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined
 type Sent<S> = S extends z.ZodType ? z.input<S> : undefined
 
-/** What a route's handler receives: its input after validation (defaults and coercions applied). */
+/**
+ * What a route's handler receives: its input after validation (defaults, coercions and transforms
+ * applied), and `sent`, the same input as it arrived (valid), for a feature function that takes
+ * `z.input<…>` and parses at its own boundary.
+ */
 export type RouteInput<C extends RouteContract> = {
   params: Parsed<C['params']>
   query: Parsed<C['query']>
   body: Parsed<C['body']>
+  sent: { params: Sent<C['params']>; query: Sent<C['query']>; body: Sent<C['body']> }
 }
 
 /** What a caller sends: the input side of the schemas (before coercion and defaults). */

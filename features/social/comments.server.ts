@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
 import type { DB } from '#db/schema.ts'
 import { type Actor, mayEdit } from '#features/actor.ts'
@@ -95,8 +96,8 @@ export async function listComments(
   db: Kysely<DB>,
   renderer: MarkdownRenderer,
   viewer: Actor | undefined,
-  subjectInput: unknown,
-  queryInput: unknown,
+  subjectInput: z.input<typeof subjectSchema>,
+  queryInput: z.input<typeof pageQuery>,
 ): Promise<CommentPage> {
   const subject = await visibleSubject(db, parseInput(subjectSchema, subjectInput), viewer)
   const query = parseInput(pageQuery, queryInput)
@@ -145,8 +146,8 @@ export async function postComment(
   db: Kysely<DB>,
   renderer: MarkdownRenderer,
   actor: Actor | undefined,
-  subjectInput: unknown,
-  input: unknown,
+  subjectInput: z.input<typeof subjectSchema>,
+  input: z.input<typeof newComment>,
   now = Date.now(),
 ): Promise<CommentView> {
   if (!actor) throw ContentError.signInRequired()
@@ -279,7 +280,7 @@ export async function updateComment(
   renderer: MarkdownRenderer,
   actor: Actor | undefined,
   commentId: string,
-  input: unknown,
+  input: z.input<typeof commentUpdate>,
   now = Date.now(),
 ): Promise<CommentView> {
   const updated = await db.transaction().execute(async (trx) => {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
 import type { ContentKind, DB, NotificationKind } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
@@ -82,7 +83,7 @@ export async function withdrawNotification(
 export async function listNotifications(
   db: Kysely<DB>,
   actor: Actor | undefined,
-  input: unknown,
+  input: z.input<typeof pageQuery>,
 ): Promise<Page<NotificationView>> {
   if (!actor) throw ContentError.signInRequired()
   const query = parseInput(pageQuery, input)

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { z } from 'zod'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
@@ -77,7 +78,7 @@ export async function readOwnProfile(
 export async function updateOwnProfile(
   db: Kysely<DB>,
   actor: Actor | undefined,
-  input: unknown,
+  input: z.input<typeof profileFields>,
   now = Date.now(),
 ): Promise<ProfileFields> {
   if (!actor) throw ContentError.signInRequired()

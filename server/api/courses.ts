@@ -30,7 +30,7 @@ import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import { serve } from './serve.ts'
 
 /**
- * Courses: reading and learners' progress at the pages' addresses; the editor's writes addressed
+ * Courses (the writes' feature functions parse what was `sent` at their own boundary): reading and learners' progress at the pages' addresses; the editor's writes addressed
  * by course id (the owner knows it). Deletes of sections and lessons carry the revision they are
  * based on in the query string, the other writes in their JSON body.
  */
@@ -51,50 +51,50 @@ export function registerCourseRoutes(
     markLessonDone(db, params, await actorOf(request)),
   )
 
-  serve(api, routes.create, async ({ body }, request) =>
-    createCourse(db, await actorOf(request), body),
+  serve(api, routes.create, async ({ sent }, request) =>
+    createCourse(db, await actorOf(request), sent.body),
   )
   serve(api, routes.draft, async ({ params }, request) =>
     readCourseForEditor(db, await actorOf(request), params.courseId),
   )
-  serve(api, routes.update, async ({ params, body }, request) =>
-    updateCourse(db, await actorOf(request), params.courseId, body),
+  serve(api, routes.update, async ({ params, sent }, request) =>
+    updateCourse(db, await actorOf(request), params.courseId, sent.body),
   )
-  serve(api, routes.setCover, async ({ params, body }, request) =>
-    setCourseCover(db, images, await actorOf(request), params.courseId, body),
+  serve(api, routes.setCover, async ({ params, sent }, request) =>
+    setCourseCover(db, images, await actorOf(request), params.courseId, sent.body),
   )
-  serve(api, routes.publish, async ({ params, body }, request) =>
-    publishCourse(db, await actorOf(request), params.courseId, body),
+  serve(api, routes.publish, async ({ params, sent }, request) =>
+    publishCourse(db, await actorOf(request), params.courseId, sent.body),
   )
-  serve(api, routes.unpublish, async ({ params, body }, request) =>
-    unpublishCourse(db, await actorOf(request), params.courseId, body),
+  serve(api, routes.unpublish, async ({ params, sent }, request) =>
+    unpublishCourse(db, await actorOf(request), params.courseId, sent.body),
   )
   serve(api, routes.remove, async ({ params }, request) =>
     deleteCourse(db, await actorOf(request), params.courseId),
   )
 
-  serve(api, routes.addSection, async ({ params, body }, request) =>
-    addSection(db, await actorOf(request), params.courseId, body),
+  serve(api, routes.addSection, async ({ params, sent }, request) =>
+    addSection(db, await actorOf(request), params.courseId, sent.body),
   )
-  serve(api, routes.renameSection, async ({ params, body }, request) =>
-    renameSection(db, await actorOf(request), params, body),
+  serve(api, routes.renameSection, async ({ params, sent }, request) =>
+    renameSection(db, await actorOf(request), params, sent.body),
   )
-  serve(api, routes.moveSection, async ({ params, body }, request) =>
-    moveSection(db, await actorOf(request), params, body),
+  serve(api, routes.moveSection, async ({ params, sent }, request) =>
+    moveSection(db, await actorOf(request), params, sent.body),
   )
-  serve(api, routes.deleteSection, async ({ params, query }, request) =>
-    deleteSection(db, await actorOf(request), params, query),
+  serve(api, routes.deleteSection, async ({ params, sent }, request) =>
+    deleteSection(db, await actorOf(request), params, sent.query),
   )
-  serve(api, routes.addLesson, async ({ params, body }, request) =>
-    addLesson(db, await actorOf(request), params.courseId, body),
+  serve(api, routes.addLesson, async ({ params, sent }, request) =>
+    addLesson(db, await actorOf(request), params.courseId, sent.body),
   )
-  serve(api, routes.updateLesson, async ({ params, body }, request) =>
-    updateLesson(db, images, await actorOf(request), params, body),
+  serve(api, routes.updateLesson, async ({ params, sent }, request) =>
+    updateLesson(db, images, await actorOf(request), params, sent.body),
   )
-  serve(api, routes.moveLesson, async ({ params, body }, request) =>
-    moveLesson(db, await actorOf(request), params, body),
+  serve(api, routes.moveLesson, async ({ params, sent }, request) =>
+    moveLesson(db, await actorOf(request), params, sent.body),
   )
-  serve(api, routes.deleteLesson, async ({ params, query }, request) =>
-    deleteLesson(db, await actorOf(request), params, query),
+  serve(api, routes.deleteLesson, async ({ params, sent }, request) =>
+    deleteLesson(db, await actorOf(request), params, sent.query),
   )
 }

@@ -8,7 +8,7 @@ import { serve } from './serve.ts'
 
 type ActorOf = (request: FastifyRequest) => Promise<Actor | undefined>
 type Routes = EditableRouteSet
-type In<C extends RouteContract> = RouteInput<C>['body']
+type In<C extends RouteContract> = RouteInput<C>['sent']['body']
 
 /** One kind of authored content as /api serves it, by its feature functions. */
 export type EditableKind<R extends Routes> = {
@@ -61,20 +61,20 @@ export function registerEditableRoutes<R extends Routes>(
   serve<R['read']>(api, routes.read, async ({ params }, request) =>
     kind.read({ username: String(params.username), id: idOf(params) }, await actorOf(request)),
   )
-  serve<R['create']>(api, routes.create, async ({ body }, request) =>
-    kind.create(await actorOf(request), body),
+  serve<R['create']>(api, routes.create, async ({ sent }, request) =>
+    kind.create(await actorOf(request), sent.body),
   )
   serve<R['draft']>(api, routes.draft, async ({ params }, request) =>
     kind.readDraft(await actorOf(request), idOf(params)),
   )
-  serve<R['update']>(api, routes.update, async ({ params, body }, request) =>
-    kind.update(await actorOf(request), idOf(params), body),
+  serve<R['update']>(api, routes.update, async ({ params, sent }, request) =>
+    kind.update(await actorOf(request), idOf(params), sent.body),
   )
-  serve<R['publish']>(api, routes.publish, async ({ params, body }, request) =>
-    kind.publish(await actorOf(request), idOf(params), body),
+  serve<R['publish']>(api, routes.publish, async ({ params, sent }, request) =>
+    kind.publish(await actorOf(request), idOf(params), sent.body),
   )
-  serve<R['unpublish']>(api, routes.unpublish, async ({ params, body }, request) =>
-    kind.unpublish(await actorOf(request), idOf(params), body),
+  serve<R['unpublish']>(api, routes.unpublish, async ({ params, sent }, request) =>
+    kind.unpublish(await actorOf(request), idOf(params), sent.body),
   )
   serve<R['remove']>(api, routes.remove, async ({ params }, request) =>
     kind.remove(await actorOf(request), idOf(params)),

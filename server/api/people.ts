@@ -47,8 +47,8 @@ export function registerPeopleRoutes(
   serve(api, routes.ownProfile, async (_input, request) =>
     readOwnProfile(db, await actorOf(request)),
   )
-  serve(api, routes.updateProfile, async ({ body }, request) =>
-    updateOwnProfile(db, await actorOf(request), body),
+  serve(api, routes.updateProfile, async ({ sent }, request) =>
+    updateOwnProfile(db, await actorOf(request), sent.body),
   )
   serve(api, routes.drafts, async (_input, request) => ({
     items: await listMyDrafts(db, await actorOf(request)),

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
 import { serializerCompiler } from 'fastify-type-provider-zod'
-import type { z } from 'zod'
+import { z } from 'zod'
 import {
   apiErrorBody,
   type RouteContract,
@@ -14,6 +14,9 @@ import {
  * exactly as when a feature parses.
  */
 export function validateWithZod(api: FastifyInstance): void {
+  api.addHook('preValidation', async (request) => {
+    sentInput.set(request, { params: request.params, query: request.query, body: request.body })
+  })
   api.setValidatorCompiler<z.ZodType>(({ schema }) => (data) => {
     const result = schema.safeParse(data)
     return result.success ? { value: result.data } : { error: result.error }
@@ -23,6 +26,9 @@ export function validateWithZod(api: FastifyInstance): void {
   api.setSerializerCompiler(serializerCompiler)
 }
 
+/** Each request's input as it arrived, before validation replaced it with the schemas' output. */
+const sentInput = new WeakMap<FastifyRequest, { params: unknown; query: unknown; body: unknown }>()
+
 /** The route's schemas as Fastify (and @fastify/swagger) read them. */
 function fastifySchema(contract: RouteContract): FastifySchema {
   return {
@@ -31,7 +37,11 @@ function fastifySchema(contract: RouteContract): FastifySchema {
     ...(contract.params && { params: contract.params }),
     ...(contract.query && { querystring: contract.query }),
     ...(contract.body && { body: contract.body }),
-    response: { [contract.status]: contract.response, '4xx': apiErrorBody },
+    response: {
+      // A 204 has no body: `null` is what @fastify/swagger documents as an answer without content.
+      [contract.status]: contract.status === 204 ? z.null() : contract.response,
+      '4xx': apiErrorBody,
+    },
   }
 }
 
@@ -51,7 +61,12 @@ export function serve<C extends RouteContract>(
     schema: fastifySchema(contract),
     handler: async (request, reply) => {
       // The validator compiler replaced params, query and body with the schemas' output.
-      const input = { params: request.params, query: request.query, body: request.body }
+      const input = {
+        params: request.params,
+        query: request.query,
+        body: request.body,
+        sent: sentInput.get(request),
+      }
       const result = await handler(input as RouteInput<C>, request)
       reply.code(contract.status)
       return contract.status === 204 ? reply.send() : result

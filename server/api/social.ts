@@ -20,7 +20,8 @@ import { serve } from './serve.ts'
 
 /**
  * Likes, comments and notifications: the same feature functions the pages' components call
- * through these routes. Items are addressed by content kind and id.
+ * through these routes; they parse what was `sent` at their own boundary. Items are addressed
+ * by content kind and id.
  */
 export function registerSocialRoutes(
   api: FastifyInstance,
@@ -28,31 +29,31 @@ export function registerSocialRoutes(
   markdown: MarkdownRenderer,
   actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
 ): void {
-  serve(api, routes.likes, async ({ params }, request) =>
-    readLikes(db, await actorOf(request), params),
+  serve(api, routes.likes, async ({ sent }, request) =>
+    readLikes(db, await actorOf(request), sent.params),
   )
-  serve(api, routes.like, async ({ params }, request) =>
-    likeSubject(db, await actorOf(request), params),
+  serve(api, routes.like, async ({ sent }, request) =>
+    likeSubject(db, await actorOf(request), sent.params),
   )
-  serve(api, routes.unlike, async ({ params }, request) =>
-    unlikeSubject(db, await actorOf(request), params),
+  serve(api, routes.unlike, async ({ sent }, request) =>
+    unlikeSubject(db, await actorOf(request), sent.params),
   )
 
-  serve(api, routes.comments, async ({ params, query }, request) =>
-    listComments(db, markdown, await actorOf(request), params, query),
+  serve(api, routes.comments, async ({ sent }, request) =>
+    listComments(db, markdown, await actorOf(request), sent.params, sent.query),
   )
-  serve(api, routes.postComment, async ({ params, body }, request) =>
-    postComment(db, markdown, await actorOf(request), params, body),
+  serve(api, routes.postComment, async ({ sent }, request) =>
+    postComment(db, markdown, await actorOf(request), sent.params, sent.body),
   )
-  serve(api, routes.updateComment, async ({ params, body }, request) =>
-    updateComment(db, markdown, await actorOf(request), params.commentId, body),
+  serve(api, routes.updateComment, async ({ params, sent }, request) =>
+    updateComment(db, markdown, await actorOf(request), params.commentId, sent.body),
   )
   serve(api, routes.deleteComment, async ({ params }, request) =>
     deleteComment(db, await actorOf(request), params.commentId),
   )
 
-  serve(api, routes.notifications, async ({ query }, request) =>
-    listNotifications(db, await actorOf(request), query),
+  serve(api, routes.notifications, async ({ sent }, request) =>
+    listNotifications(db, await actorOf(request), sent.query),
   )
   serve(api, routes.unreadCount, async (_input, request) =>
     readUnreadCount(db, await actorOf(request)),
