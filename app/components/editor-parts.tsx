@@ -16,12 +16,16 @@ import { SaveStatus } from './courses/save-status.tsx'
  * address) and before leaving; each save names the revision it was based on, so another tab's
  * save is refused with a clear message instead of overwritten; publish, unpublish and delete.
  */
-export function useDraftEditor<D extends EditedItem, F extends TitleAndTags>(options: {
+export function useDraftEditor<
+  D extends EditedItem,
+  F extends TitleAndTags,
+  P extends object,
+>(options: {
   initial: D | null
   fields: F
-  api: DraftApi<D>
+  api: DraftApi<D, P>
   /** What the server receives for the fields besides the title and tags. */
-  payloadOf(fields: F): object
+  payloadOf(fields: F): P
   /** The author, and the kind's path segment (`studies`): the item is `/{username}/{collection}/{id}`. */
   username: string
   collection: string
@@ -139,7 +143,7 @@ export function useDraftEditor<D extends EditedItem, F extends TitleAndTags>(opt
 export type TitleAndTags = { title: string; tagsText: string }
 
 export type DraftEditor<D extends EditedItem, F extends TitleAndTags> = ReturnType<
-  typeof useDraftEditor<D, F>
+  typeof useDraftEditor<D, F, object>
 >
 
 /**

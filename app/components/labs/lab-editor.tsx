@@ -36,7 +36,7 @@ function payloadOf({ description, repositoryUrl, demoUrl, screenshotKeys }: LabF
 export function LabEditor(props: {
   initial: LabDraft | null
   username: string
-  api: DraftApi<LabDraft>
+  api: DraftApi<LabDraft, ReturnType<typeof payloadOf>>
 }) {
   const storage = useStorageSettings()
   const editor = useDraftEditor({

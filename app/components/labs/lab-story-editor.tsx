@@ -40,7 +40,7 @@ export function LabStoryEditor(props: {
   labs: { id: string; title: string }[]
   /** A new story's lab, when it was started from the lab's page. */
   labId?: string
-  api: DraftApi<LabStoryDraft>
+  api: DraftApi<LabStoryDraft, ReturnType<typeof payloadOf>>
 }) {
   const storage = useStorageSettings()
   const editor = useDraftEditor({

@@ -26,7 +26,7 @@ function payloadOf({ summary, notes }: StudyFields) {
 export function StudyEditor(props: {
   initial: StudyDraft | null
   username: string
-  api: DraftApi<StudyDraft>
+  api: DraftApi<StudyDraft, ReturnType<typeof payloadOf>>
 }) {
   const editor = useDraftEditor({
     initial: props.initial,
