@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely'
+import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
 import type { ContentKind, DB } from '#db/schema.ts'
 import { type Actor, mayEdit } from './actor.ts'
@@ -175,7 +176,7 @@ export async function publishItem<T extends 'studies' | 'labs' | 'lab_stories'>(
   subjectKind: ContentKind,
   actor: Actor | undefined,
   id: string,
-  input: unknown,
+  input: z.input<typeof basedOnRevision>,
   now = Date.now(),
 ): Promise<{ revision: number; publishedAt: number }> {
   const { revision } = parseInput(basedOnRevision, input)
@@ -193,7 +194,7 @@ export async function unpublishItem<T extends PublishableTable>(
   kind: EditableKind<T>,
   actor: Actor | undefined,
   id: string,
-  input: unknown,
+  input: z.input<typeof basedOnRevision>,
   now = Date.now(),
 ): Promise<{ revision: number }> {
   const { revision } = parseInput(basedOnRevision, input)
@@ -213,7 +214,7 @@ export function itemWrites<T extends 'studies' | 'labs' | 'lab_stories'>(
       db: Kysely<DB>,
       actor: Actor | undefined,
       id: string,
-      input: unknown,
+      input: z.input<typeof basedOnRevision>,
       now = Date.now(),
     ): Promise<{ revision: number; publishedAt: number }> =>
       publishItem(db, kind, subjectKind, actor, id, input, now),
@@ -221,7 +222,7 @@ export function itemWrites<T extends 'studies' | 'labs' | 'lab_stories'>(
       db: Kysely<DB>,
       actor: Actor | undefined,
       id: string,
-      input: unknown,
+      input: z.input<typeof basedOnRevision>,
       now = Date.now(),
     ): Promise<{ revision: number }> => unpublishItem(db, kind, actor, id, input, now),
     /** Deletes the item with its tag links (and children), which cascade. */

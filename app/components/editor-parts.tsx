@@ -1,6 +1,7 @@
 import { type ReactNode, useCallback, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
-import { ApiRequestError } from '#app/lib/api-client.ts'
+import { ApiRequestError } from '#app/lib/api/client.ts'
+import type { DraftApi, EditedItem } from '#app/lib/api/drafts.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
 import { useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
@@ -8,7 +9,6 @@ import { ConflictBanner, type TypedField } from './conflict-banner.tsx'
 import { Field, inputClass, tagsFromText } from './courses/course-editor.tsx'
 import { messageOf } from './courses/lesson-editor.tsx'
 import { SaveStatus } from './courses/save-status.tsx'
-import type { DraftApi, EditedItem } from './draft-api.ts'
 
 /**
  * The shell every single-page editor (studies, labs, lab stories) shares: the fields autosave
@@ -16,12 +16,16 @@ import type { DraftApi, EditedItem } from './draft-api.ts'
  * address) and before leaving; each save names the revision it was based on, so another tab's
  * save is refused with a clear message instead of overwritten; publish, unpublish and delete.
  */
-export function useDraftEditor<D extends EditedItem, F extends TitleAndTags>(options: {
+export function useDraftEditor<
+  D extends EditedItem,
+  F extends TitleAndTags,
+  P extends object,
+>(options: {
   initial: D | null
   fields: F
-  api: DraftApi<D>
+  api: DraftApi<D, P>
   /** What the server receives for the fields besides the title and tags. */
-  payloadOf(fields: F): object
+  payloadOf(fields: F): P
   /** The author, and the kind's path segment (`studies`): the item is `/{username}/{collection}/{id}`. */
   username: string
   collection: string
@@ -155,7 +159,7 @@ export function useDraftEditor<D extends EditedItem, F extends TitleAndTags>(opt
 export type TitleAndTags = { title: string; tagsText: string }
 
 export type DraftEditor<D extends EditedItem, F extends TitleAndTags> = ReturnType<
-  typeof useDraftEditor<D, F>
+  typeof useDraftEditor<D, F, object>
 >
 
 /**

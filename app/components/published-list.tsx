@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { apiFetch } from '#app/lib/api-client.ts'
+import type { PageFetcher } from '#app/lib/api/lists.ts'
 import { useSettings } from '#app/lib/root-data.ts'
 import type { Page } from '#features/pagination.ts'
 import { InfiniteList } from './infinite-list.tsx'
@@ -11,8 +11,8 @@ export const LIST_PAGE_SIZE = 12
 export function PublishedList<T extends { id: string }>(props: {
   label: string
   firstPage: Page<T>
-  /** The /api list these continue, e.g. `/studies` or `/users/{name}/labs`. */
-  apiPath: string
+  /** The /api list these continue (`pagesOf(studyRoutes.list)`). */
+  pages: PageFetcher<Page<T>>
   renderItem(item: T): ReactNode
 }) {
   const { apiGatewayUrl } = useSettings()
@@ -20,12 +20,7 @@ export function PublishedList<T extends { id: string }>(props: {
     <InfiniteList<T>
       label={props.label}
       firstPage={props.firstPage}
-      fetchPage={(cursor) =>
-        apiFetch<Page<T>>(
-          apiGatewayUrl,
-          `${props.apiPath}?limit=${LIST_PAGE_SIZE}&cursor=${encodeURIComponent(cursor)}`,
-        )
-      }
+      fetchPage={(cursor) => props.pages(apiGatewayUrl, cursor, LIST_PAGE_SIZE)}
       getKey={(item) => item.id}
       renderItem={props.renderItem}
       className="mt-6 grid gap-4 sm:grid-cols-2"

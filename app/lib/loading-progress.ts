@@ -101,7 +101,7 @@ export class LoadingProgress {
   }
 }
 
-/** The page's one loading bar; navigations and `apiFetch` requests report to it. */
+/** The page's one loading bar; navigations and `callApi` requests report to it. */
 export const loadingProgress = new LoadingProgress()
 
 /** Runs a request with the loading bar showing while it is outstanding. */

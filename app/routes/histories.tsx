@@ -2,11 +2,12 @@ import { data, Link } from 'react-router'
 import { EmptyState } from '#app/components/empty-state.tsx'
 import { Heatmap } from '#app/components/histories/heatmap.tsx'
 import { InfiniteList } from '#app/components/infinite-list.tsx'
-import { apiFetch } from '#app/lib/api-client.ts'
+import { callApi } from '#app/lib/api/client.ts'
 import { viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { useSettings } from '#app/lib/root-data.ts'
 import { actorOf } from '#features/actor.ts'
+import { peopleRoutes } from '#features/api/people.ts'
 import { CONTENT_KINDS } from '#features/content-kinds.ts'
 import {
   type HistoryEntry,
@@ -137,10 +138,7 @@ function Timeline({ firstPage, timeZone }: { firstPage: Page<HistoryEntry>; time
       label="タイムライン"
       firstPage={firstPage}
       fetchPage={(cursor) =>
-        apiFetch<Page<HistoryEntry>>(
-          apiGatewayUrl,
-          `/histories?limit=${PAGE_SIZE}&cursor=${encodeURIComponent(cursor)}`,
-        )
+        callApi(apiGatewayUrl, peopleRoutes.histories, { query: { limit: PAGE_SIZE, cursor } })
       }
       getKey={(entry) => entry.id}
       renderItem={(entry) => (

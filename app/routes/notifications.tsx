@@ -3,12 +3,12 @@ import { data, useRevalidator } from 'react-router'
 import { EmptyState } from '#app/components/empty-state.tsx'
 import { InfiniteList } from '#app/components/infinite-list.tsx'
 import { NotificationItem } from '#app/components/social/notification-item.tsx'
-import { apiFetch } from '#app/lib/api-client.ts'
+import { callApi } from '#app/lib/api/client.ts'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { useCurrentUser, useSettings } from '#app/lib/root-data.ts'
 import { actorOf } from '#features/actor.ts'
-import type { Page } from '#features/pagination.ts'
+import { socialRoutes } from '#features/api/social.ts'
 import { listNotifications, type NotificationView } from '#features/social/notifications.server.ts'
 import type { Route } from './+types/notifications'
 
@@ -47,9 +47,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (posted.current || unreadCount === 0) return
     posted.current = true
-    void apiFetch(apiGatewayUrl, '/notifications/read', { method: 'POST' }).then(() =>
-      revalidator.revalidate(),
-    )
+    void callApi(apiGatewayUrl, socialRoutes.markRead).then(() => revalidator.revalidate())
   }, [unreadCount, apiGatewayUrl, revalidator])
 
   return (
@@ -66,10 +64,9 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
           label="通知"
           firstPage={loaderData.firstPage}
           fetchPage={(cursor) =>
-            apiFetch<Page<NotificationView>>(
-              apiGatewayUrl,
-              `/notifications?limit=${NOTIFICATION_PAGE_SIZE}&cursor=${encodeURIComponent(cursor)}`,
-            )
+            callApi(apiGatewayUrl, socialRoutes.notifications, {
+              query: { limit: NOTIFICATION_PAGE_SIZE, cursor },
+            })
           }
           getKey={(item) => item.id}
           renderItem={(item) => (

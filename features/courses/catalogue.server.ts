@@ -1,28 +1,16 @@
 import type { Kysely } from 'kysely'
-import { z } from 'zod'
 import type { DB } from '#db/schema.ts'
-import { cursorParameter, type Page, pageFrom, pageSizeParameter } from '#features/pagination.ts'
+import { type Page, pageFrom } from '#features/pagination.ts'
 import { tagsOfItems } from '#features/tags/item-tags.server.ts'
-import { tagSchema } from '#features/tags/normalize.ts'
+import type { CatalogueQuery } from './catalogue-query.ts'
 import type { CourseCard } from './course-card.ts'
-import { access, level } from './course-input.ts'
 
-/** The catalogue's filters; an empty value (an unset select in a GET form) means "any". */
-const anyWhenEmpty = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
-
-export const catalogueFilters = z.object({
-  tag: anyWhenEmpty(tagSchema),
-  level: anyWhenEmpty(level),
-  access: anyWhenEmpty(access),
-})
-export type CatalogueFilters = z.infer<typeof catalogueFilters>
-
-export const catalogueQuery = catalogueFilters.extend({
-  cursor: cursorParameter.optional(),
-  limit: pageSizeParameter,
-})
-export type CatalogueQuery = z.infer<typeof catalogueQuery>
+export {
+  type CatalogueFilters,
+  type CatalogueQuery,
+  catalogueFilters,
+  catalogueQuery,
+} from './catalogue-query.ts'
 
 /** Published courses, newest first, a page at a time, narrowed by tag, level and access. */
 export async function listPublishedCourses(

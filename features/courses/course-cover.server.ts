@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { z } from 'zod'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
@@ -19,7 +20,7 @@ export async function setCourseCover(
   images: ImageStorage,
   actor: Actor | undefined,
   courseId: string,
-  input: unknown,
+  input: z.input<typeof courseCover>,
   now = Date.now(),
 ): Promise<{ revision: number; coverKey: string | null }> {
   const { key, revision } = parseInput(courseCover, input)

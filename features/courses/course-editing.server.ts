@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
@@ -12,7 +13,7 @@ import { COURSE, editCourse } from './editable-course.server.ts'
 export async function createCourse(
   db: Kysely<DB>,
   actor: Actor | undefined,
-  input: unknown,
+  input: z.input<typeof courseFields>,
   now = Date.now(),
 ): Promise<{ id: string; revision: number }> {
   if (!actor) throw ContentError.signInRequired()
@@ -44,7 +45,7 @@ export async function updateCourse(
   db: Kysely<DB>,
   actor: Actor | undefined,
   courseId: string,
-  input: unknown,
+  input: z.input<typeof courseUpdate>,
   now = Date.now(),
 ): Promise<{ revision: number }> {
   const fields = parseInput(courseUpdate, input)
@@ -69,7 +70,7 @@ export async function publishCourse(
   db: Kysely<DB>,
   actor: Actor | undefined,
   courseId: string,
-  input: unknown,
+  input: z.input<typeof basedOnRevision>,
   now = Date.now(),
 ): Promise<{ revision: number; publishedAt: number }> {
   const { revision } = parseInput(basedOnRevision, input)
@@ -150,7 +151,7 @@ export async function unpublishCourse(
   db: Kysely<DB>,
   actor: Actor | undefined,
   courseId: string,
-  input: unknown,
+  input: z.input<typeof basedOnRevision>,
   now = Date.now(),
 ): Promise<{ revision: number }> {
   const { revision } = parseInput(basedOnRevision, input)

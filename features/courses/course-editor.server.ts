@@ -1,30 +1,11 @@
 import type { Kysely } from 'kysely'
-import type { CourseAccess, CourseLevel, DB, PublicationStatus } from '#db/schema.ts'
+import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
+import type { CourseDraft, EditorLesson } from '#features/courses/course-views.ts'
 import { tagsOfItems } from '#features/tags/item-tags.server.ts'
 import { editableCourse } from './editable-course.server.ts'
 
-export type EditorLesson = {
-  id: string
-  title: string
-  body: string
-  access: CourseAccess
-  revision: number
-}
-
-/** Everything the course editor edits, with the revisions its saves are based on. */
-export type CourseDraft = {
-  id: string
-  title: string
-  summary: string
-  level: CourseLevel
-  access: CourseAccess
-  coverKey: string | null
-  tags: string[]
-  status: PublicationStatus
-  revision: number
-  sections: { id: string; title: string; lessons: EditorLesson[] }[]
-}
+export type { CourseDraft, EditorLesson }
 
 /** The course as its editor opens it; only for its owner or an admin (see editableCourse). */
 export async function readCourseForEditor(

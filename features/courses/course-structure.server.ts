@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
@@ -16,7 +17,7 @@ export async function addSection(
   db: Kysely<DB>,
   actor: Actor | undefined,
   courseId: string,
-  input: unknown,
+  input: z.input<typeof sectionFields>,
   now = Date.now(),
 ): Promise<{ sectionId: string; revision: number }> {
   const fields = parseInput(sectionFields, input)
@@ -41,7 +42,7 @@ export async function renameSection(
   db: Kysely<DB>,
   actor: Actor | undefined,
   address: { courseId: string; sectionId: string },
-  input: unknown,
+  input: z.input<typeof sectionFields>,
   now = Date.now(),
 ): Promise<{ revision: number }> {
   const fields = parseInput(sectionFields, input)
@@ -61,7 +62,7 @@ export async function moveSection(
   db: Kysely<DB>,
   actor: Actor | undefined,
   address: { courseId: string; sectionId: string },
-  input: unknown,
+  input: z.input<typeof move>,
   now = Date.now(),
 ): Promise<{ revision: number }> {
   const fields = parseInput(move, input)
@@ -85,7 +86,7 @@ export async function deleteSection(
   db: Kysely<DB>,
   actor: Actor | undefined,
   address: { courseId: string; sectionId: string },
-  input: unknown,
+  input: z.input<typeof basedOnRevision>,
   now = Date.now(),
 ): Promise<{ revision: number }> {
   const { revision } = parseInput(basedOnRevision, input)
@@ -101,7 +102,7 @@ export async function addLesson(
   db: Kysely<DB>,
   actor: Actor | undefined,
   courseId: string,
-  input: unknown,
+  input: z.input<typeof newLesson>,
   now = Date.now(),
 ): Promise<{ lessonId: string; revision: number }> {
   const fields = parseInput(newLesson, input)

@@ -1,42 +1,12 @@
 import type { Kysely } from 'kysely'
-import type { CourseAccess, CourseLevel, DB, PublicationStatus } from '#db/schema.ts'
+import type { DB } from '#db/schema.ts'
 import { type Actor, mayEdit } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
+import type { CourseView, LessonEntry, SectionEntry } from '#features/courses/course-views.ts'
 import { lessonLocked, premiumReader } from '#features/plans/plan.server.ts'
 import { tagsOfItems } from '#features/tags/item-tags.server.ts'
 
-export type LessonEntry = {
-  id: string
-  title: string
-  access: CourseAccess
-  /** Premium content the viewer's plan does not include. */
-  locked: boolean
-  /** The signed-in viewer has marked it done. */
-  done: boolean
-}
-
-export type SectionEntry = { id: string; title: string; lessons: LessonEntry[] }
-
-/** A course page as one viewer sees it; safe to send to the browser. */
-export type CourseView = {
-  id: string
-  title: string
-  summary: string
-  level: CourseLevel
-  access: CourseAccess
-  status: PublicationStatus
-  publishedAt: number | null
-  coverKey: string | null
-  revision: number
-  tags: string[]
-  author: { username: string; displayName: string }
-  /** The viewer may edit, publish, unpublish or delete it. */
-  canEdit: boolean
-  sections: SectionEntry[]
-  progress: { done: number; total: number }
-  /** Where start/continue leads: the first lesson not done yet, else the first lesson. */
-  nextLessonId: string | null
-}
+export type { CourseView, LessonEntry, SectionEntry }
 
 export type CourseAddress = { username: string; courseId: string }
 

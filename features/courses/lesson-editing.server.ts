@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { z } from 'zod'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
@@ -17,7 +18,7 @@ export async function updateLesson(
   images: ImageStorage,
   actor: Actor | undefined,
   address: { courseId: string; lessonId: string },
-  input: unknown,
+  input: z.input<typeof lessonUpdate>,
   now = Date.now(),
 ): Promise<{ revision: number }> {
   const fields = parseInput(lessonUpdate, input)

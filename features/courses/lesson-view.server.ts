@@ -2,23 +2,10 @@ import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
-import {
-  type CourseAddress,
-  type CourseView,
-  type LessonEntry,
-  readCourseForViewer,
-} from './course-view.server.ts'
+import type { LessonView } from '#features/courses/course-views.ts'
+import { type CourseAddress, readCourseForViewer } from './course-view.server.ts'
 
-export type LessonView = {
-  course: CourseView
-  lesson: LessonEntry & {
-    sectionTitle: string
-    /** Markdown; null while the lesson is locked for the viewer. */
-    body: string | null
-  }
-  previous: { id: string; title: string } | null
-  next: { id: string; title: string } | null
-}
+export type { LessonView }
 
 /** One lesson of a course as `viewer` may read it: locked premium lessons come without body. */
 export async function readLessonForViewer(

@@ -3,18 +3,9 @@ import type { ContentKind, DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
 import { CONTENT_KINDS, contentPath } from '#features/content-kinds.ts'
+import type { DraftEntry } from '#features/drafts/draft-views.ts'
 
-/** One of my unpublished items, whatever its kind. */
-export type DraftEntry = {
-  kind: ContentKind
-  id: string
-  title: string
-  updatedAt: number
-  /** What a publish or delete of it must be based on. */
-  revision: number
-  /** Where "continue editing" leads. */
-  editPath: string
-}
+export type { DraftEntry }
 
 /** At most this many drafts are listed; older ones follow as the newer are published or deleted. */
 export const DRAFTS_LIMIT = 100

@@ -3,18 +3,11 @@ import type { ContentKind, DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
 import { CONTENT_KINDS, contentPath } from '#features/content-kinds.ts'
+import type { PublishedItem } from '#features/follows/follow-views.ts'
 import { afterCursor } from '#features/pagination.server.ts'
 import { type Cursor, type Page, type PageQuery, pageFrom } from '#features/pagination.ts'
 
-/** A published item as the home page lists it (newest writing, and the feed). */
-export type PublishedItem = {
-  id: string
-  kind: ContentKind
-  title: string
-  path: string
-  publishedAt: number
-  author: { username: string; displayName: string }
-}
+export type { PublishedItem }
 
 const KINDS = Object.keys(CONTENT_KINDS) as ContentKind[]
 

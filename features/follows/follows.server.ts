@@ -3,24 +3,12 @@ import { newContentId } from '#db/ids.ts'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
+import type { FollowCard, FollowState } from '#features/follows/follow-views.ts'
 import { afterCursor } from '#features/pagination.server.ts'
 import { type Page, type PageQuery, pageFrom } from '#features/pagination.ts'
 import { notifyFollow, withdrawNotification } from '#features/social/notifications.server.ts'
 
-/** A person in a followers or following list. */
-export type FollowCard = {
-  username: string
-  displayName: string
-  bio: string
-  avatarKey: string | null
-  /** When the follow began; lists are ordered by it, newest first. */
-  followedAt: number
-  /** The follow row's id, the tie-breaker of the list's cursor. */
-  followId: string
-}
-
-/** Where the signed-in viewer stands with a profile, and its follow counts. */
-export type FollowState = { following: boolean; followers: number; followees: number }
+export type { FollowCard, FollowState }
 
 async function userIdOf(db: Kysely<DB>, username: string): Promise<string> {
   const row = await db

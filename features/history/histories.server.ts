@@ -1,35 +1,15 @@
 import type { Kysely } from 'kysely'
-import type { ContentKind, DB, HistoryEventKind, HistoryEventsTable } from '#db/schema.ts'
+import type { ContentKind, DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
 import { CONTENT_KINDS, contentPath } from '#features/content-kinds.ts'
+import type { HistoryEntry, HistorySummary } from '#features/history/history-views.ts'
 import { afterCursor } from '#features/pagination.server.ts'
 import { type Page, type PageQuery, pageFrom } from '#features/pagination.ts'
 import { DEFAULT_TIME_ZONE } from '#features/users/profile-input.ts'
-import {
-  type HeatmapDay,
-  heatmapWeeks,
-  localDay,
-  type Streaks,
-  streaksOf,
-} from './learning-days.ts'
+import { heatmapWeeks, localDay, streaksOf } from './learning-days.ts'
 
-/** One event of /histories, with what it was about (null once that was deleted). */
-export type HistoryEntry = {
-  id: string
-  kind: HistoryEventKind
-  subjectKind: HistoryEventsTable['subject_kind']
-  at: number
-  subject: { title: string; path: string; courseTitle?: string } | null
-}
-
-export type HistorySummary = {
-  timeZone: string
-  today: string
-  streaks: Streaks
-  totals: { events: number; lessonsDone: number; published: number; activeDays: number }
-  heatmap: HeatmapDay[][]
-}
+export type { HistoryEntry, HistorySummary }
 
 function signedIn(actor: Actor | undefined): Actor {
   if (!actor) throw ContentError.signInRequired()

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { z } from 'zod'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
@@ -59,7 +60,7 @@ export async function createLab(
   db: Kysely<DB>,
   images: ImageStorage,
   actor: Actor | undefined,
-  input: unknown,
+  input: z.input<typeof labFields>,
   now = Date.now(),
 ): Promise<{ id: string; revision: number }> {
   if (!actor) throw ContentError.signInRequired()
@@ -80,7 +81,7 @@ export async function updateLab(
   images: ImageStorage,
   actor: Actor | undefined,
   labId: string,
-  input: unknown,
+  input: z.input<typeof labUpdate>,
   now = Date.now(),
 ): Promise<{ revision: number }> {
   const fields = parseInput(labUpdate, input)

@@ -1,23 +1,11 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
+import type { LabCard, LabStoryCard } from '#features/labs/lab-views.ts'
 import { plainExcerpt } from '#features/markdown/excerpt.ts'
 import type { Cursor, Page } from '#features/pagination.ts'
 import { listPublishedItems } from '#features/published-lists.server.ts'
 
-type Author = { username: string; displayName: string }
-
-/** A published lab or lab story as lists show it, with its picture (first screenshot, cover). */
-export type LabCard = {
-  id: string
-  title: string
-  excerpt: string
-  tags: string[]
-  imageKey: string | null
-  publishedAt: number
-  author: Author
-}
-
-export type LabStoryCard = LabCard
+export type { LabCard, LabStoryCard }
 
 type ListPage = { cursor?: Cursor | undefined; limit: number }
 

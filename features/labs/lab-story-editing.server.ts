@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { z } from 'zod'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
@@ -64,7 +65,7 @@ export async function createLabStory(
   db: Kysely<DB>,
   images: ImageStorage,
   actor: Actor | undefined,
-  input: unknown,
+  input: z.input<typeof labStoryFields>,
   now = Date.now(),
 ): Promise<{ id: string; revision: number }> {
   if (!actor) throw ContentError.signInRequired()
@@ -79,7 +80,7 @@ export async function updateLabStory(
   images: ImageStorage,
   actor: Actor | undefined,
   storyId: string,
-  input: unknown,
+  input: z.input<typeof labStoryUpdate>,
   now = Date.now(),
 ): Promise<{ revision: number }> {
   const fields = parseInput(labStoryUpdate, input)

@@ -3,30 +3,13 @@ import type { DB, PublicationStatus } from '#db/schema.ts'
 import { type Actor, mayEdit } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
 import { editableItem } from '#features/editable-item.server.ts'
+import type { LabDraft, LabStoryDraft, LabStoryView, LabView } from '#features/labs/lab-views.ts'
 import { readableItem } from '#features/readable-item.server.ts'
 import { tagsOfItems } from '#features/tags/item-tags.server.ts'
 import { LAB, LAB_STORY } from './editable-labs.server.ts'
 import { screenshotKeysOf } from './lab-editing.server.ts'
 
-type Author = { username: string; displayName: string }
-
-/** What a lab's page and /api show of it (description as Markdown); safe for the browser. */
-export type LabView = {
-  id: string
-  title: string
-  description: string
-  tags: string[]
-  repositoryUrl: string | null
-  demoUrl: string | null
-  /** Object keys of public images, in the author's order. */
-  screenshotKeys: string[]
-  status: PublicationStatus
-  publishedAt: number | null
-  updatedAt: number
-  revision: number
-  author: Author
-  canEdit: boolean
-}
+export type { LabDraft, LabStoryDraft, LabStoryView, LabView }
 
 /** A lab as `viewer` may see it; someone else's draft is "not found". */
 export async function readLabForViewer(
@@ -43,20 +26,6 @@ export async function readLabForViewer(
   )
   return { ...(await labDraftOf(db, row)), ...published(row), author, canEdit }
 }
-
-/** Everything the lab editor edits, with the revision its saves are based on. */
-export type LabDraft = Pick<
-  LabView,
-  | 'id'
-  | 'title'
-  | 'description'
-  | 'tags'
-  | 'repositoryUrl'
-  | 'demoUrl'
-  | 'screenshotKeys'
-  | 'status'
-  | 'revision'
->
 
 /** The lab as its editor opens it; only for its owner or an admin. */
 export async function readLabForEditor(
@@ -93,23 +62,6 @@ function published(item: {
   }
 }
 
-/** What a lab story's page and /api show of it (body as Markdown). */
-export type LabStoryView = {
-  id: string
-  title: string
-  body: string
-  tags: string[]
-  coverKey: string | null
-  /** The lab it tells of, when the viewer may see that lab. */
-  lab: { id: string; title: string } | null
-  status: PublicationStatus
-  publishedAt: number | null
-  updatedAt: number
-  revision: number
-  author: Author
-  canEdit: boolean
-}
-
 /** A lab story as `viewer` may see it; someone else's draft is "not found". */
 export async function readLabStoryForViewer(
   db: Kysely<DB>,
@@ -143,12 +95,6 @@ export async function readLabStoryForViewer(
     canEdit,
   }
 }
-
-/** Everything the story editor edits, with the revision its saves are based on. */
-export type LabStoryDraft = Pick<
-  LabStoryView,
-  'id' | 'title' | 'body' | 'tags' | 'coverKey' | 'status' | 'revision'
-> & { labId: string | null }
 
 /** The story as its editor opens it; only for its owner or an admin. */
 export async function readLabStoryForEditor(

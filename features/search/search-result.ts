@@ -1,14 +1,17 @@
-import type { SearchKind } from './search-query.ts'
+import { z } from 'zod'
+import { authorRef } from '#features/content-views.ts'
+import { SEARCH_KINDS } from './search-query.ts'
 
 /** One published piece of content that matched; the HTML fields are escaped text with <mark>s. */
-export type SearchResult = {
-  kind: SearchKind
-  id: string
-  url: string
-  titleHtml: string
-  snippetHtml: string
+export const searchResult = z.object({
+  kind: z.enum(SEARCH_KINDS),
+  id: z.string(),
+  url: z.string(),
+  titleHtml: z.string(),
+  snippetHtml: z.string(),
   /** When the best hit of a course was in one of its lessons: that lesson. */
-  lesson: { id: string; titleHtml: string; url: string } | null
-  author: { username: string; displayName: string }
-  publishedAt: number
-}
+  lesson: z.object({ id: z.string(), titleHtml: z.string(), url: z.string() }).nullable(),
+  author: authorRef,
+  publishedAt: z.number(),
+})
+export type SearchResult = z.output<typeof searchResult>

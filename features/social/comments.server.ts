@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely'
+import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
 import type { DB } from '#db/schema.ts'
 import { type Actor, mayEdit } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
 import { type MarkdownRenderer, renderedHtml } from '#features/markdown/stored-html.server.ts'
 import { afterCursor } from '#features/pagination.server.ts'
-import { type Page, pageFrom, pageQuery } from '#features/pagination.ts'
+import { pageFrom, pageQuery } from '#features/pagination.ts'
+import type { CommentPage, CommentThread, CommentView } from '#features/social/social-views.ts'
 import { commentUpdate, newComment } from './comment-input.ts'
 import { notify } from './notifications.server.ts'
 import {
@@ -16,26 +18,7 @@ import {
   visibleSubject,
 } from './subjects.server.ts'
 
-/** A comment as one viewer sees it; `html` is the body rendered and sanitised on the server. */
-export type CommentView = {
-  id: string
-  parentId: string | null
-  /** Null once the author deleted their account (shown as 退会したユーザー). */
-  author: { username: string; displayName: string } | null
-  body: string
-  html: string
-  createdAt: number
-  edited: boolean
-  /** Only the author edits. */
-  canEdit: boolean
-  /** The author, the item's owner and admins delete. */
-  canDelete: boolean
-}
-
-/** A top-level comment with its replies (one level, oldest first). */
-export type CommentThread = CommentView & { replies: CommentView[] }
-
-export type CommentPage = Page<CommentThread> & { total: number }
+export type { CommentPage, CommentThread, CommentView }
 
 type CommentRow = {
   id: string
@@ -113,8 +96,8 @@ export async function listComments(
   db: Kysely<DB>,
   renderer: MarkdownRenderer,
   viewer: Actor | undefined,
-  subjectInput: unknown,
-  queryInput: unknown,
+  subjectInput: z.input<typeof subjectSchema>,
+  queryInput: z.input<typeof pageQuery>,
 ): Promise<CommentPage> {
   const subject = await visibleSubject(db, parseInput(subjectSchema, subjectInput), viewer)
   const query = parseInput(pageQuery, queryInput)
@@ -163,8 +146,8 @@ export async function postComment(
   db: Kysely<DB>,
   renderer: MarkdownRenderer,
   actor: Actor | undefined,
-  subjectInput: unknown,
-  input: unknown,
+  subjectInput: z.input<typeof subjectSchema>,
+  input: z.input<typeof newComment>,
   now = Date.now(),
 ): Promise<CommentView> {
   if (!actor) throw ContentError.signInRequired()
@@ -297,7 +280,7 @@ export async function updateComment(
   renderer: MarkdownRenderer,
   actor: Actor | undefined,
   commentId: string,
-  input: unknown,
+  input: z.input<typeof commentUpdate>,
   now = Date.now(),
 ): Promise<CommentView> {
   const updated = await db.transaction().execute(async (trx) => {

@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely'
+import type { z } from 'zod'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
+import type { LikeState } from '#features/social/social-views.ts'
 import { notify, withdrawNotification } from './notifications.server.ts'
 import { actingUser, type Subject, subjectSchema, visibleSubject } from './subjects.server.ts'
 
-/** An item's likes as one viewer sees them. */
-export type LikeState = { count: number; liked: boolean }
+export type { LikeState }
 
 /**
  * How many people like the item, and whether the viewer does. Counted from the rows (indexed
@@ -41,7 +42,7 @@ export async function likeState(
 export async function readLikes(
   db: Kysely<DB>,
   viewer: Actor | undefined,
-  input: unknown,
+  input: z.input<typeof subjectSchema>,
 ): Promise<LikeState> {
   const subject = await visibleSubject(db, parseInput(subjectSchema, input), viewer)
   return likeState(db, subject, viewer)
@@ -54,7 +55,7 @@ export async function readLikes(
 export async function likeSubject(
   db: Kysely<DB>,
   actor: Actor | undefined,
-  input: unknown,
+  input: z.input<typeof subjectSchema>,
   now = Date.now(),
 ): Promise<LikeState> {
   if (!actor) throw ContentError.signInRequired()
@@ -89,7 +90,7 @@ export async function likeSubject(
 export async function unlikeSubject(
   db: Kysely<DB>,
   actor: Actor | undefined,
-  input: unknown,
+  input: z.input<typeof subjectSchema>,
 ): Promise<LikeState> {
   if (!actor) throw ContentError.signInRequired()
   const requested = parseInput(subjectSchema, input)

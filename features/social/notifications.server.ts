@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
 import type { ContentKind, DB, NotificationKind } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
@@ -6,7 +7,10 @@ import { ContentError, parseInput } from '#features/content-error.ts'
 import { CONTENT_KINDS, contentPath } from '#features/content-kinds.ts'
 import { afterCursor } from '#features/pagination.server.ts'
 import { type Page, pageFrom, pageQuery } from '#features/pagination.ts'
+import type { NotificationView } from '#features/social/social-views.ts'
 import type { Subject } from './subjects.server.ts'
+
+export type { NotificationView }
 
 /** Something that happened to a user's content or account, caused by someone else. */
 export type NewNotification = {
@@ -75,23 +79,11 @@ export async function withdrawNotification(
   await query.execute()
 }
 
-/** One notification as its recipient sees it. */
-export type NotificationView = {
-  id: string
-  kind: NotificationKind
-  actor: { username: string; displayName: string }
-  /** The item it is about (none for a follow), with the page to open. */
-  subject: { kind: ContentKind; id: string; title: string; path: string } | null
-  commentId: string | null
-  createdAt: number
-  read: boolean
-}
-
 /** The signed-in user's notifications, newest first. */
 export async function listNotifications(
   db: Kysely<DB>,
   actor: Actor | undefined,
-  input: unknown,
+  input: z.input<typeof pageQuery>,
 ): Promise<Page<NotificationView>> {
   if (!actor) throw ContentError.signInRequired()
   const query = parseInput(pageQuery, input)

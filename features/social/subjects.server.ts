@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely'
-import { z } from 'zod'
 import type { ContentKind, DB } from '#db/schema.ts'
 import { type Actor, mayEdit } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
@@ -9,14 +8,7 @@ import type { PublishableTable } from '#features/editable-item.server.ts'
 /** What can be liked and commented on: an item of any content kind. */
 export type Subject = { kind: ContentKind; id: string }
 
-export const subjectKindSchema = z.enum(['course', 'study', 'lab', 'lab_story'], {
-  error: '種類は course, study, lab, lab_story のいずれかで指定してください',
-})
-
-export const subjectSchema = z.object({
-  kind: subjectKindSchema,
-  id: z.string().min(1).max(64),
-})
+export { subjectKindSchema, subjectSchema } from './subject.ts'
 
 /** An item the viewer may see, with who owns it (for notifications and moderation). */
 export type VisibleSubject = Subject & { ownerId: string; title: string; path: string }

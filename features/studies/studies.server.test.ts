@@ -162,6 +162,7 @@ describe.each(testEngines)('studies on %s', (engine) => {
       const error = await refused(
         createStudy(db, noImages, author, {
           title: 'あ'.repeat(101),
+          // @ts-expect-error the boundary refuses what the types forbid
           summary: 42,
           notes: 'x'.repeat(MARKDOWN_MAX_LENGTH + 1),
           tags: ['<b>'],

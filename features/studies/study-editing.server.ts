@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { z } from 'zod'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
@@ -26,7 +27,7 @@ export async function createStudy(
   db: Kysely<DB>,
   images: ImageStorage,
   actor: Actor | undefined,
-  input: unknown,
+  input: z.input<typeof studyFields>,
   now = Date.now(),
 ): Promise<{ id: string; revision: number }> {
   if (!actor) throw ContentError.signInRequired()
@@ -44,7 +45,7 @@ export async function updateStudy(
   images: ImageStorage,
   actor: Actor | undefined,
   studyId: string,
-  input: unknown,
+  input: z.input<typeof studyUpdate>,
   now = Date.now(),
 ): Promise<{ revision: number }> {
   const fields = parseInput(studyUpdate, input)

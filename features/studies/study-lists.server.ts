@@ -3,16 +3,9 @@ import { z } from 'zod'
 import type { DB } from '#db/schema.ts'
 import { cursorParameter, type Page, pageSizeParameter } from '#features/pagination.ts'
 import { listPublishedItems } from '#features/published-lists.server.ts'
+import type { StudyCard } from '#features/studies/study-views.ts'
 
-/** A published study as lists show it. */
-export type StudyCard = {
-  id: string
-  title: string
-  summary: string
-  tags: string[]
-  publishedAt: number
-  author: { username: string; displayName: string }
-}
+export type { StudyCard }
 
 /** A page of a list of published items (studies, labs, lab stories): `?cursor=&limit=`. */
 export const studyListQuery = z.object({

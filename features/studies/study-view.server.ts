@@ -1,26 +1,13 @@
 import type { Kysely } from 'kysely'
-import type { DB, PublicationStatus } from '#db/schema.ts'
+import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { editableItem } from '#features/editable-item.server.ts'
 import { readableItem } from '#features/readable-item.server.ts'
+import type { StudyDraft, StudyView } from '#features/studies/study-views.ts'
 import { tagsOfItems } from '#features/tags/item-tags.server.ts'
 import { STUDY } from './editable-study.server.ts'
 
-/** A study as one viewer sees it (notes as Markdown); safe to send to the browser. */
-export type StudyView = {
-  id: string
-  title: string
-  summary: string
-  notes: string
-  tags: string[]
-  status: PublicationStatus
-  publishedAt: number | null
-  updatedAt: number
-  revision: number
-  author: { username: string; displayName: string }
-  /** The viewer may edit, publish, unpublish or delete it. */
-  canEdit: boolean
-}
+export type { StudyDraft, StudyView }
 
 export type StudyAddress = { username: string; studyId: string }
 
@@ -60,12 +47,6 @@ export async function readStudyForViewer(
     canEdit,
   }
 }
-
-/** Everything the study editor edits, with the revision its saves are based on. */
-export type StudyDraft = Pick<
-  StudyView,
-  'id' | 'title' | 'summary' | 'notes' | 'tags' | 'status' | 'revision'
->
 
 /** The study as its editor opens it; only for its owner or an admin (see editableItem). */
 export async function readStudyForEditor(

@@ -1,25 +1,14 @@
 import type { Kysely } from 'kysely'
+import type { z } from 'zod'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
 import { publishedCount } from '#features/follows/feed.server.ts'
 import { followCounts } from '#features/follows/follows.server.ts'
+import type { ProfileHeader, PublicProfile } from '#features/users/profile-views.ts'
 import { DEFAULT_TIME_ZONE, type ProfileFields, profileFields } from './profile-input.ts'
 
-export type PublicProfile = {
-  username: string
-  displayName: string
-  bio: string
-  /** A public object key in the site's bucket, or null for the initial-letter avatar. */
-  avatarKey: string | null
-  links: string[]
-  joinedAt: number
-}
-
-/** The profile page's header: the profile and its counts. */
-export type ProfileHeader = PublicProfile & {
-  counts: { followers: number; followees: number; published: number }
-}
+export type { ProfileHeader, PublicProfile }
 
 function linksOf(stored: string): string[] {
   const parsed: unknown = JSON.parse(stored)
@@ -89,7 +78,7 @@ export async function readOwnProfile(
 export async function updateOwnProfile(
   db: Kysely<DB>,
   actor: Actor | undefined,
-  input: unknown,
+  input: z.input<typeof profileFields>,
   now = Date.now(),
 ): Promise<ProfileFields> {
   if (!actor) throw ContentError.signInRequired()

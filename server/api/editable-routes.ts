@@ -1,75 +1,82 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { Actor } from '#features/actor.ts'
-import { type StudyListQuery, studyListQuery } from '#features/studies/study-lists.server.ts'
-import { ApiError } from './api-error.ts'
-import { pathId, pathParams } from './request-params.ts'
+import type { RouteContract, RouteInput, RouteResult } from '#features/api/contract.ts'
+import type { EditableRouteSet } from '#features/api/editable.ts'
+import type { PageQuery } from '#features/pagination.ts'
+import { serve } from './serve.ts'
 
 type ActorOf = (request: FastifyRequest) => Promise<Actor | undefined>
+type Routes = EditableRouteSet
+type In<C extends RouteContract> = RouteInput<C>['sent']['body']
 
 /** One kind of authored content as /api serves it, by its feature functions. */
-export type EditableRoutes = {
-  /** The kind's collection under /api, e.g. `/studies`; its pages use the same segment. */
-  collection: string
-  /** The name of the id in paths, e.g. `studyId`. */
-  idName: string
-  list(query: StudyListQuery, username?: string): Promise<unknown>
-  read(address: { username: string; id: string }, viewer: Actor | undefined): Promise<unknown>
-  create(actor: Actor | undefined, body: unknown): Promise<unknown>
-  readDraft(actor: Actor | undefined, id: string): Promise<unknown>
-  update(actor: Actor | undefined, id: string, body: unknown): Promise<unknown>
-  publish(actor: Actor | undefined, id: string, body: unknown): Promise<unknown>
-  unpublish(actor: Actor | undefined, id: string, body: unknown): Promise<unknown>
-  remove(actor: Actor | undefined, id: string): Promise<void>
-}
-
-const authorParams = z.object({ username: pathId })
-
-/** A list's `?cursor=&limit=`, validated: a mismatch is a 400 with field errors. */
-export function listQuery(request: FastifyRequest): StudyListQuery {
-  const query = studyListQuery.safeParse(request.query)
-  if (!query.success) throw ApiError.validation(query.error)
-  return query.data
+export type EditableKind<R extends Routes> = {
+  /** The kind's list, or one author's: both routes answer the same page. */
+  list(
+    query: PageQuery,
+    username?: string,
+  ): Promise<RouteResult<R['list']> & RouteResult<R['listByAuthor']>>
+  read(
+    address: { username: string; id: string },
+    viewer: Actor | undefined,
+  ): Promise<RouteResult<R['read']>>
+  create(actor: Actor | undefined, body: In<R['create']>): Promise<RouteResult<R['create']>>
+  readDraft(actor: Actor | undefined, id: string): Promise<RouteResult<R['draft']>>
+  update(
+    actor: Actor | undefined,
+    id: string,
+    body: In<R['update']>,
+  ): Promise<RouteResult<R['update']>>
+  publish(
+    actor: Actor | undefined,
+    id: string,
+    body: In<R['publish']>,
+  ): Promise<RouteResult<R['publish']>>
+  unpublish(
+    actor: Actor | undefined,
+    id: string,
+    body: In<R['unpublish']>,
+  ): Promise<RouteResult<R['unpublish']>>
+  remove(actor: Actor | undefined, id: string): Promise<RouteResult<R['remove']>>
 }
 
 /**
- * The routes every authored kind has: its lists and pages' reads at the pages' addresses, and
- * the editor's writes addressed by id. Every write goes through the feature functions, which
- * check ownership and revisions.
+ * The routes every authored kind has (features/api/editable.ts), served by the kind's feature
+ * functions, which check ownership and revisions.
  */
-export function registerEditableRoutes(
+export function registerEditableRoutes<R extends Routes>(
   api: FastifyInstance,
   actorOf: ActorOf,
-  kind: EditableRoutes,
+  routes: R,
+  idName: keyof z.output<R['draft']['params']>,
+  kind: EditableKind<R>,
 ): void {
-  const { collection, idName } = kind
-  const idParams = z.object({ [idName]: pathId })
-  const idOf = (request: FastifyRequest) => String(pathParams(idParams, request)[idName])
-  const item = `${collection}/:${idName}`
-
-  api.get(collection, async (request) => kind.list(listQuery(request)))
-  api.get(`/users/:username${collection}`, async (request) => {
-    const { username } = pathParams(authorParams, request)
-    return kind.list(listQuery(request), username)
-  })
-  api.get(`/users/:username${item}`, async (request) => {
-    const { username } = pathParams(authorParams, request)
-    return kind.read({ username, id: idOf(request) }, await actorOf(request))
-  })
-
-  api.post(collection, async (request, reply) => {
-    return reply.code(201).send(await kind.create(await actorOf(request), request.body))
-  })
-  api.get(`${item}/draft`, async (request) => kind.readDraft(await actorOf(request), idOf(request)))
-  api.put(item, async (request) => kind.update(await actorOf(request), idOf(request), request.body))
-  api.post(`${item}/publish`, async (request) =>
-    kind.publish(await actorOf(request), idOf(request), request.body),
+  // Typed for any kind, the params are a string record: the schemas already checked each.
+  const idOf = (params: Record<string, string>) => String(params[idName as string])
+  serve<R['list']>(api, routes.list, async ({ query }) => kind.list(query))
+  serve<R['listByAuthor']>(api, routes.listByAuthor, async ({ params, query }) =>
+    kind.list(query, params.username),
   )
-  api.post(`${item}/unpublish`, async (request) =>
-    kind.unpublish(await actorOf(request), idOf(request), request.body),
+  serve<R['read']>(api, routes.read, async ({ params }, request) =>
+    kind.read({ username: String(params.username), id: idOf(params) }, await actorOf(request)),
   )
-  api.delete(item, async (request, reply) => {
-    await kind.remove(await actorOf(request), idOf(request))
-    return reply.code(204).send()
-  })
+  serve<R['create']>(api, routes.create, async ({ sent }, request) =>
+    kind.create(await actorOf(request), sent.body),
+  )
+  serve<R['draft']>(api, routes.draft, async ({ params }, request) =>
+    kind.readDraft(await actorOf(request), idOf(params)),
+  )
+  serve<R['update']>(api, routes.update, async ({ params, sent }, request) =>
+    kind.update(await actorOf(request), idOf(params), sent.body),
+  )
+  serve<R['publish']>(api, routes.publish, async ({ params, sent }, request) =>
+    kind.publish(await actorOf(request), idOf(params), sent.body),
+  )
+  serve<R['unpublish']>(api, routes.unpublish, async ({ params, sent }, request) =>
+    kind.unpublish(await actorOf(request), idOf(params), sent.body),
+  )
+  serve<R['remove']>(api, routes.remove, async ({ params }, request) =>
+    kind.remove(await actorOf(request), idOf(params)),
+  )
 }

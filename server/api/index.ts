@@ -6,14 +6,12 @@ import { type Actor, actorOf } from '#features/actor.ts'
 import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
 import { ApiError } from './api-error.ts'
-import { registerCourseEditingRoutes } from './course-editing.ts'
 import { registerCourseRoutes } from './courses.ts'
 import { keepSignedInAnswersPrivate, refuseCrossSiteWrites } from './cross-site.ts'
-import { registerDraftRoutes } from './drafts.ts'
 import { registerLabRoutes } from './labs.ts'
-import { openApiDocument } from './openapi.ts'
+import { registerOpenApi } from './openapi.ts'
 import { registerPeopleRoutes } from './people.ts'
-import { registerSearchRoutes } from './search.ts'
+import { validateWithZod } from './serve.ts'
 import { registerSocialRoutes } from './social.ts'
 import { registerStudyRoutes } from './studies.ts'
 
@@ -76,18 +74,16 @@ export async function apiPlugin(
     )
     return reply.code(500).send(internal.toJSON())
   })
-  registerCourseRoutes(api, options.db, actor)
-  registerCourseEditingRoutes(api, options.db, options.images, actor)
+  validateWithZod(api)
+  // Before the routes: it collects each as it is registered.
+  await registerOpenApi(api)
+  registerCourseRoutes(api, options.db, options.images, actor)
   registerStudyRoutes(api, options.db, options.images, actor)
   registerLabRoutes(api, options.db, options.images, actor)
-  registerDraftRoutes(api, options.db, actor)
-  registerSearchRoutes(api, options.db, actor)
   registerSocialRoutes(api, options.db, options.markdown, actor)
   registerPeopleRoutes(api, options.db, actor)
-  const document = openApiDocument()
-  api.get('/openapi.json', async () => document)
   // Claims the rest of /api, so that no unknown API path falls through to the page router.
-  api.all('/*', async () => {
+  api.all('/*', { schema: { hide: true } }, async () => {
     throw ApiError.notFound('この API は存在しません')
   })
 }

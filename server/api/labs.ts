@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
-import { z } from 'zod'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
+import { labRoutes, labStoryRoutes } from '#features/api/editable.ts'
 import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import {
   createLab,
@@ -11,7 +11,6 @@ import {
   unpublishLab,
   updateLab,
 } from '#features/labs/lab-editing.server.ts'
-import { labChoicesQuery } from '#features/labs/lab-input.ts'
 import { listPublishedLabStories, listPublishedLabs } from '#features/labs/lab-lists.server.ts'
 import {
   createLabStory,
@@ -27,10 +26,8 @@ import {
   readLabStoryForEditor,
   readLabStoryForViewer,
 } from '#features/labs/lab-view.server.ts'
-import { listQuery, registerEditableRoutes } from './editable-routes.ts'
-import { pathId, pathParams } from './request-params.ts'
-
-const labParams = z.object({ labId: pathId })
+import { registerEditableRoutes } from './editable-routes.ts'
+import { serve } from './serve.ts'
 
 /** Labs and lab stories: the same shape as studies, plus a lab's stories and a story's labs. */
 export function registerLabRoutes(
@@ -39,9 +36,7 @@ export function registerLabRoutes(
   images: ImageStorage,
   actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
 ): void {
-  registerEditableRoutes(api, actorOf, {
-    collection: '/labs',
-    idName: 'labId',
+  registerEditableRoutes(api, actorOf, labRoutes, 'labId', {
     list: (query, username) => listPublishedLabs(db, query, username),
     read: ({ username, id }, viewer) => readLabForViewer(db, { username, labId: id }, viewer),
     create: (actor, body) => createLab(db, images, actor, body),
@@ -51,14 +46,11 @@ export function registerLabRoutes(
     unpublish: (actor, id, body) => unpublishLab(db, actor, id, body),
     remove: (actor, id) => deleteLab(db, actor, id),
   })
-  api.get('/labs/:labId/stories', async (request) => {
-    const { labId } = pathParams(labParams, request)
-    return listPublishedLabStories(db, listQuery(request), { labId })
-  })
+  serve(api, labRoutes.stories, async ({ params, query }) =>
+    listPublishedLabStories(db, query, { labId: params.labId }),
+  )
 
-  registerEditableRoutes(api, actorOf, {
-    collection: '/labs_stories',
-    idName: 'storyId',
+  registerEditableRoutes(api, actorOf, labStoryRoutes, 'storyId', {
     list: (query, username) => listPublishedLabStories(db, query, { username }),
     read: ({ username, id }, viewer) =>
       readLabStoryForViewer(db, { username, storyId: id }, viewer),
@@ -69,9 +61,7 @@ export function registerLabRoutes(
     unpublish: (actor, id, body) => unpublishLabStory(db, actor, id, body),
     remove: (actor, id) => deleteLabStory(db, actor, id),
   })
-  api.get('/labs_stories/lab-choices', async (request) => {
-    const query = labChoicesQuery.safeParse(request.query)
-    if (!query.success) throw query.error
-    return { items: await labChoicesFor(db, await actorOf(request), query.data.storyId) }
-  })
+  serve(api, labStoryRoutes.labChoices, async ({ query }, request) => ({
+    items: await labChoicesFor(db, await actorOf(request), query.storyId),
+  }))
 }

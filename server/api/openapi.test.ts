@@ -1,6 +1,7 @@
 import Fastify, { type RouteOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.ts'
+import { apiRoutes } from '#features/api/routes.ts'
 import { apiPlugin } from './index.ts'
 
 describe('/api/openapi.json', () => {
@@ -40,7 +41,16 @@ describe('/api/openapi.json', () => {
     expect(response.statusCode).toBe(200)
     return response.json() as {
       openapi: string
-      paths: Record<string, Record<string, { parameters: { name: string; in: string }[] }>>
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters: { name: string; in: string }[]
+            responses: Record<string, { content?: { 'application/json': { schema: object } } }>
+          }
+        >
+      >
     }
   }
 
@@ -60,6 +70,34 @@ describe('/api/openapi.json', () => {
     expect(described.sort()).toEqual(
       routes.map(({ method, url }) => `${method} ${url.replace(/:(\w+)/g, '{$1}')}`).sort(),
     )
+  })
+
+  it('gives every route the schema of its answer and of its errors', async () => {
+    const document = await fetchDocument()
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+    )
+    for (const { path, method, operation } of operations) {
+      const name = `${method.toUpperCase()} ${path}`
+      const success = Object.keys(operation.responses).filter((status) => status.startsWith('2'))
+      expect(success, name).toHaveLength(1)
+      const [status] = success as [string]
+      if (status === '204') expect(operation.responses[status]?.content, name).toBeUndefined()
+      else
+        expect(operation.responses[status]?.content?.['application/json'].schema, name).toEqual(
+          expect.objectContaining({ type: 'object' }),
+        )
+      expect(operation.responses['4XX']?.content?.['application/json'].schema, name).toBeDefined()
+    }
+  })
+
+  it('registers every contract of features/api, at its method and path', () => {
+    const contracts = Object.values(apiRoutes).flatMap((area) =>
+      Object.values(area).map(({ method, path }) => `${method} /api${path}`),
+    )
+    const routes = registered.map(({ method, url }) => `${method} ${url}`)
+    expect(contracts.length).toBeGreaterThan(60)
+    expect(routes).toEqual(expect.arrayContaining(contracts))
   })
 
   it('takes parameters and bodies from the zod schemas', async () => {

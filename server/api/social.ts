@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
-import { z } from 'zod'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
+import { socialRoutes as routes } from '#features/api/social.ts'
 import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
 import {
   deleteComment,
@@ -16,18 +16,12 @@ import {
   markNotificationsRead,
   readUnreadCount,
 } from '#features/social/notifications.server.ts'
-import { pathId, pathParams } from './request-params.ts'
-
-const commentParams = z.object({ commentId: pathId })
-
-/** The item a like or comment route names: `/{kind}/{id}`, checked by the feature. */
-function subjectOf(request: FastifyRequest) {
-  return request.params as { kind: string; id: string }
-}
+import { serve } from './serve.ts'
 
 /**
  * Likes, comments and notifications: the same feature functions the pages' components call
- * through these routes. Items are addressed by content kind and id.
+ * through these routes; they parse what was `sent` at their own boundary. Items are addressed
+ * by content kind and id.
  */
 export function registerSocialRoutes(
   api: FastifyInstance,
@@ -35,41 +29,36 @@ export function registerSocialRoutes(
   markdown: MarkdownRenderer,
   actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
 ): void {
-  api.get('/likes/:kind/:id', async (request) =>
-    readLikes(db, await actorOf(request), subjectOf(request)),
+  serve(api, routes.likes, async ({ sent }, request) =>
+    readLikes(db, await actorOf(request), sent.params),
   )
-  api.put('/likes/:kind/:id', async (request) =>
-    likeSubject(db, await actorOf(request), subjectOf(request)),
+  serve(api, routes.like, async ({ sent }, request) =>
+    likeSubject(db, await actorOf(request), sent.params),
   )
-  api.delete('/likes/:kind/:id', async (request) =>
-    unlikeSubject(db, await actorOf(request), subjectOf(request)),
+  serve(api, routes.unlike, async ({ sent }, request) =>
+    unlikeSubject(db, await actorOf(request), sent.params),
   )
 
-  api.get('/comments/:kind/:id', async (request) =>
-    listComments(db, markdown, await actorOf(request), subjectOf(request), request.query),
+  serve(api, routes.comments, async ({ sent }, request) =>
+    listComments(db, markdown, await actorOf(request), sent.params, sent.query),
   )
-  api.post('/comments/:kind/:id', async (request, reply) => {
-    const actor = await actorOf(request)
-    const comment = await postComment(db, markdown, actor, subjectOf(request), request.body)
-    return reply.code(201).send(comment)
-  })
-  api.put('/comments/:commentId', async (request) => {
-    const { commentId } = pathParams(commentParams, request)
-    return updateComment(db, markdown, await actorOf(request), commentId, request.body)
-  })
-  api.delete('/comments/:commentId', async (request, reply) => {
-    const { commentId } = pathParams(commentParams, request)
-    await deleteComment(db, await actorOf(request), commentId)
-    return reply.code(204).send()
-  })
+  serve(api, routes.postComment, async ({ sent }, request) =>
+    postComment(db, markdown, await actorOf(request), sent.params, sent.body),
+  )
+  serve(api, routes.updateComment, async ({ params, sent }, request) =>
+    updateComment(db, markdown, await actorOf(request), params.commentId, sent.body),
+  )
+  serve(api, routes.deleteComment, async ({ params }, request) =>
+    deleteComment(db, await actorOf(request), params.commentId),
+  )
 
-  api.get('/notifications', async (request) =>
-    listNotifications(db, await actorOf(request), request.query),
+  serve(api, routes.notifications, async ({ sent }, request) =>
+    listNotifications(db, await actorOf(request), sent.query),
   )
-  api.get('/notifications/unread-count', async (request) =>
+  serve(api, routes.unreadCount, async (_input, request) =>
     readUnreadCount(db, await actorOf(request)),
   )
-  api.post('/notifications/read', async (request) =>
+  serve(api, routes.markRead, async (_input, request) =>
     markNotificationsRead(db, await actorOf(request)),
   )
 }

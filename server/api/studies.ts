@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
+import { studyRoutes } from '#features/api/editable.ts'
 import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import {
   createStudy,
@@ -21,9 +22,7 @@ export function registerStudyRoutes(
   images: ImageStorage,
   actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
 ): void {
-  registerEditableRoutes(api, actorOf, {
-    collection: '/studies',
-    idName: 'studyId',
+  registerEditableRoutes(api, actorOf, studyRoutes, 'studyId', {
     list: (query, username) => listPublishedStudies(db, query, username),
     read: ({ username, id }, viewer) => readStudyForViewer(db, { username, studyId: id }, viewer),
     create: (actor, body) => createStudy(db, images, actor, body),

@@ -1,12 +1,12 @@
 import { type ReactNode, useCallback, useId, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { ConflictBanner } from '#app/components/conflict-banner.tsx'
-import { ApiRequestError } from '#app/lib/api-client.ts'
+import { ApiRequestError } from '#app/lib/api/client.ts'
+import type { CourseApi } from '#app/lib/api/courses.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
 import { type Autosave, useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
 import type { CourseDraft } from '#features/courses/course-editor.server.ts'
-import type { CourseApi } from './course-api.ts'
 import { CourseCoverField } from './course-cover-field.tsx'
 import { CourseStructure } from './course-structure.tsx'
 import { messageOf } from './lesson-editor.tsx'
@@ -92,7 +92,7 @@ export function CourseEditor(props: {
           // The draft exists now: continue editing it at its own address.
           moveToCreatedDraft(navigate, `/${username}/courses/${created.id}/edit`)
         } else {
-          const saved = await api.write('PUT', `/courses/${draftId.current}`, {
+          const saved = await api.update(draftId.current, {
             ...payloadOf(value),
             revision: revision.current,
           })
@@ -123,17 +123,12 @@ export function CourseEditor(props: {
 
   /** A change of the course as a whole or of its structure; then the editor shows the result. */
   const change = useCallback(
-    async (method: string, path: string, body: Record<string, unknown> = {}) => {
+    async (write: (courseId: string, revision: number) => Promise<unknown>) => {
       if (!draft) return
       await flushAll()
       await serial(async () => {
         try {
-          const withRevision = { ...body, revision: revision.current }
-          const target =
-            method === 'DELETE'
-              ? `/courses/${draft.id}${path}?revision=${revision.current}`
-              : `/courses/${draft.id}${path}`
-          await api.write(method, target, method === 'DELETE' ? undefined : withRevision)
+          await write(draft.id, revision.current)
           const fresh = await api.draft(draft.id)
           revision.current = fresh.revision
           setDraft(fresh)
@@ -272,7 +267,7 @@ export function CourseEditor(props: {
           <CourseCoverField
             coverKey={draft.coverKey}
             error={errorOf('key')}
-            onChange={(key) => change('PUT', '/cover', { key })}
+            onChange={(key) => change((id, revision) => api.setCover(id, { key, revision }))}
           />
           <CourseStructure
             draft={draft}
@@ -307,7 +302,7 @@ export function CourseEditor(props: {
               {draft.status === 'draft' ? (
                 <button
                   type="button"
-                  onClick={() => void change('POST', '/publish')}
+                  onClick={() => void change((id, revision) => api.publish(id, { revision }))}
                   className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
                 >
                   公開する
@@ -315,7 +310,7 @@ export function CourseEditor(props: {
               ) : (
                 <button
                   type="button"
-                  onClick={() => void change('POST', '/unpublish')}
+                  onClick={() => void change((id, revision) => api.unpublish(id, { revision }))}
                   className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
                 >
                   非公開（下書き）に戻す

@@ -1,10 +1,11 @@
 import { useState } from 'react'
+import type { CourseApi } from '#app/lib/api/courses.ts'
 import type { Autosave } from '#app/lib/use-autosave.ts'
 import type { CourseDraft } from '#features/courses/course-editor.server.ts'
-import type { CourseApi } from './course-api.ts'
 import { LessonEditor } from './lesson-editor.tsx'
 
-type Change = (method: string, path: string, body?: Record<string, unknown>) => Promise<void>
+/** A write of the course's structure, based on the course's current revision. */
+type Change = (write: (courseId: string, revision: number) => Promise<unknown>) => Promise<void>
 
 const smallButton =
   'rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 disabled:opacity-40 dark:border-slate-600 dark:hover:bg-slate-800'
@@ -19,7 +20,7 @@ export function CourseStructure(props: {
   onChange: Change
   onLessonAutosave(lessonId: string, autosave: Autosave<never> | undefined): void
 }) {
-  const { draft, onChange } = props
+  const { draft, api, onChange } = props
   const [open, setOpen] = useState<string | null>(null)
   const lessonCount = draft.sections.reduce((count, section) => count + section.lessons.length, 0)
   return (
@@ -38,7 +39,9 @@ export function CourseStructure(props: {
               <RenameField
                 label={`セクション ${sectionIndex + 1} の名前`}
                 value={section.title}
-                onSave={(title) => onChange('PUT', `/sections/${section.id}`, { title })}
+                onSave={(title) =>
+                  onChange((id, revision) => api.renameSection(id, section.id, { title, revision }))
+                }
               />
               <button
                 type="button"
@@ -46,7 +49,9 @@ export function CourseStructure(props: {
                 disabled={sectionIndex === 0}
                 aria-label={`セクション「${section.title}」を上へ`}
                 onClick={() =>
-                  onChange('POST', `/sections/${section.id}/move`, { direction: 'up' })
+                  onChange((id, revision) =>
+                    api.moveSection(id, section.id, { direction: 'up', revision }),
+                  )
                 }
               >
                 ↑
@@ -57,7 +62,9 @@ export function CourseStructure(props: {
                 disabled={sectionIndex === draft.sections.length - 1}
                 aria-label={`セクション「${section.title}」を下へ`}
                 onClick={() =>
-                  onChange('POST', `/sections/${section.id}/move`, { direction: 'down' })
+                  onChange((id, revision) =>
+                    api.moveSection(id, section.id, { direction: 'down', revision }),
+                  )
                 }
               >
                 ↓
@@ -69,7 +76,7 @@ export function CourseStructure(props: {
                   if (
                     window.confirm(`セクション「${section.title}」とそのレッスンを削除しますか？`)
                   ) {
-                    void onChange('DELETE', `/sections/${section.id}`)
+                    void onChange((id, revision) => api.deleteSection(id, section.id, revision))
                   }
                 }}
               >
@@ -110,7 +117,9 @@ export function CourseStructure(props: {
                         disabled={first}
                         aria-label={`レッスン「${lesson.title}」を上へ`}
                         onClick={() =>
-                          onChange('POST', `/lessons/${lesson.id}/move`, { direction: 'up' })
+                          onChange((id, revision) =>
+                            api.moveLesson(id, lesson.id, { direction: 'up', revision }),
+                          )
                         }
                       >
                         ↑
@@ -121,7 +130,9 @@ export function CourseStructure(props: {
                         disabled={last}
                         aria-label={`レッスン「${lesson.title}」を下へ`}
                         onClick={() =>
-                          onChange('POST', `/lessons/${lesson.id}/move`, { direction: 'down' })
+                          onChange((id, revision) =>
+                            api.moveLesson(id, lesson.id, { direction: 'down', revision }),
+                          )
                         }
                       >
                         ↓
@@ -132,7 +143,9 @@ export function CourseStructure(props: {
                         aria-label={`レッスン「${lesson.title}」を削除`}
                         onClick={() => {
                           if (window.confirm(`レッスン「${lesson.title}」を削除しますか？`)) {
-                            void onChange('DELETE', `/lessons/${lesson.id}`)
+                            void onChange((id, revision) =>
+                              api.deleteLesson(id, lesson.id, revision),
+                            )
                           }
                         }}
                       >
@@ -154,7 +167,11 @@ export function CourseStructure(props: {
             <AddField
               label={`「${section.title}」にレッスンを追加`}
               placeholder="レッスン名"
-              onAdd={(title) => onChange('POST', '/lessons', { sectionId: section.id, title })}
+              onAdd={(title) =>
+                onChange((id, revision) =>
+                  api.addLesson(id, { sectionId: section.id, title, revision }),
+                )
+              }
             />
           </li>
         ))}
@@ -162,7 +179,7 @@ export function CourseStructure(props: {
       <AddField
         label="セクションを追加"
         placeholder="セクション名（例：はじめに）"
-        onAdd={(title) => onChange('POST', '/sections', { title })}
+        onAdd={(title) => onChange((id, revision) => api.addSection(id, { title, revision }))}
       />
       {lessonCount === 0 && (
         <p className="text-sm text-slate-500 dark:text-slate-400">

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react'
 import { ConflictBanner } from '#app/components/conflict-banner.tsx'
 import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
-import { ApiRequestError } from '#app/lib/api-client.ts'
+import { ApiRequestError } from '#app/lib/api/client.ts'
+import type { CourseApi } from '#app/lib/api/courses.ts'
 import { type Autosave, useAutosave } from '#app/lib/use-autosave.ts'
 import type { EditorLesson } from '#features/courses/course-editor.server.ts'
-import type { CourseApi } from './course-api.ts'
 import { SaveStatus } from './save-status.tsx'
 
 type LessonFields = Pick<EditorLesson, 'title' | 'body' | 'access'>
@@ -30,7 +30,7 @@ export function LessonEditor(props: {
   const [conflict, setConflict] = useState(false)
   const autosave = useAutosave<LessonFields>(async (value) => {
     try {
-      const saved = await api.write('PUT', `/courses/${courseId}/lessons/${lesson.id}`, {
+      const saved = await api.updateLesson(courseId, lesson.id, {
         ...value,
         revision: revision.current,
       })

@@ -1,8 +1,8 @@
 import { ContentImageUpload } from '#app/components/content-image-upload.tsx'
-import type { DraftApi } from '#app/components/draft-api.ts'
 import { DraftEditorShell, TextField, useDraftEditor } from '#app/components/editor-parts.tsx'
 import { FieldError } from '#app/components/forms.tsx'
 import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
+import type { DraftApi } from '#app/lib/api/drafts.ts'
 import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { SCREENSHOTS_PER_LAB } from '#features/labs/lab-input.ts'
@@ -36,7 +36,7 @@ function payloadOf({ description, repositoryUrl, demoUrl, screenshotKeys }: LabF
 export function LabEditor(props: {
   initial: LabDraft | null
   username: string
-  api: DraftApi<LabDraft>
+  api: DraftApi<LabDraft, ReturnType<typeof payloadOf>>
 }) {
   const storage = useStorageSettings()
   const editor = useDraftEditor({

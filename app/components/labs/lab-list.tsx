@@ -1,5 +1,6 @@
 import { EmptyState } from '#app/components/empty-state.tsx'
 import { PublishedList } from '#app/components/published-list.tsx'
+import type { PageFetcher } from '#app/lib/api/lists.ts'
 import type { LabCard as Card } from '#features/labs/lab-lists.server.ts'
 import type { Page } from '#features/pagination.ts'
 import { LabCard } from './lab-card.tsx'
@@ -17,11 +18,11 @@ const KINDS = {
   },
 }
 
-/** Published labs or lab stories as cards (`apiPath` continues them), or why there are none. */
+/** Published labs or lab stories as cards (`pages` continues them), or why there are none. */
 export function LabList(props: {
   kind: 'labs' | 'labs_stories'
   firstPage: Page<Card>
-  apiPath: string
+  pages: PageFetcher<Page<Card>>
 }) {
   const kind = KINDS[props.kind]
   if (props.firstPage.items.length === 0) {
@@ -35,7 +36,7 @@ export function LabList(props: {
     <PublishedList
       label={kind.label}
       firstPage={props.firstPage}
-      apiPath={props.apiPath}
+      pages={props.pages}
       renderItem={(item) => <LabCard item={item} path={props.kind} />}
     />
   )

@@ -1,8 +1,8 @@
 import { ContentImageUpload } from '#app/components/content-image-upload.tsx'
 import { Field, inputClass } from '#app/components/courses/course-editor.tsx'
-import type { DraftApi } from '#app/components/draft-api.ts'
 import { DraftEditorShell, useDraftEditor } from '#app/components/editor-parts.tsx'
 import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
+import type { DraftApi } from '#app/lib/api/drafts.ts'
 import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import type { LabStoryDraft } from '#features/labs/lab-view.server.ts'
@@ -40,7 +40,7 @@ export function LabStoryEditor(props: {
   labs: { id: string; title: string }[]
   /** A new story's lab, when it was started from the lab's page. */
   labId?: string
-  api: DraftApi<LabStoryDraft>
+  api: DraftApi<LabStoryDraft, ReturnType<typeof payloadOf>>
 }) {
   const storage = useStorageSettings()
   const editor = useDraftEditor({

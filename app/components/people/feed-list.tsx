@@ -2,10 +2,11 @@ import { Link } from 'react-router'
 import { Byline } from '#app/components/byline.tsx'
 import { EmptyState } from '#app/components/empty-state.tsx'
 import { InfiniteList } from '#app/components/infinite-list.tsx'
-import { apiFetch } from '#app/lib/api-client.ts'
+import { callApi } from '#app/lib/api/client.ts'
 import { useSettings } from '#app/lib/root-data.ts'
+import { peopleRoutes } from '#features/api/people.ts'
 import { CONTENT_KINDS } from '#features/content-kinds.ts'
-import type { PublishedItem } from '#features/follows/feed.server.ts'
+import type { PublishedItem } from '#features/follows/follow-views.ts'
 import type { Page } from '#features/pagination.ts'
 
 export const FEED_PAGE_SIZE = 10
@@ -29,10 +30,7 @@ export function FeedList({ firstPage }: { firstPage: Page<PublishedItem> }) {
           label="フォロー中の新着"
           firstPage={firstPage}
           fetchPage={(cursor) =>
-            apiFetch<Page<PublishedItem>>(
-              apiGatewayUrl,
-              `/feed?limit=${FEED_PAGE_SIZE}&cursor=${encodeURIComponent(cursor)}`,
-            )
+            callApi(apiGatewayUrl, peopleRoutes.feed, { query: { limit: FEED_PAGE_SIZE, cursor } })
           }
           getKey={(item) => `${item.kind}/${item.id}`}
           renderItem={(item) => (

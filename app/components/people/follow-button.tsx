@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react'
 import { Link } from 'react-router'
-import { ApiRequestError, apiFetch } from '#app/lib/api-client.ts'
+import { ApiRequestError, callApi } from '#app/lib/api/client.ts'
 import { query } from '#app/lib/query-string.ts'
 import { useCurrentUser, useSettings } from '#app/lib/root-data.ts'
-import type { FollowState } from '#features/follows/follows.server.ts'
+import { peopleRoutes } from '#features/api/people.ts'
+import type { FollowState } from '#features/follows/follow-views.ts'
 
 const buttonClass =
   'inline-flex min-h-10 items-center rounded-lg px-4 text-sm font-semibold transition-colors'
@@ -20,13 +21,12 @@ export function FollowButton(props: { username: string; onChange(state: FollowSt
   const [pending, setPending] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const { username, onChange } = props
-  const path = `/users/${encodeURIComponent(username)}/follow`
   const isSelf = user?.username === username
 
   useEffect(() => {
     if (!user || isSelf) return
     let cancelled = false
-    apiFetch<FollowState>(apiGatewayUrl, path).then(
+    callApi(apiGatewayUrl, peopleRoutes.followState, { params: { username } }).then(
       (state) => {
         if (cancelled) return
         setFollowing(state.following)
@@ -39,7 +39,7 @@ export function FollowButton(props: { username: string; onChange(state: FollowSt
     return () => {
       cancelled = true
     }
-  }, [user, isSelf, apiGatewayUrl, path, onChange])
+  }, [user, isSelf, apiGatewayUrl, username, onChange])
 
   if (!user) {
     return (
@@ -67,15 +67,18 @@ export function FollowButton(props: { username: string; onChange(state: FollowSt
     setPending(true)
     setError(null)
     try {
-      const state = await apiFetch<FollowState>(apiGatewayUrl, path, {
-        method: following ? 'DELETE' : 'POST',
-      })
+      const person = { params: { username } }
+      const state = await (following
+        ? callApi(apiGatewayUrl, peopleRoutes.unfollow, person)
+        : callApi(apiGatewayUrl, peopleRoutes.follow, person))
       setFollowing(state.following)
       onChange(state)
     } catch (caught) {
       // Another tab already did it: show where things stand now.
       if (caught instanceof ApiRequestError && caught.status === 409) {
-        const state = await apiFetch<FollowState>(apiGatewayUrl, path)
+        const state = await callApi(apiGatewayUrl, peopleRoutes.followState, {
+          params: { username },
+        })
         setFollowing(state.following)
         onChange(state)
       } else {

@@ -1,28 +1,27 @@
 import { Link } from 'react-router'
 import { Avatar } from '#app/components/avatar.tsx'
 import { InfiniteList } from '#app/components/infinite-list.tsx'
-import { apiFetch } from '#app/lib/api-client.ts'
+import type { PageFetcher } from '#app/lib/api/lists.ts'
 import { useSettings, useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
-import type { FollowCard } from '#features/follows/follows.server.ts'
+import type { FollowCard } from '#features/follows/follow-views.ts'
 import type { Page } from '#features/pagination.ts'
 
 export const PERSON_PAGE_SIZE = 20
 
-/** Followers or followed people, continued from /api (`apiPath`) as the reader scrolls. */
-export function PersonList(props: { label: string; firstPage: Page<FollowCard>; apiPath: string }) {
+/** Followers or followed people, continued from /api (`pages`) as the reader scrolls. */
+export function PersonList(props: {
+  label: string
+  firstPage: Page<FollowCard>
+  pages: PageFetcher<Page<FollowCard>>
+}) {
   const { apiGatewayUrl } = useSettings()
   const storage = useStorageSettings()
   return (
     <InfiniteList<FollowCard>
       label={props.label}
       firstPage={props.firstPage}
-      fetchPage={(cursor) =>
-        apiFetch<Page<FollowCard>>(
-          apiGatewayUrl,
-          `${props.apiPath}?limit=${PERSON_PAGE_SIZE}&cursor=${encodeURIComponent(cursor)}`,
-        )
-      }
+      fetchPage={(cursor) => props.pages(apiGatewayUrl, cursor, PERSON_PAGE_SIZE)}
       getKey={(person) => person.followId}
       renderItem={(person) => (
         <div className="flex items-start gap-3 py-3">

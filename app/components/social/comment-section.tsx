@@ -1,12 +1,12 @@
 import { type FormEvent, lazy, Suspense, useState } from 'react'
 import { MarkdownView } from '#app/components/markdown-view.tsx'
-import { ApiRequestError } from '#app/lib/api-client.ts'
+import { ApiRequestError } from '#app/lib/api/client.ts'
+import { type SocialApi, socialApi } from '#app/lib/api/social.ts'
 import { formatDate } from '#app/lib/format.ts'
 import { useSettings } from '#app/lib/root-data.ts'
 import type { ContentKind } from '#db/schema.ts'
 import type { CommentPage, CommentThread, CommentView } from '#features/social/comments.server.ts'
 import { SignInLink } from './sign-in-link.tsx'
-import { type SocialApi, socialApi } from './social-api.ts'
 
 export const COMMENT_PAGE_SIZE = 20
 

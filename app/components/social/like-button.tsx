@@ -1,10 +1,10 @@
 import { Heart } from 'lucide-react'
 import { useState } from 'react'
+import { socialApi } from '#app/lib/api/social.ts'
 import { useSettings } from '#app/lib/root-data.ts'
 import type { ContentKind } from '#db/schema.ts'
 import type { LikeState } from '#features/social/likes.server.ts'
 import { SignInLink } from './sign-in-link.tsx'
-import { socialApi } from './social-api.ts'
 
 /**
  * The like button of an item of any kind. It changes at once and takes the server's answer

@@ -1,8 +1,8 @@
 import { Field, inputClass } from '#app/components/courses/course-editor.tsx'
 import { DraftEditorShell, useDraftEditor } from '#app/components/editor-parts.tsx'
 import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
+import type { DraftApi } from '#app/lib/api/drafts.ts'
 import type { StudyDraft } from '#features/studies/study-view.server.ts'
-import type { StudyApi } from './study-api.ts'
 
 type StudyFields = Pick<StudyDraft, 'title' | 'summary' | 'notes'> & {
   /** As typed: tags separated by commas. */
@@ -26,7 +26,7 @@ function payloadOf({ summary, notes }: StudyFields) {
 export function StudyEditor(props: {
   initial: StudyDraft | null
   username: string
-  api: StudyApi
+  api: DraftApi<StudyDraft, ReturnType<typeof payloadOf>>
 }) {
   const editor = useDraftEditor({
     initial: props.initial,

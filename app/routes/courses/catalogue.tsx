@@ -3,12 +3,13 @@ import { CourseCard } from '#app/components/course-card.tsx'
 import { EmptyState } from '#app/components/empty-state.tsx'
 import { InfiniteList } from '#app/components/infinite-list.tsx'
 import { SearchBox, SearchResultList } from '#app/components/search-results.tsx'
-import { apiFetch } from '#app/lib/api-client.ts'
+import { callApi } from '#app/lib/api/client.ts'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { useSettings } from '#app/lib/root-data.ts'
 import { actorOf } from '#features/actor.ts'
+import { courseRoutes } from '#features/api/courses.ts'
 import {
   type CatalogueFilters,
   catalogueFilters,
@@ -17,7 +18,6 @@ import {
   listPublishedCourses,
 } from '#features/courses/catalogue.server.ts'
 import { type CourseCard as Course, LEVEL_LABELS } from '#features/courses/course-card.ts'
-import type { Page } from '#features/pagination.ts'
 import { searchPublishedContent } from '#features/search/search.server.ts'
 import { searchQuery } from '#features/search/search-query.ts'
 import type { Route } from './+types/catalogue'
@@ -212,10 +212,9 @@ export default function Catalogue({ loaderData }: Route.ComponentProps) {
               label="コース"
               firstPage={firstPage}
               fetchPage={(cursor) =>
-                apiFetch<Page<Course>>(
-                  apiGatewayUrl,
-                  `/courses?${filterQuery ? `${filterQuery}&` : ''}limit=${PAGE_SIZE}&cursor=${encodeURIComponent(cursor)}`,
-                )
+                callApi(apiGatewayUrl, courseRoutes.catalogue, {
+                  query: { ...filters, limit: PAGE_SIZE, cursor },
+                })
               }
               getKey={(course) => course.id}
               renderItem={(course) => <CourseCard course={course} />}

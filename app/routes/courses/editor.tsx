@@ -1,7 +1,7 @@
 import { useMemo } from 'react'
 import { redirect, useLocation } from 'react-router'
-import { courseApi } from '#app/components/courses/course-api.ts'
 import { CourseEditor } from '#app/components/courses/course-editor.tsx'
+import { courseApi } from '#app/lib/api/courses.ts'
 import { contentForPage } from '#app/lib/content-response.server.ts'
 import { editorKey } from '#app/lib/editor-address.ts'
 import { pageMeta } from '#app/lib/meta.ts'

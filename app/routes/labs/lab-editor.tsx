@@ -1,13 +1,13 @@
 import { useMemo } from 'react'
 import { useLocation } from 'react-router'
-import { draftApi } from '#app/components/draft-api.ts'
 import { LabEditor } from '#app/components/labs/lab-editor.tsx'
+import { labApi } from '#app/lib/api/drafts.ts'
 import { contentForPage } from '#app/lib/content-response.server.ts'
 import { editorKey } from '#app/lib/editor-address.ts'
 import { editorRequest } from '#app/lib/editor-page.server.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { useSettings } from '#app/lib/root-data.ts'
-import { type LabDraft, readLabForEditor } from '#features/labs/lab-view.server.ts'
+import { readLabForEditor } from '#features/labs/lab-view.server.ts'
 import type { Route } from './+types/lab-editor'
 
 export function headers() {
@@ -30,7 +30,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 export default function LabEditorPage({ loaderData }: Route.ComponentProps) {
   const { apiGatewayUrl } = useSettings()
   const location = useLocation()
-  const api = useMemo(() => draftApi<LabDraft>(apiGatewayUrl, '/labs'), [apiGatewayUrl])
+  const api = useMemo(() => labApi(apiGatewayUrl), [apiGatewayUrl])
   return (
     <div className="mx-auto max-w-4xl">
       <h1 className="text-2xl font-bold">{loaderData.lab ? 'ラボの編集' : 'ラボの作成'}</h1>

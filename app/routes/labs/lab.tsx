@@ -5,11 +5,13 @@ import { MarkdownView } from '#app/components/markdown-view.tsx'
 import { LIST_PAGE_SIZE } from '#app/components/published-list.tsx'
 import { COMMENT_PAGE_SIZE } from '#app/components/social/comment-section.tsx'
 import { SocialSection } from '#app/components/social/social-section.tsx'
+import { pagesOf } from '#app/lib/api/lists.ts'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { pageMeta, shareableMeta } from '#app/lib/meta.ts'
 import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { actorOf } from '#features/actor.ts'
+import { labRoutes } from '#features/api/editable.ts'
 import { listPublishedLabStories } from '#features/labs/lab-lists.server.ts'
 import { readLabForViewer } from '#features/labs/lab-view.server.ts'
 import { plainExcerpt } from '#features/markdown/excerpt.ts'
@@ -123,7 +125,11 @@ export default function LabPage({ loaderData }: Route.ComponentProps) {
         <h2 id="lab-stories-heading" className="text-xl font-bold">
           このラボのストーリー
         </h2>
-        <LabList kind="labs_stories" firstPage={stories} apiPath={`/labs/${lab.id}/stories`} />
+        <LabList
+          kind="labs_stories"
+          firstPage={stories}
+          pages={pagesOf(labRoutes.stories, { labId: lab.id })}
+        />
       </section>
       <SocialSection kind="lab" id={lab.id} social={social} signedIn={viewer !== null} />
     </article>

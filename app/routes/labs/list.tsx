@@ -2,8 +2,10 @@ import { data } from 'react-router'
 import { HeadingWithCreate } from '#app/components/create-button.tsx'
 import { LabList } from '#app/components/labs/lab-list.tsx'
 import { LIST_PAGE_SIZE } from '#app/components/published-list.tsx'
+import { pagesOf } from '#app/lib/api/lists.ts'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { labRoutes, labStoryRoutes } from '#features/api/editable.ts'
 import { listPublishedLabStories, listPublishedLabs } from '#features/labs/lab-lists.server.ts'
 import { studyListQuery } from '#features/studies/study-lists.server.ts'
 import type { Route } from './+types/list'
@@ -48,7 +50,11 @@ export default function Labs({ loaderData: { kind, firstPage } }: Route.Componen
       </p>
       {/* The cards are h3s, as under the home page's h2 sections; this keeps the order (heading-order). */}
       <h2 className="sr-only">{`${page.title}の一覧`}</h2>
-      <LabList kind={kind} firstPage={firstPage} apiPath={`/${kind}`} />
+      <LabList
+        kind={kind}
+        firstPage={firstPage}
+        pages={pagesOf(kind === 'labs' ? labRoutes.list : labStoryRoutes.list)}
+      />
     </div>
   )
 }

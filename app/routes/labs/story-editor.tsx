@@ -1,17 +1,13 @@
 import { useMemo } from 'react'
 import { useLocation } from 'react-router'
-import { draftApi } from '#app/components/draft-api.ts'
 import { LabStoryEditor } from '#app/components/labs/lab-story-editor.tsx'
+import { labStoryApi } from '#app/lib/api/drafts.ts'
 import { contentForPage } from '#app/lib/content-response.server.ts'
 import { editorKey } from '#app/lib/editor-address.ts'
 import { editorRequest } from '#app/lib/editor-page.server.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { useSettings } from '#app/lib/root-data.ts'
-import {
-  type LabStoryDraft,
-  labChoicesFor,
-  readLabStoryForEditor,
-} from '#features/labs/lab-view.server.ts'
+import { labChoicesFor, readLabStoryForEditor } from '#features/labs/lab-view.server.ts'
 import type { Route } from './+types/story-editor'
 
 export function headers() {
@@ -43,10 +39,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 export default function LabStoryEditorPage({ loaderData }: Route.ComponentProps) {
   const { apiGatewayUrl } = useSettings()
   const location = useLocation()
-  const api = useMemo(
-    () => draftApi<LabStoryDraft>(apiGatewayUrl, '/labs_stories'),
-    [apiGatewayUrl],
-  )
+  const api = useMemo(() => labStoryApi(apiGatewayUrl), [apiGatewayUrl])
   return (
     <div className="mx-auto max-w-4xl">
       <h1 className="text-2xl font-bold">

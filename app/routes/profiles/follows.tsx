@@ -1,9 +1,11 @@
 import { data } from 'react-router'
 import { EmptyState } from '#app/components/empty-state.tsx'
 import { PERSON_PAGE_SIZE, PersonList } from '#app/components/people/person-list.tsx'
+import { pagesOf } from '#app/lib/api/lists.ts'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { contentForPage } from '#app/lib/content-response.server.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { peopleRoutes } from '#features/api/people.ts'
 import { listFollows } from '#features/follows/follows.server.ts'
 import { pageQuery } from '#features/pagination.ts'
 import type { Route } from './+types/follows'
@@ -72,7 +74,7 @@ export default function ProfileFollows({ loaderData }: Route.ComponentProps) {
           key={`${loaderData.username}/${list.direction}`}
           label={list.title}
           firstPage={loaderData.firstPage}
-          apiPath={`/users/${encodeURIComponent(loaderData.username)}/${list.direction}`}
+          pages={pagesOf(peopleRoutes[list.direction], { username: loaderData.username })}
         />
       )}
     </div>

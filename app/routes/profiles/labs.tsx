@@ -2,8 +2,10 @@ import { data } from 'react-router'
 import { HeadingWithCreate } from '#app/components/create-button.tsx'
 import { LabList } from '#app/components/labs/lab-list.tsx'
 import { LIST_PAGE_SIZE } from '#app/components/published-list.tsx'
+import { pagesOf } from '#app/lib/api/lists.ts'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { labRoutes, labStoryRoutes } from '#features/api/editable.ts'
 import { listPublishedLabStories, listPublishedLabs } from '#features/labs/lab-lists.server.ts'
 import { studyListQuery } from '#features/studies/study-lists.server.ts'
 import type { Route } from './+types/labs'
@@ -57,7 +59,9 @@ export default function ProfileLabs({ loaderData }: Route.ComponentProps) {
       <LabList
         kind={kind}
         firstPage={firstPage}
-        apiPath={`/users/${encodeURIComponent(username)}/${kind}`}
+        pages={pagesOf(kind === 'labs' ? labRoutes.listByAuthor : labStoryRoutes.listByAuthor, {
+          username,
+        })}
       />
     </div>
   )

@@ -1,8 +1,10 @@
 import { data } from 'react-router'
 import { HeadingWithCreate } from '#app/components/create-button.tsx'
 import { STUDY_PAGE_SIZE, StudyList } from '#app/components/studies/study-list.tsx'
+import { pagesOf } from '#app/lib/api/lists.ts'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { studyRoutes } from '#features/api/editable.ts'
 import { listPublishedStudies, studyListQuery } from '#features/studies/study-lists.server.ts'
 import type { Route } from './+types/studies'
 
@@ -38,7 +40,7 @@ export default function ProfileStudies({ loaderData }: Route.ComponentProps) {
       </HeadingWithCreate>
       <StudyList
         firstPage={loaderData.firstPage}
-        apiPath={`/users/${encodeURIComponent(loaderData.username)}/studies`}
+        pages={pagesOf(studyRoutes.listByAuthor, { username: loaderData.username })}
       />
     </div>
   )

@@ -1,7 +1,7 @@
 import { useMemo } from 'react'
 import { useLocation } from 'react-router'
-import { studyApi } from '#app/components/studies/study-api.ts'
 import { StudyEditor } from '#app/components/studies/study-editor.tsx'
+import { studyApi } from '#app/lib/api/drafts.ts'
 import { contentForPage } from '#app/lib/content-response.server.ts'
 import { editorKey } from '#app/lib/editor-address.ts'
 import { editorRequest } from '#app/lib/editor-page.server.ts'

@@ -1,8 +1,10 @@
 import { data } from 'react-router'
 import { HeadingWithCreate } from '#app/components/create-button.tsx'
 import { STUDY_PAGE_SIZE, StudyList } from '#app/components/studies/study-list.tsx'
+import { pagesOf } from '#app/lib/api/lists.ts'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { studyRoutes } from '#features/api/editable.ts'
 import { listPublishedStudies, studyListQuery } from '#features/studies/study-lists.server.ts'
 import type { Route } from './+types/list'
 
@@ -30,7 +32,7 @@ export default function Studies({ loaderData }: Route.ComponentProps) {
       </p>
       {/* The cards are h3s, as under the home page's h2 sections; this keeps the order (heading-order). */}
       <h2 className="sr-only">スタディの一覧</h2>
-      <StudyList firstPage={loaderData.firstPage} apiPath="/studies" />
+      <StudyList firstPage={loaderData.firstPage} pages={pagesOf(studyRoutes.list)} />
     </div>
   )
 }

@@ -1,0 +1,14 @@
+import { courseRoutes } from './courses.ts'
+import { labRoutes, labStoryRoutes, studyRoutes } from './editable.ts'
+import { peopleRoutes } from './people.ts'
+import { socialRoutes } from './social.ts'
+
+/** Every /api route's contract (server/api registers each; openapi.test.ts checks none is missed). */
+export const apiRoutes = {
+  courses: courseRoutes,
+  studies: studyRoutes,
+  labs: labRoutes,
+  labStories: labStoryRoutes,
+  social: socialRoutes,
+  people: peopleRoutes,
+}

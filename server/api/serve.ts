@@ -1,0 +1,75 @@
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
+import { serializerCompiler } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import {
+  apiErrorBody,
+  type RouteContract,
+  type RouteInput,
+  type RouteResult,
+} from '#features/api/contract.ts'
+
+/**
+ * Fastify validates /api input with the contracts' zod schemas. A mismatch is thrown as the
+ * ZodError itself, so the error handler answers with the API's field errors (ApiError.validation)
+ * exactly as when a feature parses.
+ */
+export function validateWithZod(api: FastifyInstance): void {
+  api.addHook('preValidation', async (request) => {
+    sentInput.set(request, { params: request.params, query: request.query, body: request.body })
+  })
+  api.setValidatorCompiler<z.ZodType>(({ schema }) => (data) => {
+    const result = schema.safeParse(data)
+    return result.success ? { value: result.data } : { error: result.error }
+  })
+  // Answers are encoded with the response schema: a field a feature does not declare never
+  // leaves the server, and an answer that does not match is a 500, not a silent drift.
+  api.setSerializerCompiler(serializerCompiler)
+}
+
+/** Each request's input as it arrived, before validation replaced it with the schemas' output. */
+const sentInput = new WeakMap<FastifyRequest, { params: unknown; query: unknown; body: unknown }>()
+
+/** The route's schemas as Fastify (and @fastify/swagger) read them. */
+function fastifySchema(contract: RouteContract): FastifySchema {
+  return {
+    summary: contract.summary,
+    ...(contract.signIn && { security: [{ session: [] }, { bearer: [] }] }),
+    ...(contract.params && { params: contract.params }),
+    ...(contract.query && { querystring: contract.query }),
+    ...(contract.body && { body: contract.body }),
+    response: {
+      // A 204 has no body: `null` is what @fastify/swagger documents as an answer without content.
+      [contract.status]: contract.status === 204 ? z.null() : contract.response,
+      '4xx': apiErrorBody,
+    },
+  }
+}
+
+/**
+ * Registers one /api route from its contract. The handler gets the validated input and must
+ * return what the response schema describes: a feature whose result drifts from the contract
+ * fails `tsc` here.
+ */
+export function serve<C extends RouteContract>(
+  api: FastifyInstance,
+  contract: C,
+  handler: (input: RouteInput<C>, request: FastifyRequest) => Promise<RouteResult<C>>,
+): void {
+  api.route({
+    method: contract.method,
+    url: contract.path,
+    schema: fastifySchema(contract),
+    handler: async (request, reply) => {
+      // The validator compiler replaced params, query and body with the schemas' output.
+      const input = {
+        params: request.params,
+        query: request.query,
+        body: request.body,
+        sent: sentInput.get(request),
+      }
+      const result = await handler(input as RouteInput<C>, request)
+      reply.code(contract.status)
+      return contract.status === 204 ? reply.send() : result
+    },
+  })
+}
