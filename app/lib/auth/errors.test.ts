@@ -18,6 +18,13 @@ describe('auth error messages', () => {
       'すでに使われています',
     ],
     [
+      'ExpiredCodeException',
+      'Your software token has already been used once.',
+      'confirmSignIn',
+      'code',
+      '次のコードが表示されるまで待って',
+    ],
+    [
       'AliasExistsException',
       'An account with the given email already exists.',
       'signUp',

@@ -115,6 +115,13 @@ export function authErrorMessage(error: unknown, action: AuthAction = 'other'): 
         message: 'コードが正しくありません。もう一度確認して入力してください。',
       }
     case 'ExpiredCodeException':
+      if (/already been used/i.test(message)) {
+        return {
+          field: 'code',
+          message:
+            'このコードはすでに使われています。認証アプリに次のコードが表示されるまで待ってから、新しいコードを入力してください。',
+        }
+      }
       return {
         field: 'code',
         message:
