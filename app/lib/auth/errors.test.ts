@@ -165,6 +165,32 @@ describe('auth error messages', () => {
     ).toEqual({ message: 'このユーザー名はすでに使われています', field: 'username' })
   })
 
+  it('says a taken email is in use, on the email field, with the ways back in', () => {
+    const inUse = {
+      field: 'email',
+      message: expect.stringContaining('このメールアドレスはすでに登録されています'),
+      help: 'emailInUse',
+    }
+    // PreventUserExistenceErrors off: SignUp names the email, not the username.
+    expect(
+      authErrorMessage(
+        failure('UsernameExistsException', 'An account with the given email already exists.'),
+        'signUp',
+      ),
+    ).toEqual(inUse)
+    // Amazon Cognito (and ours with prevention on, by mail) tells it at confirmation.
+    expect(
+      authErrorMessage(
+        failure('AliasExistsException', 'An account with the email already exists.'),
+        'confirmSignUp',
+      ),
+    ).toEqual(inUse)
+    expect(authErrorMessage(failure('UsernameExistsException', 'User already exists'))).toEqual({
+      field: 'username',
+      message: expect.stringContaining('このユーザー名はすでに使われています'),
+    })
+  })
+
   it('falls back to a general message for anything unknown, never English', () => {
     for (const error of [failure('Weird', 'Something exploded'), 'text', undefined, null, 42, {}]) {
       const result = authErrorMessage(error)

@@ -1,10 +1,11 @@
-import { type AuthAction, authErrorMessage } from './errors.ts'
+import { type AuthAction, type AuthErrorMessage, authErrorMessage } from './errors.ts'
 
 /** What a form submission on an auth screen comes back with when it does not move on. */
 export type FormResult = {
   errors?: Partial<Record<string, string>>
   formError?: string
   notice?: string
+  help?: AuthErrorMessage['help']
 }
 
 export function formString(form: FormData, name: string): string {
@@ -20,8 +21,11 @@ export function fieldErrors(checks: Record<string, string | undefined>): FormRes
 
 /** An error from Amplify or the user pool, as the form shows it. */
 export function errorResult(error: unknown, action: AuthAction): FormResult {
-  const { message, field } = authErrorMessage(error, action)
-  return field ? { errors: { [field]: message } } : { formError: message }
+  const { message, field, help } = authErrorMessage(error, action)
+  return {
+    ...(field ? { errors: { [field]: message } } : { formError: message }),
+    ...(help && { help }),
+  }
 }
 
 // Only for parsing: a target that resolves anywhere else is another origin.

@@ -4,6 +4,7 @@ import {
   AuthFootnote,
   AuthHeading,
   DevMailboxNote,
+  EmailInUseLinks,
   linkClass,
   NeedsJavaScript,
 } from '#app/components/auth-screen.tsx'
@@ -26,6 +27,7 @@ import { loadAuth } from '#app/lib/auth/load-auth.ts'
 import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
 import { codeError, normalizeCode } from '#app/lib/auth/validation.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { useIdentitySettings } from '#app/lib/root-data.ts'
 import type { Route } from './+types/confirm'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -66,6 +68,8 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     await auth.confirmSignUp({ username, confirmationCode: code })
   } catch (error) {
     const result = errorResult(error, 'confirmSignUp')
+    // The address is another account's (AliasExistsException): no email field here to carry it.
+    if (result.help) return { formError: result.errors?.email, help: result.help }
     // Already confirmed: nothing is wrong, the person only needs to sign in.
     if (/確認済み/.test(result.formError ?? '')) {
       throw redirect(`/auth/signin${query({ username, confirmed: '1' })}`)
@@ -87,6 +91,8 @@ export default function Confirm({ actionData }: Route.ComponentProps) {
   const messageRef = useRef<HTMLDivElement>(null)
   useFocusOnErrors(actionData, formRef, messageRef)
   const errors = actionData?.errors ?? {}
+  // Only this site's user pool mails the owner of a taken address (docs/decisions/026).
+  const embedded = useIdentitySettings().endpoints === 'embedded'
 
   return (
     <>
@@ -112,6 +118,7 @@ export default function Confirm({ actionData }: Route.ComponentProps) {
             {actionData.formError}
           </FormMessage>
         )}
+        {actionData?.help === 'emailInUse' && <EmailInUseLinks />}
         {actionData?.notice && <FormMessage tone="success">{actionData.notice}</FormMessage>}
         {username ? (
           <p className="text-sm">
@@ -143,6 +150,11 @@ export default function Confirm({ actionData }: Route.ComponentProps) {
           <p className="text-slate-700 dark:text-slate-300">
             メールが届かないときは、迷惑メールのフォルダも確認してください。コードの有効期限が切れたときも、新しいコードを送れます。
           </p>
+          {embedded && (
+            <p className="mt-2 text-slate-700 dark:text-slate-300">
+              そのメールアドレスですでに登録している場合は、確認コードの代わりに、今のアカウントへのログイン方法をお知らせするメールが届きます。
+            </p>
+          )}
           <SubmitButton
             pending={resending}
             pendingLabel="送っています…"

@@ -3,6 +3,7 @@ import { Form, Link, redirect, useSearchParams } from 'react-router'
 import {
   AuthFootnote,
   AuthHeading,
+  EmailInUseLinks,
   GoogleSignIn,
   linkClass,
   NeedsJavaScript,
@@ -43,7 +44,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return null
 }
 
-export async function clientAction({ request }: Route.ClientActionArgs): Promise<FormResult> {
+type SignUpResult = FormResult & { email?: string }
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<SignUpResult> {
   const form = await request.formData()
   const username = formString(form, 'username').trim()
   const email = formString(form, 'email').trim()
@@ -73,7 +76,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     throw redirect(`/auth/confirm${query({ username, destination, redirectTo })}`)
   } catch (error) {
     if (error instanceof Response) throw error
-    return errorResult(error, 'signUp')
+    return { ...errorResult(error, 'signUp'), email }
   }
 }
 
@@ -120,6 +123,9 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
           hint="確認コードをこのアドレスにお送りします。"
           error={errors.email}
         />
+        {actionData?.help === 'emailInUse' && (
+          <EmailInUseLinks email={actionData.email} redirectTo={redirectTo} />
+        )}
         <PasswordField
           label="パスワード"
           name="password"
