@@ -23,7 +23,7 @@ import {
   query,
   safeRedirect,
 } from '#app/lib/auth/flow.ts'
-import { loadAuth } from '#app/lib/auth/load-auth.ts'
+import { type AuthModule, loadAuth } from '#app/lib/auth/load-auth.ts'
 import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
 import { codeError, normalizeCode } from '#app/lib/auth/validation.ts'
 import { pageMeta } from '#app/lib/meta.ts'
@@ -64,8 +64,9 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   const code = normalizeCode(formString(form, 'code'))
   const invalid = fieldErrors({ username: usernameMissing, code: codeError(code) })
   if (invalid) return invalid
+  let confirmed: Awaited<ReturnType<typeof auth.confirmSignUp>>
   try {
-    await auth.confirmSignUp({ username, confirmationCode: code })
+    confirmed = await auth.confirmSignUp({ username, confirmationCode: code })
   } catch (error) {
     const result = errorResult(error, 'confirmSignUp')
     // The address is another account's (AliasExistsException): no email field here to carry it.
@@ -77,7 +78,25 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     return result
   }
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
+  if (confirmed.nextStep.signUpStep === 'COMPLETE_AUTO_SIGN_IN' && (await autoSignedIn(auth))) {
+    throw redirect(redirectTo || '/')
+  }
   throw redirect(`/auth/signin${query({ username, confirmed: '1', redirectTo })}`)
+}
+
+/**
+ * Signs in with the password given at sign-up (Amplify keeps it in memory from signUp in this
+ * tab, so not after a reload or on another device). Anything short of a finished sign-in (an
+ * MFA the pool requires, an error) leaves it to the sign-in screen.
+ */
+async function autoSignedIn(auth: AuthModule): Promise<boolean> {
+  try {
+    const output = await auth.autoSignIn()
+    if (output.nextStep.signInStep === 'DONE') return true
+  } catch {
+    // The sign-in screen asks for the password.
+  }
+  return false
 }
 
 export default function Confirm({ actionData }: Route.ComponentProps) {

@@ -63,7 +63,8 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     const result = await auth.signUp({
       username,
       password,
-      options: { userAttributes: { email } },
+      // Confirming the email then signs in with what was typed here, still in memory.
+      options: { userAttributes: { email }, autoSignIn: true },
     })
     const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
     if (result.isSignUpComplete) {
