@@ -83,7 +83,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <SessionKeeper
-        clientId={loaderData.identity.userPoolClientId}
+        sessionCookie={loaderData.identity.sessionCookie}
         issuedAt={loaderData.user?.issuedAt}
         expiresAt={loaderData.user?.expiresAt}
       />

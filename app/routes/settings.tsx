@@ -20,7 +20,6 @@ import {
   sessionCookieCleared,
 } from '#app/lib/auth/flow.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
-import { AMPLIFY_COOKIE_PREFIX } from '#app/lib/auth/session-cookies.ts'
 import { newPasswordError } from '#app/lib/auth/validation.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { useStorageSettings } from '#app/lib/root-data.ts'
@@ -44,8 +43,7 @@ export function headers() {
 }
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const user = await context.auth.currentUser(request)
-  if (!user) throw redirect(`/auth/signin${query({ redirectTo: '/settings' })}`)
+  const user = await context.auth.requireUser(request)
   const profile = await findProfile(context.db, user.username)
   return {
     username: user.username,
@@ -63,8 +61,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 /** The avatar: the server checks the uploaded object before the profile points at it. */
 export async function action({ context, request }: Route.ActionArgs) {
-  const user = await context.auth.currentUser(request)
-  if (!user) throw redirect(`/auth/signin${query({ redirectTo: '/settings' })}`)
+  const user = await context.auth.requireUser(request)
   const form = await request.formData()
   const intent = formString(form, 'intent')
   if (intent === 'setAvatar') {
@@ -126,7 +123,7 @@ export async function clientAction({
   const intent = formString(form, 'intent')
   if (SERVER_INTENTS.has(intent)) return serverAction()
   const auth = await loadAuth()
-  const cookie = `${AMPLIFY_COOKIE_PREFIX}.${auth.settings.userPoolClientId}.LastAuthUser`
+  const cookie = auth.settings.sessionCookie
 
   if (intent === 'changePassword') {
     const oldPassword = formString(form, 'oldPassword')

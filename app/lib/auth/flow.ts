@@ -1,3 +1,4 @@
+import { parseCookie } from 'cookie'
 import { type AuthAction, type AuthErrorMessage, authErrorMessage } from './errors.ts'
 
 /** What a form submission on an auth screen comes back with when it does not move on. */
@@ -61,12 +62,28 @@ export function query(values: Record<string, string | undefined | null>): string
 }
 
 /**
+ * Whether this browser has the cookie (by its decoded name, as js-cookie writes it). The name
+ * comes from the server's identity settings (`sessionCookie`), never spelled here.
+ */
+export function browserHasCookie(cookieName: string): boolean {
+  return Object.keys(parseCookie(document.cookie)).some((name) => decodedName(name) === cookieName)
+}
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name)
+  } catch {
+    return name
+  }
+}
+
+/**
  * Amplify's signOut() clears the cookies without waiting for it; the next request must not
  * carry them. Resolves once the session cookie is gone (or after a second).
  */
 export async function sessionCookieCleared(cookieName: string): Promise<void> {
   for (let tries = 0; tries < 50; tries++) {
-    if (!document.cookie.split(';').some((pair) => pair.trim().startsWith(`${cookieName}=`))) return
+    if (!browserHasCookie(cookieName)) return
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
