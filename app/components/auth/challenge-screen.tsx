@@ -1,10 +1,10 @@
 import { useRef } from 'react'
 import { Form, Link } from 'react-router'
+import { NewPasswordFields } from '#app/components/auth/new-password-fields.tsx'
 import { AuthFootnote, AuthHeading, linkClass } from '#app/components/auth-screen.tsx'
 import {
   CodeField,
   FormMessage,
-  PasswordField,
   SubmitButton,
   TextField,
   useFocusOnErrors,
@@ -50,25 +50,7 @@ export function ChallengeScreen(props: { step: SignInStep; username: string; res
             error={errors.code}
           />
         )}
-        {step.kind === 'newPassword' && (
-          <>
-            <PasswordField
-              label="新しいパスワード"
-              name="newPassword"
-              autoComplete="new-password"
-              required
-              checklist
-              error={errors.newPassword}
-            />
-            <PasswordField
-              label="新しいパスワード（確認用）"
-              name="confirmation"
-              autoComplete="new-password"
-              required
-              error={errors.confirmation}
-            />
-          </>
-        )}
+        {step.kind === 'newPassword' && <NewPasswordFields errors={errors} />}
         {step.kind === 'emailSetup' && (
           <TextField
             label="メールアドレス"

@@ -1,5 +1,6 @@
 import { useRef } from 'react'
 import { Form, Link, redirect, useSearchParams } from 'react-router'
+import { NewPasswordFields } from '#app/components/auth/new-password-fields.tsx'
 import {
   AuthFootnote,
   AuthHeading,
@@ -10,7 +11,6 @@ import {
 import {
   CodeField,
   FormMessage,
-  PasswordField,
   SubmitButton,
   TextField,
   useFocusOnErrors,
@@ -101,21 +101,7 @@ export default function ForgotPasswordVerify({ actionData }: Route.ComponentProp
           />
         )}
         <CodeField label="確認コード（6桁）" name="code" required error={errors.code} />
-        <PasswordField
-          label="新しいパスワード"
-          name="newPassword"
-          autoComplete="new-password"
-          required
-          checklist
-          error={errors.newPassword}
-        />
-        <PasswordField
-          label="新しいパスワード（確認用）"
-          name="confirmation"
-          autoComplete="new-password"
-          required
-          error={errors.confirmation}
-        />
+        <NewPasswordFields errors={errors} />
         <SubmitButton pending={submitting} pendingLabel="設定しています…" className="mt-1 w-full">
           パスワードを設定する
         </SubmitButton>
