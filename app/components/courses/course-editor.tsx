@@ -5,6 +5,7 @@ import { ApiRequestError } from '#app/lib/api-client.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
 import { type Autosave, useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
+import { contentPath, editPath } from '#features/content-kinds.ts'
 import type { CourseDraft } from '#features/courses/course-editor.server.ts'
 import type { CourseApi } from './course-api.ts'
 import { CourseCoverField } from './course-cover.tsx'
@@ -90,7 +91,7 @@ export function CourseEditor(props: {
           revision.current = created.revision
           setDraft(await api.draft(created.id))
           // The draft exists now: continue editing it at its own address.
-          moveToCreatedDraft(navigate, `/${username}/courses/${created.id}/edit`)
+          moveToCreatedDraft(navigate, editPath('course', username, created.id))
         } else {
           const saved = await api.write('PUT', `/courses/${draftId.current}`, {
             ...payloadOf(value),
@@ -297,7 +298,7 @@ export function CourseEditor(props: {
                 </button>
               )}
               <Link
-                to={`/${username}/courses/${draft.id}`}
+                to={contentPath('course', username, draft.id)}
                 className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
               >
                 コースページを見る

@@ -3,6 +3,7 @@ import { Link } from 'react-router'
 import { ApiRequestError, apiFetch } from '#app/lib/api-client.ts'
 import { query } from '#app/lib/auth/flow.ts'
 import { useCurrentUser, useSettings } from '#app/lib/root-data.ts'
+import { profilePath } from '#features/content-kinds.ts'
 import type { FollowState } from '#features/follows/follows.server.ts'
 
 const buttonClass =
@@ -44,7 +45,7 @@ export function FollowButton(props: { username: string; onChange(state: FollowSt
   if (!user) {
     return (
       <Link
-        to={`/auth/signin${query({ redirectTo: `/${username}` })}`}
+        to={`/auth/signin${query({ redirectTo: profilePath(username) })}`}
         className={`${buttonClass} bg-brand-600 text-white hover:bg-brand-700`}
       >
         フォローする

@@ -4,6 +4,7 @@ import { InfiniteList } from '#app/components/infinite-list.tsx'
 import { apiFetch } from '#app/lib/api-client.ts'
 import { useSettings, useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
+import { profilePath } from '#features/content-kinds.ts'
 import type { FollowCard } from '#features/follows/follows.server.ts'
 import type { Page } from '#features/pagination.ts'
 
@@ -32,7 +33,7 @@ export function PersonList(props: { label: string; firstPage: Page<FollowCard>; 
             size="small"
           />
           <div className="min-w-0">
-            <Link to={`/${person.username}`} className="font-semibold hover:underline">
+            <Link to={profilePath(person.username)} className="font-semibold hover:underline">
               {person.displayName}
             </Link>
             <p className="text-xs text-slate-500 dark:text-slate-400">@{person.username}</p>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { profilePath } from '#features/content-kinds.ts'
 import { Section } from './section.tsx'
 
 /** The account's fixed facts: username, email, and the profile's address. */
@@ -13,7 +14,7 @@ export function AccountSummary({ username, email }: { username: string; email: s
         <dt className="text-slate-600 dark:text-slate-400">プロフィール</dt>
         <dd>
           <Link
-            to={`/${username}`}
+            to={profilePath(username)}
             className="font-semibold text-brand-600 underline underline-offset-3 dark:text-sky-300"
           >
             /{username}

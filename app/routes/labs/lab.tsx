@@ -10,6 +10,7 @@ import { pageMeta, shareableMeta } from '#app/lib/meta.ts'
 import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { actorOf } from '#features/actor.ts'
+import { contentPath, createPathOf, editPath } from '#features/content-kinds.ts'
 import { listPublishedLabStories } from '#features/labs/lab-lists.server.ts'
 import { readLabForViewer } from '#features/labs/lab-view.server.ts'
 import { plainExcerpt } from '#features/markdown/excerpt.ts'
@@ -24,7 +25,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
     ? shareableMeta(matches, {
         title: loaderData.lab.title,
         description: loaderData.excerpt || `${loaderData.lab.author.displayName} さんのラボ`,
-        path: `/${loaderData.lab.author.username}/labs/${loaderData.lab.id}`,
+        path: contentPath('lab', loaderData.lab.author.username, loaderData.lab.id),
         imageKey: loaderData.lab.screenshotKeys[0],
       })
     : pageMeta(matches, { description: '' })
@@ -69,7 +70,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 export default function LabPage({ loaderData }: Route.ComponentProps) {
   const { lab, descriptionHtml, stories, viewer, social } = loaderData
   const storage = useStorageSettings()
-  const labPath = `/${lab.author.username}/labs/${lab.id}`
+  const labPath = contentPath('lab', lab.author.username, lab.id)
   return (
     <article className="mx-auto max-w-3xl">
       <ContentHeader section={{ to: '/labs', label: 'ラボ' }} item={lab} path={labPath}>
@@ -94,12 +95,15 @@ export default function LabPage({ loaderData }: Route.ComponentProps) {
           </a>
         )}
         {lab.canEdit && (
-          <Link to={`${labPath}/edit`} className={actionLinkClass}>
+          <Link to={editPath('lab', lab.author.username, lab.id)} className={actionLinkClass}>
             編集する
           </Link>
         )}
         {viewer === lab.author.username && (
-          <Link to={`/${viewer}/labs_stories/create?lab=${lab.id}`} className={actionLinkClass}>
+          <Link
+            to={`${createPathOf('lab_story', viewer)}?lab=${lab.id}`}
+            className={actionLinkClass}
+          >
             このラボのストーリーを書く
           </Link>
         )}

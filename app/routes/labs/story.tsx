@@ -8,6 +8,7 @@ import { pageMeta, shareableMeta } from '#app/lib/meta.ts'
 import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { actorOf } from '#features/actor.ts'
+import { contentPath, editPath } from '#features/content-kinds.ts'
 import { readLabStoryForViewer } from '#features/labs/lab-view.server.ts'
 import { plainExcerpt } from '#features/markdown/excerpt.ts'
 import { renderedHtmlOf } from '#features/markdown/stored-html.server.ts'
@@ -28,7 +29,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
     : pageMeta(matches, { description: '' })
 
 const storyPath = (story: { id: string; author: { username: string } }) =>
-  `/${story.author.username}/labs_stories/${story.id}`
+  contentPath('lab_story', story.author.username, story.id)
 
 /** A lab story with its cover, body and lab; drafts only for their owner (anyone else: 404). */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -74,13 +75,16 @@ export default function LabStoryPage({
         path={storyPath(story)}
       >
         {story.lab && (
-          <Link to={`/${story.author.username}/labs/${story.lab.id}`} className={actionLinkClass}>
+          <Link
+            to={contentPath('lab', story.author.username, story.lab.id)}
+            className={actionLinkClass}
+          >
             ラボ「{story.lab.title}」
           </Link>
         )}
         {story.canEdit && (
           <Link
-            to={`/${story.author.username}/labs_stories/${story.id}/edit`}
+            to={editPath('lab_story', story.author.username, story.id)}
             className={actionLinkClass}
           >
             編集する

@@ -8,6 +8,7 @@ import { contentForPage, viewerCacheControl } from '#app/lib/content-response.se
 import { formatDate } from '#app/lib/format.ts'
 import { pageMeta, shareableMeta } from '#app/lib/meta.ts'
 import { actorOf } from '#features/actor.ts'
+import { contentPath, editPath, profilePath } from '#features/content-kinds.ts'
 import { renderedHtmlOf } from '#features/markdown/stored-html.server.ts'
 import { socialView } from '#features/social/social-view.server.ts'
 import { readStudyForViewer } from '#features/studies/study-view.server.ts'
@@ -21,7 +22,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
         title: loaderData.study.title,
         description:
           loaderData.study.summary || `${loaderData.study.author.displayName} さんのスタディ`,
-        path: `/${loaderData.study.author.username}/studies/${loaderData.study.id}`,
+        path: contentPath('study', loaderData.study.author.username, loaderData.study.id),
       })
     : pageMeta(matches, { description: '' })
 
@@ -59,7 +60,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 export default function StudyPage({
   loaderData: { study, notesHtml, social, signedIn },
 }: Route.ComponentProps) {
-  const studyPath = `/${study.author.username}/studies/${study.id}`
+  const studyPath = contentPath('study', study.author.username, study.id)
   return (
     <article className="mx-auto max-w-3xl">
       <nav aria-label="パンくずリスト" className="text-sm text-slate-500 dark:text-slate-400">
@@ -85,7 +86,7 @@ export default function StudyPage({
           </p>
         )}
         <p className="mt-4 text-sm text-slate-500 dark:text-slate-400">
-          <Link to={`/${study.author.username}`} className="hover:underline">
+          <Link to={profilePath(study.author.username)} className="hover:underline">
             {study.author.displayName}
           </Link>
           {study.publishedAt !== null && (
@@ -106,7 +107,7 @@ export default function StudyPage({
           </Link>
           {study.canEdit && (
             <Link
-              to={`${studyPath}/edit`}
+              to={editPath('study', study.author.username, study.id)}
               className="rounded-md border border-slate-300 px-4 py-2.5 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
             >
               編集する

@@ -4,7 +4,7 @@ import { PUBLIC_PAGE_CACHE_CONTROL } from '#app/lib/cache-control.ts'
 import { contentForPage } from '#app/lib/content-response.server.ts'
 import { formatDate } from '#app/lib/format.ts'
 import { pageMeta } from '#app/lib/meta.ts'
-import { CONTENT_KINDS } from '#features/content-kinds.ts'
+import { CONTENT_KINDS, profilePath } from '#features/content-kinds.ts'
 import { listTaggedContent } from '#features/tags/tagged-content.server.ts'
 import type { Route } from './+types/tag'
 
@@ -45,7 +45,7 @@ export default function TagPage({ loaderData: { tag, items } }: Route.ComponentP
                   {item.title}
                 </Link>
                 <p className="text-xs text-slate-500 dark:text-slate-400">
-                  <Link to={`/${item.author.username}`} className="hover:underline">
+                  <Link to={profilePath(item.author.username)} className="hover:underline">
                     {item.author.displayName}
                   </Link>
                   <span aria-hidden="true"> ・ </span>
