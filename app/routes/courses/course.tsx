@@ -8,7 +8,7 @@ import { SocialSection } from '#app/components/social/social-section.tsx'
 import { TagLinks } from '#app/components/tag-links.tsx'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { formatDate } from '#app/lib/format.ts'
-import { pageMeta, shareableMeta } from '#app/lib/meta.ts'
+import { errorMeta, shareableMeta } from '#app/lib/meta.ts'
 import { actorOf } from '#features/actor.ts'
 import { contentPath, editPath, lessonPath, profilePath } from '#features/content-kinds.ts'
 import { LEVEL_LABELS } from '#features/courses/course-card.ts'
@@ -16,9 +16,12 @@ import { readCourseForViewer } from '#features/courses/course-view.server.ts'
 import { socialView } from '#features/social/social-view.server.ts'
 import type { Route } from './+types/course'
 
+/** Not found, forbidden or broken: said inside the layout, with the header still there. */
+export { ContentErrorBoundary as ErrorBoundary } from '#app/components/error-page.tsx'
+
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
   loaderData
     ? shareableMeta(matches, {
         title: loaderData.course.title,
@@ -26,7 +29,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
         path: contentPath('course', loaderData.course.author.username, loaderData.course.id),
         imageKey: loaderData.course.coverKey,
       })
-    : pageMeta(matches, { description: '' })
+    : errorMeta(matches, error)
 
 /** The course, as the signed-in learner (with their progress) or a guest sees it. */
 export async function loader({ context, params, request }: Route.LoaderArgs) {

@@ -2,7 +2,7 @@ import { data, Form, Link, useNavigation } from 'react-router'
 import { ShareButtons } from '#app/components/share-buttons.tsx'
 import { query } from '#app/lib/auth/flow.ts'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
-import { pageMeta, shareableMeta } from '#app/lib/meta.ts'
+import { errorMeta, shareableMeta } from '#app/lib/meta.ts'
 import { actorOf } from '#features/actor.ts'
 import { contentPath, lessonPath } from '#features/content-kinds.ts'
 import { markLessonDone } from '#features/courses/lesson-progress.server.ts'
@@ -10,9 +10,12 @@ import { readLessonForViewer } from '#features/courses/lesson-view.server.ts'
 import { renderedHtmlOf } from '#features/markdown/stored-html.server.ts'
 import type { Route } from './+types/lesson'
 
+/** Not found, forbidden or broken: said inside the layout, with the header still there. */
+export { ContentErrorBoundary as ErrorBoundary } from '#app/components/error-page.tsx'
+
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
   loaderData
     ? shareableMeta(matches, {
         title: `${loaderData.lesson.title} - ${loaderData.course.title}`,
@@ -20,7 +23,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
         path: lessonPath(loaderData.course.author, loaderData.course.id, loaderData.lesson.id),
         imageKey: loaderData.course.coverKey,
       })
-    : pageMeta(matches, { description: '' })
+    : errorMeta(matches, error)
 
 function addressOf(params: Route.LoaderArgs['params']) {
   return { username: params.user, courseId: params.id, lessonId: params.lessonId }

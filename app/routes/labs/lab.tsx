@@ -6,7 +6,7 @@ import { LIST_PAGE_SIZE } from '#app/components/published-list.tsx'
 import { COMMENT_PAGE_SIZE } from '#app/components/social/comment-section.tsx'
 import { SocialSection } from '#app/components/social/social-section.tsx'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
-import { pageMeta, shareableMeta } from '#app/lib/meta.ts'
+import { errorMeta, shareableMeta } from '#app/lib/meta.ts'
 import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { actorOf } from '#features/actor.ts'
@@ -18,9 +18,12 @@ import { renderedHtmlOf } from '#features/markdown/stored-html.server.ts'
 import { socialView } from '#features/social/social-view.server.ts'
 import type { Route } from './+types/lab'
 
+/** Not found, forbidden or broken: said inside the layout, with the header still there. */
+export { ContentErrorBoundary as ErrorBoundary } from '#app/components/error-page.tsx'
+
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
   loaderData
     ? shareableMeta(matches, {
         title: loaderData.lab.title,
@@ -28,7 +31,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
         path: contentPath('lab', loaderData.lab.author.username, loaderData.lab.id),
         imageKey: loaderData.lab.screenshotKeys[0],
       })
-    : pageMeta(matches, { description: '' })
+    : errorMeta(matches, error)
 
 /** A lab with its screenshots, links, description and stories; drafts only for their owner. */
 export async function loader({ context, params, request }: Route.LoaderArgs) {

@@ -4,7 +4,7 @@ import { MarkdownView } from '#app/components/markdown-view.tsx'
 import { COMMENT_PAGE_SIZE } from '#app/components/social/comment-section.tsx'
 import { SocialSection } from '#app/components/social/social-section.tsx'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
-import { pageMeta, shareableMeta } from '#app/lib/meta.ts'
+import { errorMeta, shareableMeta } from '#app/lib/meta.ts'
 import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { actorOf } from '#features/actor.ts'
@@ -15,9 +15,12 @@ import { renderedHtmlOf } from '#features/markdown/stored-html.server.ts'
 import { socialView } from '#features/social/social-view.server.ts'
 import type { Route } from './+types/story'
 
+/** Not found, forbidden or broken: said inside the layout, with the header still there. */
+export { ContentErrorBoundary as ErrorBoundary } from '#app/components/error-page.tsx'
+
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
   loaderData
     ? shareableMeta(matches, {
         title: loaderData.story.title,
@@ -26,7 +29,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
         path: storyPath(loaderData.story),
         imageKey: loaderData.story.coverKey,
       })
-    : pageMeta(matches, { description: '' })
+    : errorMeta(matches, error)
 
 const storyPath = (story: { id: string; author: { username: string } }) =>
   contentPath('lab_story', story.author.username, story.id)

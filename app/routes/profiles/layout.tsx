@@ -11,6 +11,9 @@ import type { FollowState } from '#features/follows/follows.server.ts'
 import { readProfileHeader } from '#features/users/profiles.server.ts'
 import type { Route } from './+types/layout'
 
+/** Not found, forbidden or broken: said inside the layout, with the header still there. */
+export { ContentErrorBoundary as ErrorBoundary } from '#app/components/error-page.tsx'
+
 export const headers = publicPageHeaders
 
 /** The same for every viewer (cached for guests); the follow button asks /api for the rest. */

@@ -6,7 +6,7 @@ import { SocialSection } from '#app/components/social/social-section.tsx'
 import { TagLinks } from '#app/components/tag-links.tsx'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { formatDate } from '#app/lib/format.ts'
-import { pageMeta, shareableMeta } from '#app/lib/meta.ts'
+import { errorMeta, shareableMeta } from '#app/lib/meta.ts'
 import { actorOf } from '#features/actor.ts'
 import { contentPath, editPath, profilePath } from '#features/content-kinds.ts'
 import { renderedHtmlOf } from '#features/markdown/stored-html.server.ts'
@@ -14,9 +14,12 @@ import { socialView } from '#features/social/social-view.server.ts'
 import { readStudyForViewer } from '#features/studies/study-view.server.ts'
 import type { Route } from './+types/study'
 
+/** Not found, forbidden or broken: said inside the layout, with the header still there. */
+export { ContentErrorBoundary as ErrorBoundary } from '#app/components/error-page.tsx'
+
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
   loaderData
     ? shareableMeta(matches, {
         title: loaderData.study.title,
@@ -24,7 +27,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
           loaderData.study.summary || `${loaderData.study.author.displayName} さんのスタディ`,
         path: contentPath('study', loaderData.study.author.username, loaderData.study.id),
       })
-    : pageMeta(matches, { description: '' })
+    : errorMeta(matches, error)
 
 /** A study with its notes; drafts only for their owner (anyone else gets 404). */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
