@@ -2,8 +2,10 @@ import { type ReactNode, useCallback, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { ApiRequestError } from '#app/lib/api-client.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
+import { fieldLimits } from '#app/lib/field-limits.ts'
 import { useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
+import { courseFields } from '#features/courses/course-input.ts'
 import { ConflictBanner } from './conflict-banner.tsx'
 import { Field, inputClass, tagsFromText } from './courses/course-editor.tsx'
 import { messageOf } from './courses/lesson-editor.tsx'
@@ -166,7 +168,7 @@ export function DraftEditorShell<D extends EditedItem, F extends TitleAndTags>(p
         label="タイトル"
         name="title"
         value={fields.title}
-        maxLength={100}
+        maxLength={fieldLimits(courseFields.shape.title).maxLength}
         required
         placeholder={props.placeholders.title}
         error={errorOf('title')}

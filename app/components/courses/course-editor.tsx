@@ -3,10 +3,12 @@ import { Link, useNavigate } from 'react-router'
 import { ConflictBanner } from '#app/components/conflict-banner.tsx'
 import { ApiRequestError } from '#app/lib/api-client.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
+import { fieldLimits } from '#app/lib/field-limits.ts'
 import { type Autosave, useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
 import { contentPath, editPath } from '#features/content-kinds.ts'
 import type { CourseDraft } from '#features/courses/course-editor.server.ts'
+import { courseFields } from '#features/courses/course-input.ts'
 import type { CourseApi } from './course-api.ts'
 import { CourseCoverField } from './course-cover.tsx'
 import { CourseStructure } from './course-structure.tsx'
@@ -175,7 +177,7 @@ export function CourseEditor(props: {
             <input
               name="title"
               value={fields.title}
-              maxLength={100}
+              maxLength={fieldLimits(courseFields.shape.title).maxLength}
               required
               {...control}
               placeholder="例：はじめての Python"
@@ -189,7 +191,7 @@ export function CourseEditor(props: {
             <textarea
               name="summary"
               value={fields.summary}
-              maxLength={500}
+              maxLength={fieldLimits(courseFields.shape.summary).maxLength}
               rows={3}
               {...control}
               onChange={(event) => update({ summary: event.target.value })}
