@@ -62,6 +62,8 @@ test('a second sign-up with that email: the answer tells nothing, the mail shows
   // The same screen as for a free address (PreventUserExistenceErrors), which says what a
   // registered address receives instead of a code.
   await page.waitForURL(/\/auth\/confirm\?/)
+  // The address changes as the navigation starts: wait for the confirm screen itself.
+  await page.getByRole('heading', { name: 'メールアドレスの確認' }).waitFor()
   expect(await page.locator('main').textContent()).toContain(
     '確認コードの代わりに、今のアカウントへのログイン方法をお知らせするメール',
   )

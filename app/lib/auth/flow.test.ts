@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { errorResult, fieldErrors, query, safeRedirect } from './flow.ts'
+import { z } from 'zod'
+import { emailSchema, usernameSchema } from '#features/users/account-input.ts'
+import { errorResult, fieldErrors, parseForm, query, safeRedirect } from './flow.ts'
+import { newPasswordSchema } from './validation.ts'
 
 describe('where to go after signing in', () => {
   it.each([
@@ -51,5 +54,42 @@ describe('form results', () => {
     expect(query({ username: 'hana', destination: undefined, from: '' })).toBe('?username=hana')
     expect(query({ a: null })).toBe('')
     expect(query({ to: 'h***@e***.com' })).toBe('?to=h***%40e***.com')
+  })
+})
+
+describe('forms checked against a schema', () => {
+  const signUp = z.object({
+    username: usernameSchema,
+    email: emailSchema,
+    password: newPasswordSchema,
+  })
+  const form = (entries: Record<string, string>) => {
+    const data = new FormData()
+    for (const [name, value] of Object.entries(entries)) data.set(name, value)
+    return data
+  }
+
+  it('gives the parsed data, trimmed', () => {
+    expect(
+      parseForm(
+        signUp,
+        form({ username: ' hana ', email: 'hana@example.com ', password: 'Hajimete1!' }),
+      ),
+    ).toEqual({ data: { username: 'hana', email: 'hana@example.com', password: 'Hajimete1!' } })
+  })
+
+  it("gives each field's first message, the likeliest slip first", () => {
+    expect(parseForm(signUp, form({ username: 'Hana', email: 'hana', password: 'abc' }))).toEqual({
+      result: {
+        errors: {
+          username: 'ユーザー名に英大文字は使えません。小文字にしてください。',
+          email: 'メールアドレスの形式が正しくありません（例: hana@example.com）。',
+          password: expect.stringContaining('パスワードに足りないもの: 8文字以上'),
+        },
+      },
+    })
+    expect(parseForm(signUp, form({}))).toMatchObject({
+      result: { errors: { username: 'ユーザー名を入力してください。' } },
+    })
   })
 })

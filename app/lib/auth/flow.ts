@@ -1,4 +1,5 @@
 import { parseCookie } from 'cookie'
+import type { z } from 'zod'
 import { type AuthAction, type AuthErrorMessage, authErrorMessage } from './errors.ts'
 
 /** What a form submission on an auth screen comes back with when it does not move on. */
@@ -18,6 +19,24 @@ export function formString(form: FormData, name: string): string {
 export function fieldErrors(checks: Record<string, string | undefined>): FormResult | undefined {
   const errors = Object.fromEntries(Object.entries(checks).filter(([, error]) => error))
   return Object.keys(errors).length > 0 ? { errors } : undefined
+}
+
+/**
+ * A submitted form checked against a zod schema, the site's one validation idiom (features
+ * parse their input the same way): the parsed data, or each field's first message.
+ */
+export function parseForm<T extends z.ZodType>(
+  schema: T,
+  form: FormData,
+): { data: z.output<T> } | { result: FormResult } {
+  const parsed = schema.safeParse(Object.fromEntries(form))
+  if (parsed.success) return { data: parsed.data }
+  const errors: Record<string, string> = {}
+  for (const issue of parsed.error.issues) {
+    const field = issue.path.map(String).join('.') || 'form'
+    errors[field] ??= issue.message
+  }
+  return { result: { errors } }
 }
 
 /** An error from Amplify or the user pool, as the form shows it. */

@@ -1,5 +1,6 @@
 import { useRef } from 'react'
 import { Form, Link, redirect, useSearchParams } from 'react-router'
+import { z } from 'zod'
 import {
   AuthFootnote,
   AuthHeading,
@@ -15,23 +16,13 @@ import {
   TextField,
   useFocusOnErrors,
 } from '#app/components/forms.tsx'
-import {
-  errorResult,
-  type FormResult,
-  fieldErrors,
-  formString,
-  query,
-  safeRedirect,
-} from '#app/lib/auth/flow.ts'
+import { errorResult, type FormResult, parseForm, query, safeRedirect } from '#app/lib/auth/flow.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
 import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
-import {
-  emailError,
-  newPasswordError,
-  USERNAME_RULE,
-  usernameError,
-} from '#app/lib/auth/validation.ts'
+import { newPasswordSchema, USERNAME_RULE } from '#app/lib/auth/validation.ts'
+import { fieldLimits } from '#app/lib/field-limits.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { emailSchema, usernameSchema } from '#features/users/account-input.ts'
 import type { Route } from './+types/signup'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -46,17 +37,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 type SignUpResult = FormResult & { email?: string }
 
+const signUpForm = z.object({
+  username: usernameSchema,
+  email: emailSchema,
+  password: newPasswordSchema,
+})
+
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<SignUpResult> {
-  const form = await request.formData()
-  const username = formString(form, 'username').trim()
-  const email = formString(form, 'email').trim()
-  const password = formString(form, 'password')
-  const invalid = fieldErrors({
-    username: usernameError(username),
-    email: emailError(email),
-    password: newPasswordError(password),
-  })
-  if (invalid) return invalid
+  const parsed = parseForm(signUpForm, await request.formData())
+  if ('result' in parsed) return parsed.result
+  const { username, email, password } = parsed.data
 
   const auth = await loadAuth()
   try {
@@ -111,7 +101,7 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
           autoCorrect="off"
           spellCheck={false}
           required
-          maxLength={20}
+          maxLength={fieldLimits(usernameSchema).maxLength}
           hint={USERNAME_RULE}
           error={errors.username}
         />
