@@ -1,4 +1,5 @@
 import { redirect } from 'react-router'
+import { z } from 'zod'
 import { AccountSummary } from '#app/components/settings/account-summary.tsx'
 import { AvatarSettings } from '#app/components/settings/avatar-settings.tsx'
 import { ChangePassword } from '#app/components/settings/change-password.tsx'
@@ -10,13 +11,13 @@ import { DevicesSection, MfaSection } from '#app/components/settings/two-factor-
 import {
   errorResult,
   type FormResult,
-  fieldErrors,
   formString,
+  parseForm,
   query,
   sessionCookieCleared,
 } from '#app/lib/auth/flow.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
-import { newPasswordError } from '#app/lib/auth/validation.ts'
+import { newPasswordPair } from '#app/lib/auth/validation.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
@@ -107,6 +108,13 @@ async function saveProfile(
   return { notice: 'プロフィールを保存しました。' }
 }
 
+const changePasswordForm = newPasswordPair
+  .and(z.object({ oldPassword: z.string().min(1, '現在のパスワードを入力してください。') }))
+  .refine((form) => form.newPassword !== form.oldPassword, {
+    path: ['newPassword'],
+    error: '今と違うパスワードにしてください。',
+  })
+
 const SERVER_INTENTS = new Set(['setAvatar', 'removeAvatar', 'updateProfile'])
 
 export async function clientAction({
@@ -120,19 +128,9 @@ export async function clientAction({
   const cookie = auth.settings.sessionCookie
 
   if (intent === 'changePassword') {
-    const oldPassword = formString(form, 'oldPassword')
-    const newPassword = formString(form, 'newPassword')
-    const invalid = fieldErrors({
-      oldPassword: oldPassword ? undefined : '現在のパスワードを入力してください。',
-      newPassword:
-        newPasswordError(newPassword) ??
-        (newPassword === oldPassword ? '今と違うパスワードにしてください。' : undefined),
-      confirmation:
-        newPassword && newPassword !== formString(form, 'confirmation')
-          ? '確認用のパスワードが一致しません。'
-          : undefined,
-    })
-    if (invalid) return { ...invalid, intent }
+    const parsed = parseForm(changePasswordForm, form)
+    if ('result' in parsed) return { ...parsed.result, intent }
+    const { oldPassword, newPassword } = parsed.data
     try {
       await auth.updatePassword({ oldPassword, newPassword })
     } catch (error) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { emailSchema, usernameSchema } from '#features/users/account-input.ts'
 import { errorResult, fieldErrors, parseForm, query, safeRedirect } from './flow.ts'
-import { newPasswordSchema } from './validation.ts'
+import { codeSchema, newPasswordPair, newPasswordSchema } from './validation.ts'
 
 describe('where to go after signing in', () => {
   it.each([
@@ -90,6 +90,43 @@ describe('forms checked against a schema', () => {
     })
     expect(parseForm(signUp, form({}))).toMatchObject({
       result: { errors: { username: 'ユーザー名を入力してください。' } },
+    })
+  })
+})
+
+describe('a new password typed twice', () => {
+  const reset = newPasswordPair.and(z.object({ code: codeSchema }))
+  const form = (entries: Record<string, string>) => {
+    const data = new FormData()
+    for (const [name, value] of Object.entries(entries)) data.set(name, value)
+    return data
+  }
+
+  it('tells a mismatch on the confirmation, and forgives a full-width code', () => {
+    expect(
+      parseForm(
+        reset,
+        form({ newPassword: 'Hajimete1!', confirmation: 'Hajimete1?', code: '１２３ ４５６' }),
+      ),
+    ).toEqual({ result: { errors: { confirmation: '確認用のパスワードが一致しません。' } } })
+    expect(
+      parseForm(
+        reset,
+        form({ newPassword: 'Hajimete1!', confirmation: 'Hajimete1!', code: '１２３ ４５６' }),
+      ),
+    ).toEqual({ data: { newPassword: 'Hajimete1!', confirmation: 'Hajimete1!', code: '123456' } })
+  })
+
+  it('names a weak password and a bad code', () => {
+    expect(
+      parseForm(reset, form({ newPassword: 'abc', confirmation: 'abc', code: '12' })),
+    ).toMatchObject({
+      result: {
+        errors: {
+          newPassword: expect.stringContaining('パスワードに足りないもの'),
+          code: 'コードは6桁の数字です。',
+        },
+      },
     })
   })
 })

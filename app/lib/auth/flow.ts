@@ -28,7 +28,7 @@ export function fieldErrors(checks: Record<string, string | undefined>): FormRes
 export function parseForm<T extends z.ZodType>(
   schema: T,
   form: FormData,
-): { data: z.output<T> } | { result: FormResult } {
+): { data: z.output<T> } | { result: { errors: Record<string, string> } } {
   const parsed = schema.safeParse(Object.fromEntries(form))
   if (parsed.success) return { data: parsed.data }
   const errors: Record<string, string> = {}

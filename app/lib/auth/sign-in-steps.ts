@@ -1,6 +1,6 @@
 import type { SignInOutput } from 'aws-amplify/auth'
-import { formString } from './flow.ts'
-import { codeError, emailError, newPasswordError, normalizeCode } from './validation.ts'
+import { formString, parseForm } from './flow.ts'
+import { codeError, emailError, newPasswordPair, normalizeCode } from './validation.ts'
 
 export type MfaMethod = 'TOTP' | 'EMAIL' | 'SMS'
 
@@ -90,13 +90,10 @@ export function challengeAnswer(
 ): { value: string } | { errors: Record<string, string> } {
   switch (step.kind) {
     case 'newPassword': {
-      const password = formString(form, 'newPassword')
-      const error = newPasswordError(password)
-      if (error) return { errors: { newPassword: error } }
-      if (password !== formString(form, 'confirmation')) {
-        return { errors: { confirmation: '確認用のパスワードが一致しません。' } }
-      }
-      return { value: password }
+      const parsed = parseForm(newPasswordPair, form)
+      return 'result' in parsed
+        ? { errors: parsed.result.errors }
+        : { value: parsed.data.newPassword }
     }
     case 'selectMfa':
     case 'selectMfaSetup': {

@@ -53,6 +53,13 @@ export const usernameError = (username: string) => firstError(usernameSchema, us
 
 export const emailError = (email: string) => firstError(emailSchema, email)
 
+/** Six digits, as typed: full-width digits and spaces are forgiven. */
+export function normalizeCode(code: string): string {
+  return code
+    .replace(/[０-９]/g, (digit) => String.fromCharCode(digit.charCodeAt(0) - 0xfee0))
+    .replace(/[\s-]/g, '')
+}
+
 /** A new password: the pool's rules, naming what is missing (the checklist's words). */
 export const newPasswordSchema = z
   .string({ error: 'パスワードを入力してください。' })
@@ -69,15 +76,34 @@ export const newPasswordSchema = z
 
 export const newPasswordError = (password: string) => firstError(newPasswordSchema, password)
 
-/** Six digits, as typed: full-width digits and spaces are forgiven. */
-export function normalizeCode(code: string): string {
-  return code
-    .replace(/[０-９]/g, (digit) => String.fromCharCode(digit.charCodeAt(0) - 0xfee0))
-    .replace(/[\s-]/g, '')
-}
+const MISMATCH = '確認用のパスワードが一致しません。'
 
-export function codeError(code: string): string | undefined {
-  if (code === '') return 'コードを入力してください。'
-  if (!/^\d{6}$/.test(code)) return 'コードは6桁の数字です。'
-  return undefined
-}
+/**
+ * A new password typed twice (the reset, sign-in's forced change, the settings' change): the
+ * fields of NewPasswordFields. A mismatch is told on the confirmation field.
+ */
+export const newPasswordPair = z
+  .object({ newPassword: newPasswordSchema, confirmation: z.string().default('') })
+  .refine((pair) => pair.newPassword === pair.confirmation, {
+    path: ['confirmation'],
+    error: MISMATCH,
+  })
+
+/** A six-digit code as typed (full-width digits, spaces and hyphens forgiven). */
+export const codeSchema = z
+  .string({ error: 'コードを入力してください。' })
+  .transform(normalizeCode)
+  .pipe(
+    z
+      .string()
+      .min(1, 'コードを入力してください。')
+      .regex(/^\d{6}$/, 'コードは6桁の数字です。'),
+  )
+
+/** The name or address an account is found by (sign-in, the reset). */
+export const signInNameSchema = z
+  .string({ error: 'ユーザー名またはメールアドレスを入力してください。' })
+  .trim()
+  .min(1, 'ユーザー名またはメールアドレスを入力してください。')
+
+export const codeError = (code: string) => firstError(codeSchema, code)
