@@ -57,17 +57,18 @@ describe('form results', () => {
   })
 })
 
+function form(entries: Record<string, string>): FormData {
+  const data = new FormData()
+  for (const [name, value] of Object.entries(entries)) data.set(name, value)
+  return data
+}
+
 describe('forms checked against a schema', () => {
   const signUp = z.object({
     username: usernameSchema,
     email: emailSchema,
     password: newPasswordSchema,
   })
-  const form = (entries: Record<string, string>) => {
-    const data = new FormData()
-    for (const [name, value] of Object.entries(entries)) data.set(name, value)
-    return data
-  }
 
   it('gives the parsed data, trimmed', () => {
     expect(
@@ -96,11 +97,6 @@ describe('forms checked against a schema', () => {
 
 describe('a new password typed twice', () => {
   const reset = newPasswordPair.and(z.object({ code: codeSchema }))
-  const form = (entries: Record<string, string>) => {
-    const data = new FormData()
-    for (const [name, value] of Object.entries(entries)) data.set(name, value)
-    return data
-  }
 
   it('tells a mismatch on the confirmation, and forgives a full-width code', () => {
     expect(
