@@ -1,5 +1,6 @@
 import { useRef } from 'react'
 import { Form, Link, redirect, useSearchParams } from 'react-router'
+import { z } from 'zod'
 import {
   AuthFootnote,
   AuthHeading,
@@ -18,14 +19,14 @@ import {
 import {
   errorResult,
   type FormResult,
-  fieldErrors,
   formString,
+  parseForm,
   query,
   safeRedirect,
 } from '#app/lib/auth/flow.ts'
 import { type AuthModule, loadAuth } from '#app/lib/auth/load-auth.ts'
 import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
-import { codeError, normalizeCode } from '#app/lib/auth/validation.ts'
+import { codeSchema } from '#app/lib/auth/validation.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { useIdentitySettings } from '#app/lib/root-data.ts'
 import type { Route } from './+types/confirm'
@@ -37,6 +38,11 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   })
 
 type ConfirmResult = FormResult & { resentTo?: string }
+
+const confirmForm = z.object({
+  username: z.string().trim().min(1, 'ユーザー名を入力してください。'),
+  code: codeSchema,
+})
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ConfirmResult> {
   const form = await request.formData()
@@ -61,9 +67,9 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     }
   }
 
-  const code = normalizeCode(formString(form, 'code'))
-  const invalid = fieldErrors({ username: usernameMissing, code: codeError(code) })
-  if (invalid) return invalid
+  const parsed = parseForm(confirmForm, form)
+  if ('result' in parsed) return parsed.result
+  const { code } = parsed.data
   let confirmed: Awaited<ReturnType<typeof auth.confirmSignUp>>
   try {
     confirmed = await auth.confirmSignUp({ username, confirmationCode: code })

@@ -1,5 +1,6 @@
 import { useRef } from 'react'
 import { Form, Link, redirect, useSearchParams } from 'react-router'
+import { z } from 'zod'
 import { ChallengeScreen } from '#app/components/auth/challenge-screen.tsx'
 import {
   AuthFootnote,
@@ -18,8 +19,8 @@ import {
 import {
   errorResult,
   type FormResult,
-  fieldErrors,
   formString,
+  parseForm,
   query,
   safeRedirect,
 } from '#app/lib/auth/flow.ts'
@@ -31,6 +32,7 @@ import {
   signInStepOf,
 } from '#app/lib/auth/sign-in-steps.ts'
 import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
+import { signInNameSchema } from '#app/lib/auth/validation.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import type { Route } from './+types/signin'
 
@@ -49,6 +51,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 type SignInResult = FormResult & { step?: SignInStep; username?: string }
 
+const signInForm = z.object({
+  username: signInNameSchema,
+  password: z.string().min(1, 'パスワードを入力してください。'),
+})
+
 /** The name authenticator apps show beside the six-digit code. */
 const TOTP_ISSUER = 'テックラボ'
 
@@ -59,12 +66,9 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   const username = formString(form, 'username').trim()
 
   if (formString(form, 'intent') === 'signIn') {
-    const password = formString(form, 'password')
-    const invalid = fieldErrors({
-      username: username ? undefined : 'ユーザー名またはメールアドレスを入力してください。',
-      password: password ? undefined : 'パスワードを入力してください。',
-    })
-    if (invalid) return invalid
+    const parsed = parseForm(signInForm, form)
+    if ('result' in parsed) return parsed.result
+    const { password } = parsed.data
     try {
       const output = await signInAfresh(auth, username, password)
       return await nextScreen(auth, signInStepOf(output.nextStep, username, TOTP_ISSUER), {
