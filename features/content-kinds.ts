@@ -19,6 +19,15 @@ export function contentPath(kind: ContentKind, username: string, id: string): st
   return `${profilePath(username)}/${CONTENT_KINDS[kind].path}/${id}`
 }
 
+/** The kind whose path segment this is (`studies` → study), for pages addressed by segment. */
+export function kindOfPath(segment: string): ContentKind {
+  const kind = (Object.keys(CONTENT_KINDS) as ContentKind[]).find(
+    (candidate) => CONTENT_KINDS[candidate].path === segment,
+  )
+  if (!kind) throw new Error(`no content kind has the path ${segment}`)
+  return kind
+}
+
 /** An item's editor: `/{user}/{kind's path}/{id}/edit`. */
 export function editPath(kind: ContentKind, username: string, id: string): string {
   return `${contentPath(kind, username, id)}/edit`

@@ -5,6 +5,7 @@ import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
 import { fieldLimits } from '#app/lib/field-limits.ts'
 import { useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
+import { contentPath, kindOfPath } from '#features/content-kinds.ts'
 import { courseFields } from '#features/courses/course-input.ts'
 import { ConflictBanner } from './conflict-banner.tsx'
 import { Field, inputClass, tagsFromText } from './courses/course-editor.tsx'
@@ -29,7 +30,7 @@ export function useDraftEditor<D extends EditedItem, F extends TitleAndTags>(opt
   collection: string
 }) {
   const { api, username, collection } = options
-  const itemPath = (id: string) => `/${username}/${collection}/${id}`
+  const itemPath = (id: string) => contentPath(kindOfPath(collection), username, id)
   const payloadOf = (value: F) => ({
     ...options.payloadOf(value),
     title: value.title,

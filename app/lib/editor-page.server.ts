@@ -1,5 +1,6 @@
 import { type AppLoadContext, redirect } from 'react-router'
 import { type Actor, actorOf } from '#features/actor.ts'
+import { createPathOf, kindOfPath } from '#features/content-kinds.ts'
 
 /**
  * Who opens an editor page and what for: a guest is sent to sign in first; `create` pages
@@ -16,7 +17,7 @@ export async function editorRequest(
   const path = url.pathname
   const user = await context.auth.requireUser(request)
   if (!params.id && params.user !== user.username) {
-    throw redirect(`/${user.username}/${collection}/create${url.search}`)
+    throw redirect(`${createPathOf(kindOfPath(collection), user.username)}${url.search}`)
   }
   return { username: params.user, actor: actorOf(user), id: params.id, path }
 }

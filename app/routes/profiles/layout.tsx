@@ -20,7 +20,7 @@ export const headers = publicPageHeaders
 export async function loader({ context, params }: Route.LoaderArgs) {
   const profile = await contentForPage(
     readProfileHeader(context.db, params.user),
-    `/${params.user}`,
+    profilePath(params.user),
   )
   return {
     profile: {
