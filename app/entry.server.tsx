@@ -10,7 +10,6 @@ import {
   isRouteErrorResponse,
   ServerRouter,
 } from 'react-router'
-import { hasSessionCookie } from '#server/identity/session-cookies.ts'
 
 export const streamTimeout = 5_000
 
@@ -25,7 +24,7 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  keepPersonalPagesPrivate(request, responseHeaders)
+  keepPersonalPagesPrivate(loadContext, request, responseHeaders)
   if (request.method.toUpperCase() === 'HEAD') {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders })
   }
@@ -77,8 +76,8 @@ export default function handleRequest(
  * A page rendered for someone with a session may name them (the header, their settings):
  * no shared cache may keep it, whatever Cache-Control the route asked for guests.
  */
-function keepPersonalPagesPrivate(request: Request, headers: Headers) {
-  if (!hasSessionCookie(request.headers.get('cookie') ?? undefined)) return
+function keepPersonalPagesPrivate(context: AppLoadContext, request: Request, headers: Headers) {
+  if (!context.auth.isPersonal(request)) return
   try {
     headers.set('Cache-Control', 'private, no-store')
   } catch {
@@ -86,8 +85,8 @@ function keepPersonalPagesPrivate(request: Request, headers: Headers) {
   }
 }
 
-export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
-  keepPersonalPagesPrivate(request, response.headers)
+export const handleDataRequest: HandleDataRequestFunction = (response, { request, context }) => {
+  keepPersonalPagesPrivate(context, request, response.headers)
   return response
 }
 

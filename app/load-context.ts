@@ -3,8 +3,8 @@ import type { DB } from '#db/schema.ts'
 import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
 import type { PublicSettings } from '#server/config.ts'
+import type { SignedInUser } from '#server/web-session/reader.ts'
 import type { ClientIdentitySettings } from './lib/auth/identity-config.ts'
-import type { SignedInUser } from './lib/auth/session.server.ts'
 import type { ClientStorageSettings } from './lib/storage/storage-settings.ts'
 
 /**
@@ -32,9 +32,21 @@ export type AppContext = {
   }
 }
 
+/** The web session (server/web-session/service.ts): the only way pages learn who is asking. */
 export type AuthService = {
   /** The signed-in user, when the request carries valid, unexpired, unrevoked tokens. */
   currentUser(request: Request): Promise<SignedInUser | undefined>
+  /**
+   * The signed-in user, or, for a guest, a thrown redirect to the sign-in page that comes back
+   * to this address: for loaders and actions of pages only for members.
+   */
+  requireUser(request: Request): Promise<SignedInUser>
+  /** Whether the browser holds an Amplify session of this app, valid or not (it can sign out). */
+  hasSession(request: Request): boolean
+  /** Whether the request carries any session cookie: its page is personal, never shared. */
+  isPersonal(request: Request): boolean
+  /** Whether a first Google sign-in is waiting for this browser to choose a username. */
+  hasPendingGoogleSignUp(request: Request): boolean
   /** Public identity settings for Amplify in the browser. */
   client: ClientIdentitySettings
 }

@@ -12,13 +12,14 @@ import { findProfile } from '#features/users/profiles.server.ts'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { ChunkReloadGuard } from './components/chunk-reload-guard.tsx'
-import { ErrorPage, ErrorPageGuard } from './components/error-page.tsx'
+import { describeRouteError, ErrorPage, ErrorPageGuard } from './components/error-page.tsx'
 import { LoadingBar } from './components/loading-bar.tsx'
 import { NetworkStatus } from './components/network-status.tsx'
 import { SessionKeeper } from './components/session-keeper.tsx'
 import { SiteFooter } from './components/site-footer.tsx'
 import { SiteHeader } from './components/site-header.tsx'
 import { provideIdentitySettings } from './lib/auth/identity-settings.ts'
+import { errorMeta } from './lib/meta.ts'
 import { publicObjectUrl } from './lib/storage/storage-settings.ts'
 
 export const links: Route.LinksFunction = () => [
@@ -50,13 +51,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = ({ error, loaderData }) => {
-  const site = loaderData?.settings.siteTitle
-  if (error === undefined) return []
-  const status = isRouteErrorResponse(error) ? error.status : 500
-  const title = status === 404 ? 'This page could not be found' : 'Error'
-  return [{ title: site ? `${status}: ${title} | ${site}` : `${status}: ${title}` }]
-}
+export const meta: Route.MetaFunction = ({ error, matches }) =>
+  error === undefined ? [] : errorMeta(matches, error)
 
 export function Layout({ children }: { children: React.ReactNode }) {
   return (
@@ -83,7 +79,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <SessionKeeper
-        clientId={loaderData.identity.userPoolClientId}
+        sessionCookie={loaderData.identity.sessionCookie}
         issuedAt={loaderData.user?.issuedAt}
         expiresAt={loaderData.user?.expiresAt}
       />
@@ -97,9 +93,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const root = useRouteLoaderData<typeof loader>('root')
-  const status = isRouteErrorResponse(error) ? error.status : 500
-  const message =
-    isRouteErrorResponse(error) && status !== 404 ? error.statusText || 'Error' : 'Error'
+  const { status, message } = describeRouteError(error)
   if (status >= 500 && !isRouteErrorResponse(error)) console.error(error)
   return (
     <ErrorPageGuard>

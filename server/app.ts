@@ -6,7 +6,6 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import type { Kysely } from 'kysely'
 import pinoPretty from 'pino-pretty'
 import type { ServerBuild } from 'react-router'
-import { createAuthService } from '#app/lib/auth/auth-service.server.ts'
 import type { Database } from '#db/database.ts'
 import type { DB } from '#db/schema.ts'
 import {
@@ -39,6 +38,7 @@ import {
   sendUnroutableS3Request,
   storagePlugin,
 } from './storage/index.ts'
+import { createWebSession } from './web-session/service.ts'
 
 export type ServerOptions = {
   config: Config
@@ -210,7 +210,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
  * and the identity settings the browser configures Amplify with.
  */
 function webSessions(config: Config, verify: TokenVerifier) {
-  return createAuthService(config.identity, {
+  return createWebSession(config.identity, {
     verify,
     // What the embedded identity services answer today; the settings page and Amplify's
     // configuration follow these.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { hasSessionCookie } from './identity/session-cookies.ts'
 import { withoutTrackingParameters } from './react-router.ts'
+import { isSessionRequest } from './web-session/cookies.ts'
 
 describe('withoutTrackingParameters', () => {
   it.each([
@@ -14,7 +14,7 @@ describe('withoutTrackingParameters', () => {
   })
 })
 
-describe('hasSessionCookie', () => {
+describe('isSessionRequest', () => {
   it.each([
     [undefined, false],
     ['', false],
@@ -27,6 +27,6 @@ describe('hasSessionCookie', () => {
     [' x=1;CognitoIdentityServiceProvider.abc.LastAuthUser=hana', true],
     ['CognitoIdentityServiceProvider=x', false],
   ])('%j → %s', (header, expected) => {
-    expect(hasSessionCookie(header)).toBe(expected)
+    expect(isSessionRequest(header)).toBe(expected)
   })
 })

@@ -5,8 +5,8 @@ import { createRequestHandler, type ServerBuild } from 'react-router'
 import type { AppContext } from '#app/load-context.ts'
 import { negotiateCoding, onTheFlyCompression } from './compression.ts'
 import { newNonce, type PagePolicy, withNonce } from './content-security-policy.ts'
-import { hasSessionCookie } from './identity/session-cookies.ts'
 import type { PageCache } from './page-cache.ts'
+import { isSessionRequest } from './web-session/cookies.ts'
 
 type BuildSource = ServerBuild | (() => Promise<ServerBuild>)
 
@@ -73,7 +73,7 @@ export function registerReactRouter(
 }
 
 function isGuest(request: FastifyRequest): boolean {
-  return request.headers.authorization === undefined && !hasSessionCookie(request.headers.cookie)
+  return request.headers.authorization === undefined && !isSessionRequest(request.headers.cookie)
 }
 
 const TRACKING_PARAMETER = /^(utm_[a-z_]+|fbclid|gclid|yclid|msclkid|mc_eid)$/i

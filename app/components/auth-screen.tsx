@@ -1,6 +1,8 @@
 import { type ReactNode, useState } from 'react'
+import { Link } from 'react-router'
 import { errorResult } from '#app/lib/auth/flow.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
+import { query } from '#app/lib/query-string.ts'
 import { useIdentitySettings, useSettings } from '#app/lib/root-data.ts'
 import { FormMessage, Spinner } from './forms.tsx'
 
@@ -136,6 +138,23 @@ export function AuthFootnote({ children }: { children: ReactNode }) {
     <div className="mt-6 border-t border-slate-200 pt-5 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
       {children}
     </div>
+  )
+}
+
+/**
+ * The ways into the account that already has an email address, beside "this address is in
+ * use": sign in with it, or reset the password of that account.
+ */
+export function EmailInUseLinks({ email, redirectTo }: { email?: string; redirectTo?: string }) {
+  return (
+    <p data-email-in-use className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+      <Link to={`/auth/signin${query({ username: email, redirectTo })}`} className={linkClass}>
+        このアドレスでログイン
+      </Link>
+      <Link to={`/auth/forgotPassword${query({ username: email })}`} className={linkClass}>
+        パスワードを再設定
+      </Link>
+    </p>
   )
 }
 

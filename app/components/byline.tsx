@@ -1,5 +1,6 @@
 import { Link } from 'react-router'
 import { formatDate } from '#app/lib/format.ts'
+import { profilePath } from '#features/content-kinds.ts'
 
 /** Who published an item and when, as lists show it: 「表示名 ・ 日付」, the name linking to the profile. */
 export function Byline(props: {
@@ -8,7 +9,7 @@ export function Byline(props: {
 }) {
   return (
     <>
-      <Link to={`/${props.author.username}`} className="hover:underline">
+      <Link to={profilePath(props.author.username)} className="hover:underline">
         {props.author.displayName}
       </Link>
       <span aria-hidden="true"> ・ </span>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { contentPath } from '#features/content-kinds.ts'
 import { type CourseCard as Course, LEVEL_LABELS } from '#features/courses/course-card.ts'
 import { Byline } from './byline.tsx'
 import { CoverImage } from './courses/course-cover.tsx'
@@ -51,7 +52,7 @@ export function CourseCard({ course }: { course: Course }) {
       </div>
       <h3 className="mt-3 text-lg font-semibold leading-snug">
         <Link
-          to={`/${course.author.username}/courses/${course.id}`}
+          to={contentPath('course', course.author.username, course.id)}
           className="hover:underline"
           prefetch="intent"
         >

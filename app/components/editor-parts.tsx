@@ -3,8 +3,11 @@ import { Link, useNavigate } from 'react-router'
 import { ApiRequestError } from '#app/lib/api/client.ts'
 import type { DraftApi, EditedItem } from '#app/lib/api/drafts.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
+import { fieldLimits } from '#app/lib/field-limits.ts'
 import { useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
+import { contentPath, kindOfPath } from '#features/content-kinds.ts'
+import { courseFields } from '#features/courses/course-input.ts'
 import { ConflictBanner, type TypedField } from './conflict-banner.tsx'
 import { Field, inputClass, tagsFromText } from './courses/course-editor.tsx'
 import { messageOf } from './courses/lesson-editor.tsx'
@@ -36,7 +39,7 @@ export function useDraftEditor<
   labels: { [K in keyof F]?: string }
 }) {
   const { api, username, collection } = options
-  const itemPath = (id: string) => `/${username}/${collection}/${id}`
+  const itemPath = (id: string) => contentPath(kindOfPath(collection), username, id)
   const payloadOf = (value: F) => ({
     ...options.payloadOf(value),
     title: value.title,
@@ -186,7 +189,7 @@ export function DraftEditorShell<D extends EditedItem, F extends TitleAndTags>(p
         label="タイトル"
         name="title"
         value={fields.title}
-        maxLength={100}
+        maxLength={fieldLimits(courseFields.shape.title).maxLength}
         required
         placeholder={props.placeholders.title}
         error={errorOf('title')}

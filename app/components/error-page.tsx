@@ -1,4 +1,5 @@
 import { Component, type ReactNode, Suspense } from 'react'
+import { isRouteErrorResponse, useRouteError } from 'react-router'
 
 /** The seed's error page: its texts are kept verbatim, in English. */
 export const ERROR_TEXTS = {
@@ -39,12 +40,25 @@ export function japaneseExplanation(status: number): { title: string; detail: st
   }
 }
 
-export function ErrorPage({ status, message }: { status: number; message: string }) {
+/**
+ * The error page's content; `inLayout` when a route's own error boundary shows it inside the
+ * layout's <main> (header and footer stay), so it is not a second main landmark.
+ */
+export function ErrorPage({
+  status,
+  message,
+  inLayout = false,
+}: {
+  status: number
+  message: string
+  inLayout?: boolean
+}) {
   const text = status === 404 ? ERROR_TEXTS.notFound : message || ERROR_TEXTS.defaultMessage
   const explanation = japaneseExplanation(status)
+  const Landmark = inLayout ? 'div' : 'main'
   return (
-    <main
-      id="main"
+    <Landmark
+      id={inLayout ? undefined : 'main'}
       className="mx-auto flex w-full max-w-3xl flex-1 flex-col items-center justify-center gap-4 px-4 py-24 text-center"
     >
       <p className="text-6xl font-bold text-brand-600 dark:text-brand-100" aria-hidden="true">
@@ -61,8 +75,29 @@ export function ErrorPage({ status, message }: { status: number; message: string
           {ERROR_TEXTS.backHome}
         </span>
       </a>
-    </main>
+    </Landmark>
   )
+}
+
+/** The status and the seed's message line of whatever a loader or render threw. */
+export function describeRouteError(error: unknown): { status: number; message: string } {
+  const status = isRouteErrorResponse(error) ? error.status : ERROR_TEXTS.defaultStatus
+  const message =
+    isRouteErrorResponse(error) && status !== 404
+      ? error.statusText || ERROR_TEXTS.defaultMessage
+      : ERROR_TEXTS.defaultMessage
+  return { status, message }
+}
+
+/**
+ * A content page's own error boundary: the error inside the site's layout, so the header and
+ * navigation stay usable (the root boundary is for errors outside any page).
+ */
+export function ContentErrorBoundary() {
+  const error = useRouteError()
+  const { status, message } = describeRouteError(error)
+  if (status >= 500 && !isRouteErrorResponse(error)) console.error(error)
+  return <ErrorPage status={status} message={message} inLayout />
 }
 
 function ErrorPageFailure() {

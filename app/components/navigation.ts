@@ -1,3 +1,5 @@
+import { createPathOf, kindOfPath } from '#features/content-kinds.ts'
+
 /** The site's main sections, shared by the header, the mobile menu and the app shell. */
 export const MAIN_SECTIONS = [
   { to: '/courses', label: 'コース' },
@@ -31,7 +33,7 @@ export type CreatableKind = keyof typeof CREATABLE
 
 /** The seed's create page of a kind, under the user's own name. */
 export function createPath(username: string, kind: CreatableKind): string {
-  return `/${username}/${kind}/create`
+  return createPathOf(kindOfPath(kind), username)
 }
 
 /** The create pages of every kind, for the header's 「投稿する」 menu. */

@@ -1,5 +1,6 @@
 import { useId } from 'react'
 import { Form, Link } from 'react-router'
+import { SEARCH_QUERY_MAX_LENGTH } from '#features/search/limits.ts'
 import type { SearchResult } from '#features/search/search-result.ts'
 import { Byline } from './byline.tsx'
 
@@ -36,7 +37,7 @@ export function SearchBox(props: {
           type="search"
           name="q"
           defaultValue={props.defaultValue}
-          maxLength={100}
+          maxLength={SEARCH_QUERY_MAX_LENGTH}
           className={`min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-600 dark:bg-slate-900`}
         />
         <button

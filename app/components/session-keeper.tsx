@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { useRevalidator } from 'react-router'
+import { browserHasCookie } from '#app/lib/auth/flow.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
-import { hasAmplifySession } from '#app/lib/auth/session-cookies.ts'
 
 /**
  * Refresh this long before the access token expires, so the server never sees it expired:
@@ -24,11 +24,12 @@ const MAX_TIMER_MS = 2 ** 31 - 1
  * loaded again. A refresh that is refused (signed out elsewhere) leaves the visitor a guest.
  */
 export function SessionKeeper({
-  clientId,
+  sessionCookie,
   issuedAt,
   expiresAt,
 }: {
-  clientId: string
+  /** The cookie naming the signed-in user (the server's identity settings). */
+  sessionCookie: string
   issuedAt: number | undefined
   expiresAt: number | undefined
 }) {
@@ -36,7 +37,7 @@ export function SessionKeeper({
   const { revalidate } = revalidator
 
   useEffect(() => {
-    const inBrowser = hasAmplifySession(document.cookie, clientId)
+    const inBrowser = browserHasCookie(sessionCookie)
     if (!inBrowser) {
       // Signed out in another tab: the page still shows the user until it reloads its data.
       if (expiresAt !== undefined) void revalidate()
@@ -54,21 +55,21 @@ export function SessionKeeper({
     }
     if (expiresAt === undefined || issuedAt === undefined) {
       // Once per page load for a session the server did not accept: never a loop.
-      if (refreshedWithoutUser.has(clientId)) return
-      refreshedWithoutUser.add(clientId)
+      if (refreshedWithoutUser.has(sessionCookie)) return
+      refreshedWithoutUser.add(sessionCookie)
       void refresh()
       return () => {
         cancelled = true
       }
     }
-    refreshedWithoutUser.delete(clientId)
+    refreshedWithoutUser.delete(sessionCookie)
     const wait = refreshDelay(issuedAt, expiresAt, Date.now())
     const timer = setTimeout(refresh, Math.min(wait, MAX_TIMER_MS))
     return () => {
       cancelled = true
       clearTimeout(timer)
     }
-  }, [clientId, issuedAt, expiresAt, revalidate])
+  }, [sessionCookie, issuedAt, expiresAt, revalidate])
 
   return null
 }

@@ -2,6 +2,7 @@ import { Bell, Menu, PenLine, Search } from 'lucide-react'
 import type { MouseEvent, ReactNode } from 'react'
 import { Form, Link, NavLink } from 'react-router'
 import type { CurrentUser } from '#app/lib/root-data.ts'
+import { profilePath } from '#features/content-kinds.ts'
 import { Avatar } from './avatar.tsx'
 import { createLinks, MAIN_SECTIONS, MY_SECTIONS } from './navigation.ts'
 import { SearchBox } from './search-results.tsx'
@@ -51,7 +52,7 @@ function HeaderMenu(props: {
 
 export function accountLinks(user: Pick<CurrentUser, 'username'>) {
   return [
-    { to: `/${user.username}`, label: 'マイページ' },
+    { to: profilePath(user.username), label: 'マイページ' },
     { to: '/settings', label: '設定' },
   ]
 }

@@ -1,6 +1,6 @@
 import { type AppLoadContext, redirect } from 'react-router'
 import { type Actor, actorOf } from '#features/actor.ts'
-import { query } from './query-string.ts'
+import { createPathOf, kindOfPath } from '#features/content-kinds.ts'
 
 /**
  * Who opens an editor page and what for: a guest is sent to sign in first; `create` pages
@@ -15,10 +15,9 @@ export async function editorRequest(
 ): Promise<{ username: string; actor: Actor | undefined; id: string | undefined; path: string }> {
   const url = new URL(request.url)
   const path = url.pathname
-  const user = await context.auth.currentUser(request)
-  if (!user) throw redirect(`/auth/signin${query({ redirectTo: `${path}${url.search}` })}`)
+  const user = await context.auth.requireUser(request)
   if (!params.id && params.user !== user.username) {
-    throw redirect(`/${user.username}/${collection}/create${url.search}`)
+    throw redirect(`${createPathOf(kindOfPath(collection), user.username)}${url.search}`)
   }
   return { username: params.user, actor: actorOf(user), id: params.id, path }
 }

@@ -1,4 +1,4 @@
-import type { MetaDescriptor } from 'react-router'
+import { isRouteErrorResponse, type MetaDescriptor } from 'react-router'
 import { type ClientStorageSettings, publicObjectUrl } from './storage/storage-settings.ts'
 
 type RootData = { settings: { siteTitle: string } } | undefined
@@ -8,6 +8,17 @@ type MetaMatch = { id: string; data: unknown } | undefined
 export function siteTitleOf(matches: readonly MetaMatch[]): string {
   const root = matches.find((match) => match?.id === 'root')?.data as RootData
   return root?.settings.siteTitle ?? ''
+}
+
+/**
+ * The title of an error page (`404: This page could not be found | site`), for the root and for
+ * a content page whose own error boundary shows the error.
+ */
+export function errorMeta(matches: readonly MetaMatch[], error: unknown): MetaDescriptor[] {
+  const site = siteTitleOf(matches)
+  const status = isRouteErrorResponse(error) ? error.status : 500
+  const title = status === 404 ? 'This page could not be found' : 'Error'
+  return [{ title: site ? `${status}: ${title} | ${site}` : `${status}: ${title}` }]
 }
 
 /** `<title>` and description for a page: "ページ名 | サイト名". */

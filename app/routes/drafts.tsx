@@ -1,10 +1,9 @@
-import { Form, Link, redirect, useNavigation } from 'react-router'
+import { Form, Link, useNavigation } from 'react-router'
 import { CreateButton } from '#app/components/create-button.tsx'
 import { EmptyState } from '#app/components/empty-state.tsx'
 import { CREATABLE, type CreatableKind } from '#app/components/navigation.ts'
 import { formatDate } from '#app/lib/format.ts'
 import { pageMeta } from '#app/lib/meta.ts'
-import { query } from '#app/lib/query-string.ts'
 import { actorOf } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
 import { CONTENT_KINDS } from '#features/content-kinds.ts'
@@ -23,9 +22,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   })
 
 async function signedInActor(context: Route.LoaderArgs['context'], request: Request) {
-  const user = await context.auth.currentUser(request)
-  if (!user) throw redirect(`/auth/signin${query({ redirectTo: '/drafts' })}`)
-  return actorOf(user)
+  return actorOf(await context.auth.requireUser(request))
 }
 
 export async function loader({ context, request }: Route.LoaderArgs) {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
+import { contentPath, lessonPath } from '#features/content-kinds.ts'
 
 /** A course the learner has started, as the home page's "continue" card shows it. */
 export type ContinueLearningCard = {
@@ -58,7 +59,7 @@ export async function listContinueLearning(
   const doneLessons = new Set(progress.map((row) => row.lesson_id))
 
   return started.map((course) => {
-    const path = `/${course.username}/courses/${course.id}`
+    const path = contentPath('course', course.username, course.id)
     const ofCourse = lessons.filter((lesson) => lesson.course_id === course.id)
     const next = ofCourse.find((lesson) => !doneLessons.has(lesson.id))
     return {
@@ -66,7 +67,7 @@ export async function listContinueLearning(
       done: ofCourse.filter((lesson) => doneLessons.has(lesson.id)).length,
       total: ofCourse.length,
       nextLesson: next
-        ? { id: next.id, title: next.title, path: `${path}/lessons/${next.id}` }
+        ? { id: next.id, title: next.title, path: lessonPath(course.username, course.id, next.id) }
         : null,
       lastStudiedAt: Number(course.last_done_at),
     }

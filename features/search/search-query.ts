@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { MAX_PAGE_SIZE } from '#features/pagination.ts'
+import { SEARCH_QUERY_MAX_LENGTH } from './limits.ts'
 
 export const SEARCH_KINDS = ['course', 'study', 'lab', 'lab_story'] as const
 export type SearchKind = (typeof SEARCH_KINDS)[number]
@@ -12,7 +13,10 @@ export const searchQuery = z.object({
     .string({ error: '検索する言葉を入力してください' })
     .trim()
     .min(1, '検索する言葉を入力してください')
-    .max(100, '検索する言葉は100文字以内で入力してください'),
+    .max(
+      SEARCH_QUERY_MAX_LENGTH,
+      `検索する言葉は${SEARCH_QUERY_MAX_LENGTH}文字以内で入力してください`,
+    ),
   kind: z.enum(SEARCH_KINDS, { error: '種類の指定が正しくありません' }).optional(),
   limit: z.coerce
     .number({ error: '件数は数値で指定してください' })

@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
 import { deleteSocialOfOwner } from '#features/social/subject-cleanup.server.ts'
 
-/** Usernames become URLs (`/{user}`): lowercase letters, digits and underscores, 3–20 long. */
-export const USERNAME_PATTERN = /^[a-z0-9_]{3,20}$/
+import { USERNAME_PATTERN } from './account-input.ts'
 
 /**
  * First path segments the site itself uses, or may use, so no user can own them:

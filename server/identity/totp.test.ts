@@ -5,6 +5,7 @@ import {
   generateTotpSecret,
   otpauthUri,
   totpCode,
+  totpReplayed,
   verifyTotp,
 } from './totp.ts'
 
@@ -46,6 +47,11 @@ describe('TOTP', () => {
     const step = Math.floor(now / 30_000)
     const code = totpCode(secret, step)
     expect(verifyTotp(secret, code, now, step)).toBeUndefined()
+    // …and tells the replay apart from a wrong code.
+    expect(totpReplayed(secret, code, now, step)).toBe(true)
+    expect(totpReplayed(secret, code, now, step - 1)).toBe(false)
+    expect(totpReplayed(secret, totpCode(secret, step + 3), now, step)).toBe(false)
+    expect(totpReplayed(secret, code, now, null)).toBe(false)
     expect(verifyTotp(secret, '12345', now)).toBeUndefined()
     expect(verifyTotp(secret, '１２３４５６', now)).toBeUndefined()
   })

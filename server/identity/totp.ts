@@ -80,6 +80,26 @@ export function verifyTotp(
   return undefined
 }
 
+/**
+ * Whether a code that verifyTotp refused is a right code already spent: it matches a step
+ * within the drift window at or before `lastUsedStep`. Cognito tells this case apart
+ * (ExpiredCodeException) so that the person waits for the next code instead of retyping.
+ */
+export function totpReplayed(
+  secret: string,
+  code: string,
+  now: number,
+  lastUsedStep: number | null,
+): boolean {
+  if (lastUsedStep === null || !/^\d{6}$/.test(code)) return false
+  const current = totpStep(now)
+  return [current, current - 1, current + 1].some(
+    (step) =>
+      step <= lastUsedStep &&
+      timingSafeEqual(Buffer.from(totpCode(secret, step)), Buffer.from(code)),
+  )
+}
+
 /** The `otpauth://` URI authenticator apps scan from a QR code. */
 export function otpauthUri(options: { secret: string; account: string; issuer: string }): string {
   const label = encodeURIComponent(`${options.issuer}:${options.account}`)

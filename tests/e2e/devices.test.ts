@@ -109,6 +109,9 @@ describe('remembered devices on /settings', () => {
     // This browser first, marked, not yet remembered ("user opt-in").
     const thisDevice = deviceList().getByRole('listitem').first()
     expect(await thisDevice.textContent()).toContain('このデバイス')
+    // Named from what Amplify sent (headless Chromium's client hints), not the raw string.
+    expect(await thisDevice.textContent()).toContain('Chromium / Linux')
+    expect(await thisDevice.textContent()).not.toContain('Not:A-Brand')
     expect(await thisDevice.textContent()).toContain('記憶していません')
     expect(await deviceList().textContent()).toContain('Other laptop')
     await section.getByRole('button', { name: 'このデバイスを記憶する' }).click()

@@ -41,15 +41,48 @@ test('signs up with the code from the mailbox page, then signs in', async () => 
   expect(code).toMatch(/^\d{6}$/)
   await mailbox.close()
 
+  // Confirming the email signs in (Amplify's autoSignIn): no second password prompt.
   await page.getByLabel('確認コード（6桁）').fill(code ?? '')
   await page.getByRole('button', { name: '登録を完了する' }).click()
-  await page.waitForURL(/\/auth\/signin\?/)
-  await waitForHydration(page)
-  expect(await page.getByLabel('ユーザー名またはメールアドレス').inputValue()).toBe(username)
-  await page.getByLabel('パスワード').fill(password)
-  await page.getByRole('button', { name: 'ログイン', exact: true }).click()
   await page.waitForURL((url) => url.pathname === '/')
   await page.locator('[data-user-menu]').first().waitFor()
   expect(await page.content()).toContain(`@${username}`)
+  expect(errors).toEqual([])
+})
+
+test('a second sign-up with that email: the answer tells nothing, the mail shows the way in', async () => {
+  const page = await suite.newPage()
+  const errors = collectPageErrors(page)
+  await page.goto('/auth/signup')
+  await waitForHydration(page)
+  await page.getByLabel('ユーザー名').fill(`${username}_2`)
+  await page.getByLabel('メールアドレス').fill(email)
+  await page.getByLabel('パスワード', { exact: true }).fill(password)
+  await page.getByRole('button', { name: '登録する' }).click()
+  // The same screen as for a free address (PreventUserExistenceErrors), which says what a
+  // registered address receives instead of a code.
+  await page.waitForURL(/\/auth\/confirm\?/)
+  // The address changes as the navigation starts: wait for the confirm screen itself.
+  await page.getByRole('heading', { name: 'メールアドレスの確認' }).waitFor()
+  expect(await page.locator('main').textContent()).toContain(
+    '確認コードの代わりに、今のアカウントへのログイン方法をお知らせするメール',
+  )
+
+  const mailbox = await page.context().newPage()
+  await mailbox.goto('/dev/mailbox')
+  const notice = mailbox.locator('article', { hasText: email }).first()
+  expect(await notice.locator('h2').textContent()).toBe(
+    '【テックラボ】このメールアドレスはすでに登録されています',
+  )
+  const text = (await notice.locator('pre').textContent()) ?? ''
+  expect(text).toContain(`ユーザー名: ${username}`)
+  const signIn = /ログインする: (\S+)/.exec(text)?.[1] ?? ''
+  expect(new URL(signIn).pathname).toBe('/auth/signin')
+  await mailbox.close()
+
+  // The link from the mail opens the sign-in screen with the existing username filled in.
+  await page.goto(new URL(signIn).pathname + new URL(signIn).search)
+  await waitForHydration(page)
+  expect(await page.getByLabel('ユーザー名またはメールアドレス').inputValue()).toBe(username)
   expect(errors).toEqual([])
 })

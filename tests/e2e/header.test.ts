@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { amplifyCookieHeader } from '#app/lib/auth/test-tokens.ts'
+import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { launchBrowser, waitForHydration } from './browser.ts'

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { amplifyCookieHeader } from '#app/lib/auth/test-tokens.ts'
+import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { collectPageErrors, launchBrowser, newPhonePage, waitForHydration } from './browser.ts'

@@ -1,6 +1,6 @@
 import { request as httpsRequest } from 'node:https'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { amplifyCookieHeader } from '#app/lib/auth/test-tokens.ts'
+import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 

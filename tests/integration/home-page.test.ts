@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { amplifyCookieHeader } from '#app/lib/auth/test-tokens.ts'
 import type { CourseCard } from '#features/courses/course-card.ts'
 import type { CourseView } from '#features/courses/course-view.server.ts'
 import type { Page } from '#features/pagination.ts'
+import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 

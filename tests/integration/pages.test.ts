@@ -146,6 +146,17 @@ describe('server-rendered pages', () => {
     expect(html).toContain('This page could not be found')
     expect(html).toContain('Back to the home page')
     expect(html).toContain('href="/"')
+    expect(html).toMatch(/<title>404: This page could not be found \| /)
+  })
+
+  it('shows a content page error inside the layout: the header and its navigation stay', async () => {
+    const list = await (await fetch(`${server.url}/api/courses?limit=1`)).json()
+    const { html } = await page(`/${list.items[0].author.username}/courses/doesnotexist`)
+    const main = html.slice(html.indexOf('<main'))
+    expect(html.indexOf('<header')).toBeLessThan(html.indexOf('<main'))
+    expect(main).toContain('ページが見つかりません')
+    // The layout's main landmark holds it: not a second one.
+    expect(html.match(/<main\b/g)).toHaveLength(1)
   })
 })
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { amplifyCookieHeader } from '#app/lib/auth/test-tokens.ts'
+import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import { callApi, fetchPage } from '#tests/support/http.ts'
 import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'

@@ -1,6 +1,11 @@
 import { GlobalSignOutCommand } from '@aws-sdk/client-cognito-identity-provider'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { amplifyCookieHeader, makeTestKey, signJwt, tokenPair } from '#app/lib/auth/test-tokens.ts'
+import {
+  amplifyCookieHeader,
+  makeTestKey,
+  signJwt,
+  tokenPair,
+} from '#server/web-session/test-tokens.ts'
 import { CLIENT_ID, signedInUser, userPool } from '#tests/support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 

@@ -5,7 +5,7 @@ import {
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider'
 import { expect } from 'vitest'
-import { amplifyCookieHeader } from '#app/lib/auth/test-tokens.ts'
+import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import type { TestServer } from './test-server.ts'
 
 /** The web app's client of the embedded user pool (the test server's default settings). */

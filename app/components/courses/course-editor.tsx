@@ -4,9 +4,12 @@ import { ConflictBanner } from '#app/components/conflict-banner.tsx'
 import { ApiRequestError } from '#app/lib/api/client.ts'
 import type { CourseApi } from '#app/lib/api/courses.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
+import { fieldLimits } from '#app/lib/field-limits.ts'
 import { type Autosave, useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
+import { contentPath, editPath } from '#features/content-kinds.ts'
 import type { CourseDraft } from '#features/courses/course-editor.server.ts'
+import { courseFields } from '#features/courses/course-input.ts'
 import { CourseCoverField } from './course-cover-field.tsx'
 import { CourseStructure } from './course-structure.tsx'
 import { messageOf } from './lesson-editor.tsx'
@@ -90,7 +93,7 @@ export function CourseEditor(props: {
           revision.current = created.revision
           setDraft(await api.draft(created.id))
           // The draft exists now: continue editing it at its own address.
-          moveToCreatedDraft(navigate, `/${username}/courses/${created.id}/edit`)
+          moveToCreatedDraft(navigate, editPath('course', username, created.id))
         } else {
           const saved = await api.update(draftId.current, {
             ...payloadOf(value),
@@ -183,7 +186,7 @@ export function CourseEditor(props: {
             <input
               name="title"
               value={fields.title}
-              maxLength={100}
+              maxLength={fieldLimits(courseFields.shape.title).maxLength}
               required
               {...control}
               placeholder="例：はじめての Python"
@@ -197,7 +200,7 @@ export function CourseEditor(props: {
             <textarea
               name="summary"
               value={fields.summary}
-              maxLength={500}
+              maxLength={fieldLimits(courseFields.shape.summary).maxLength}
               rows={3}
               {...control}
               onChange={(event) => update({ summary: event.target.value })}
@@ -317,7 +320,7 @@ export function CourseEditor(props: {
                 </button>
               )}
               <Link
-                to={`/${username}/courses/${draft.id}`}
+                to={contentPath('course', username, draft.id)}
                 className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
               >
                 コースページを見る

@@ -1,6 +1,7 @@
 import { Check, Lock } from 'lucide-react'
 import { NavLink } from 'react-router'
 import { EmptyState } from '#app/components/empty-state.tsx'
+import { lessonPath } from '#features/content-kinds.ts'
 import type { CourseView } from '#features/courses/course-view.server.ts'
 
 /** Sections and their lessons, each with the learner's progress or its premium lock. */
@@ -15,7 +16,6 @@ export function CourseOutline({ course }: { course: CourseView }) {
       </EmptyState>
     )
   }
-  const coursePath = `/${course.author.username}/courses/${course.id}`
   return (
     <ol className="flex flex-col gap-6">
       {course.sections.map((section, sectionIndex) => (
@@ -27,7 +27,7 @@ export function CourseOutline({ course }: { course: CourseView }) {
             {section.lessons.map((lesson) => (
               <li key={lesson.id}>
                 <NavLink
-                  to={`${coursePath}/lessons/${lesson.id}`}
+                  to={lessonPath(course.author.username, course.id, lesson.id)}
                   className={({ isActive }) =>
                     `flex items-center gap-3 px-4 py-3 hover:bg-slate-50 dark:hover:bg-slate-900 ${isActive ? 'bg-slate-100 font-semibold dark:bg-slate-800' : ''}`
                   }

@@ -1,7 +1,9 @@
 import { useState } from 'react'
 import type { CourseApi } from '#app/lib/api/courses.ts'
+import { fieldLimits } from '#app/lib/field-limits.ts'
 import type { Autosave } from '#app/lib/use-autosave.ts'
 import type { CourseDraft } from '#features/courses/course-editor.server.ts'
+import { sectionFields } from '#features/courses/course-input.ts'
 import { LessonEditor } from './lesson-editor.tsx'
 
 /** A write of the course's structure, based on the course's current revision. */
@@ -209,7 +211,7 @@ function AddField(props: {
         <span className="font-semibold">{props.label}</span>
         <input
           value={title}
-          maxLength={100}
+          maxLength={fieldLimits(sectionFields.shape.title).maxLength}
           placeholder={props.placeholder}
           onChange={(event) => setTitle(event.target.value)}
           className="rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-600 dark:bg-slate-950"
@@ -240,7 +242,7 @@ function RenameField(props: {
       <span className="font-semibold">{props.label}</span>
       <input
         value={title}
-        maxLength={100}
+        maxLength={fieldLimits(sectionFields.shape.title).maxLength}
         onChange={(event) => setTitle(event.target.value)}
         onBlur={save}
         onKeyDown={(event) => {

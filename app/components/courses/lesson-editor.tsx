@@ -3,8 +3,10 @@ import { ConflictBanner } from '#app/components/conflict-banner.tsx'
 import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
 import { ApiRequestError } from '#app/lib/api/client.ts'
 import type { CourseApi } from '#app/lib/api/courses.ts'
+import { fieldLimits } from '#app/lib/field-limits.ts'
 import { type Autosave, useAutosave } from '#app/lib/use-autosave.ts'
 import type { EditorLesson } from '#features/courses/course-editor.server.ts'
+import { lessonUpdate } from '#features/courses/course-input.ts'
 import { SaveStatus } from './save-status.tsx'
 
 type LessonFields = Pick<EditorLesson, 'title' | 'body' | 'access'>
@@ -70,7 +72,7 @@ export function LessonEditor(props: {
           <span className="font-semibold">レッスン名</span>
           <input
             value={fields.title}
-            maxLength={100}
+            maxLength={fieldLimits(lessonUpdate.shape.title).maxLength}
             onChange={(event) => update({ title: event.target.value })}
             className="rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-600 dark:bg-slate-950"
           />

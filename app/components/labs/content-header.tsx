@@ -3,6 +3,7 @@ import { Link } from 'react-router'
 import { ShareButtons } from '#app/components/share-buttons.tsx'
 import { TagLinks } from '#app/components/tag-links.tsx'
 import { formatDate } from '#app/lib/format.ts'
+import { profilePath } from '#features/content-kinds.ts'
 
 /** The top of a lab's or a story's page: breadcrumb, draft badge, tags, title and author. */
 export function ContentHeader(props: {
@@ -39,7 +40,7 @@ export function ContentHeader(props: {
         </div>
         <h1 className="mt-3 text-3xl font-bold leading-tight">{item.title}</h1>
         <p className="mt-4 text-sm text-slate-500 dark:text-slate-400">
-          <Link to={`/${item.author.username}`} className="hover:underline">
+          <Link to={profilePath(item.author.username)} className="hover:underline">
             {item.author.displayName}
           </Link>
           {item.publishedAt !== null && (

@@ -3,6 +3,7 @@ import { Byline } from '#app/components/byline.tsx'
 import { TagLinks } from '#app/components/tag-links.tsx'
 import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
+import { contentPath } from '#features/content-kinds.ts'
 import type { LabCard as Card } from '#features/labs/lab-lists.server.ts'
 
 /** A lab or a lab story in a list: its picture, title, opening words, tags and author. */
@@ -21,7 +22,7 @@ export function LabCard({ item, path }: { item: Card; path: 'labs' | 'labs_stori
       <div className="flex flex-1 flex-col p-5">
         <h3 className="text-lg font-semibold leading-snug">
           <Link
-            to={`/${item.author.username}/${path}/${item.id}`}
+            to={contentPath(path === 'labs' ? 'lab' : 'lab_story', item.author.username, item.id)}
             className="hover:underline"
             prefetch="intent"
           >

@@ -4,6 +4,7 @@ import { ApiRequestError, callApi } from '#app/lib/api/client.ts'
 import { query } from '#app/lib/query-string.ts'
 import { useCurrentUser, useSettings } from '#app/lib/root-data.ts'
 import { peopleRoutes } from '#features/api/people.ts'
+import { profilePath } from '#features/content-kinds.ts'
 import type { FollowState } from '#features/follows/follow-views.ts'
 
 const buttonClass =
@@ -44,7 +45,7 @@ export function FollowButton(props: { username: string; onChange(state: FollowSt
   if (!user) {
     return (
       <Link
-        to={`/auth/signin${query({ redirectTo: `/${username}` })}`}
+        to={`/auth/signin${query({ redirectTo: profilePath(username) })}`}
         className={`${buttonClass} bg-brand-600 text-white hover:bg-brand-700`}
       >
         フォローする

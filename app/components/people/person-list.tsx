@@ -4,6 +4,7 @@ import { InfiniteList } from '#app/components/infinite-list.tsx'
 import type { PageFetcher } from '#app/lib/api/lists.ts'
 import { useSettings, useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
+import { profilePath } from '#features/content-kinds.ts'
 import type { FollowCard } from '#features/follows/follow-views.ts'
 import type { Page } from '#features/pagination.ts'
 
@@ -31,7 +32,7 @@ export function PersonList(props: {
             size="small"
           />
           <div className="min-w-0">
-            <Link to={`/${person.username}`} className="font-semibold hover:underline">
+            <Link to={profilePath(person.username)} className="font-semibold hover:underline">
               {person.displayName}
             </Link>
             <p className="text-xs text-slate-500 dark:text-slate-400">@{person.username}</p>

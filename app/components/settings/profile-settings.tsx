@@ -7,8 +7,9 @@ import {
   TextField,
   useFocusOnErrors,
 } from '#app/components/forms.tsx'
+import { fieldLimits } from '#app/lib/field-limits.ts'
 import type { ProfileFields } from '#features/users/profile-input.ts'
-import { MAX_PROFILE_LINKS } from '#features/users/profile-input.ts'
+import { MAX_PROFILE_LINKS, profileFields } from '#features/users/profile-input.ts'
 import { TimeZoneField } from './time-zone-field.tsx'
 
 type ProfileResult = {
@@ -46,7 +47,7 @@ export function ProfileSettings(props: { profile: ProfileFields; timeZones: read
         label="表示名"
         name="displayName"
         defaultValue={props.profile.displayName}
-        maxLength={50}
+        maxLength={fieldLimits(profileFields.shape.displayName).maxLength}
         required
         error={errors.displayName}
       />
@@ -58,7 +59,7 @@ export function ProfileSettings(props: { profile: ProfileFields; timeZones: read
           id={`${id}-bio`}
           name="bio"
           rows={4}
-          maxLength={300}
+          maxLength={fieldLimits(profileFields.shape.bio).maxLength}
           defaultValue={props.profile.bio}
           aria-invalid={errors.bio ? true : undefined}
           aria-describedby={`${id}-bio-error`}

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import { useFetcher } from 'react-router'
 import { FormMessage, Spinner, SubmitButton } from '#app/components/forms.tsx'
+import { friendlyDeviceName } from '#app/lib/auth/device-name.ts'
 import { authErrorMessage } from '#app/lib/auth/errors.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
 
@@ -43,7 +44,7 @@ export function RememberedDevices() {
     const currentId = typeof claim === 'string' ? claim : undefined
     const devices = list.map((device) => ({
       id: device.id,
-      name: device.name ?? '名前のないデバイス',
+      name: device.name ? friendlyDeviceName(device.name) : '名前のないデバイス',
       remembered: device.attributes?.['dev:device_remembered_status'] === 'remembered',
       lastUsed: device.lastAuthenticatedDate ?? device.lastModifiedDate,
     }))

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { formatDate } from '#app/lib/format.ts'
-import { CONTENT_KINDS } from '#features/content-kinds.ts'
+import { CONTENT_KINDS, profilePath } from '#features/content-kinds.ts'
 import type { NotificationView } from '#features/social/notifications.server.ts'
 
 const ACTIONS: Record<NotificationView['kind'], string> = {
@@ -21,7 +21,7 @@ export function NotificationItem({
   const { actor, subject, kind } = notification
   const target = subject
     ? `${subject.path}${notification.commentId ? `#comment-${notification.commentId}` : ''}`
-    : `/${actor.username}`
+    : profilePath(actor.username)
   return (
     <Link
       to={target}

@@ -1,6 +1,7 @@
 import { Link } from 'react-router'
 import { Byline } from '#app/components/byline.tsx'
 import { TagLinks } from '#app/components/tag-links.tsx'
+import { contentPath } from '#features/content-kinds.ts'
 import type { StudyCard as Study } from '#features/studies/study-lists.server.ts'
 
 export function StudyCard({ study }: { study: Study }) {
@@ -8,7 +9,7 @@ export function StudyCard({ study }: { study: Study }) {
     <article className="flex h-full flex-col rounded-xl border border-slate-200 p-5 transition hover:border-brand-500 hover:shadow-sm dark:border-slate-800">
       <h3 className="text-lg font-semibold leading-snug">
         <Link
-          to={`/${study.author.username}/studies/${study.id}`}
+          to={contentPath('study', study.author.username, study.id)}
           className="hover:underline"
           prefetch="intent"
         >

@@ -2,6 +2,8 @@ import { Field, inputClass } from '#app/components/courses/course-editor.tsx'
 import { DraftEditorShell, useDraftEditor } from '#app/components/editor-parts.tsx'
 import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
 import type { DraftApi } from '#app/lib/api/drafts.ts'
+import { fieldLimits } from '#app/lib/field-limits.ts'
+import { studyFields } from '#features/studies/study-input.ts'
 import type { StudyDraft } from '#features/studies/study-view.server.ts'
 
 type StudyFields = Pick<StudyDraft, 'title' | 'summary' | 'notes'> & {
@@ -51,7 +53,7 @@ export function StudyEditor(props: {
           <textarea
             name="summary"
             value={fields.summary}
-            maxLength={500}
+            maxLength={fieldLimits(studyFields.shape.summary).maxLength}
             rows={2}
             {...control}
             onChange={(event) => update({ summary: event.target.value })}

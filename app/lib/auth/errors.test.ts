@@ -18,6 +18,13 @@ describe('auth error messages', () => {
       'すでに使われています',
     ],
     [
+      'ExpiredCodeException',
+      'Your software token has already been used once.',
+      'confirmSignIn',
+      'code',
+      '次のコードが表示されるまで待って',
+    ],
+    [
       'AliasExistsException',
       'An account with the given email already exists.',
       'signUp',
@@ -156,6 +163,32 @@ describe('auth error messages', () => {
         'signUp',
       ),
     ).toEqual({ message: 'このユーザー名はすでに使われています', field: 'username' })
+  })
+
+  it('says a taken email is in use, on the email field, with the ways back in', () => {
+    const inUse = {
+      field: 'email',
+      message: expect.stringContaining('このメールアドレスはすでに登録されています'),
+      help: 'emailInUse',
+    }
+    // PreventUserExistenceErrors off: SignUp names the email, not the username.
+    expect(
+      authErrorMessage(
+        failure('UsernameExistsException', 'An account with the given email already exists.'),
+        'signUp',
+      ),
+    ).toEqual(inUse)
+    // Amazon Cognito (and ours with prevention on, by mail) tells it at confirmation.
+    expect(
+      authErrorMessage(
+        failure('AliasExistsException', 'An account with the email already exists.'),
+        'confirmSignUp',
+      ),
+    ).toEqual(inUse)
+    expect(authErrorMessage(failure('UsernameExistsException', 'User already exists'))).toEqual({
+      field: 'username',
+      message: expect.stringContaining('このユーザー名はすでに使われています'),
+    })
   })
 
   it('falls back to a general message for anything unknown, never English', () => {

@@ -12,7 +12,18 @@ export type AuthField =
   | 'code'
   | 'confirmation'
 
-export type AuthErrorMessage = { message: string; field?: AuthField }
+/**
+ * `emailInUse`: the screen also offers the ways into the account that has the address
+ * (sign in, reset the password).
+ */
+export type AuthErrorMessage = { message: string; field?: AuthField; help?: 'emailInUse' }
+
+const EMAIL_IN_USE: AuthErrorMessage = {
+  field: 'email',
+  message:
+    'このメールアドレスはすでに登録されています。ログインするか、パスワードを忘れた場合は再設定してください。',
+  help: 'emailInUse',
+}
 
 /** What the person was doing: the same error name can mean different things. */
 export type AuthAction =
@@ -84,16 +95,14 @@ export function authErrorMessage(error: unknown, action: AuthAction = 'other'): 
       return { message: SESSION_ENDED }
 
     case 'UsernameExistsException':
+      // The pool says so when the email, not the name, is taken (PreventUserExistenceErrors off).
+      if (/email/i.test(message)) return EMAIL_IN_USE
       return {
         field: 'username',
         message: 'このユーザー名はすでに使われています。別の名前にしてください。',
       }
     case 'AliasExistsException':
-      return {
-        field: 'email',
-        message:
-          'このメールアドレスはすでに登録されています。ログインするか、別のアドレスを使ってください。',
-      }
+      return EMAIL_IN_USE
     case 'InvalidPasswordException':
       return {
         field:
@@ -115,6 +124,13 @@ export function authErrorMessage(error: unknown, action: AuthAction = 'other'): 
         message: 'コードが正しくありません。もう一度確認して入力してください。',
       }
     case 'ExpiredCodeException':
+      if (/already been used/i.test(message)) {
+        return {
+          field: 'code',
+          message:
+            'このコードはすでに使われています。認証アプリに次のコードが表示されるまで待ってから、新しいコードを入力してください。',
+        }
+      }
       return {
         field: 'code',
         message:

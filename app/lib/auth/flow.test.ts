@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { query } from '#app/lib/query-string.ts'
-import { errorResult, fieldErrors, safeRedirect } from './flow.ts'
+import { emailSchema, usernameSchema } from '#features/users/account-input.ts'
+import { errorResult, fieldErrors, parseForm, safeRedirect } from './flow.ts'
+import { codeSchema, newPasswordPair, newPasswordSchema } from './validation.ts'
 
 describe('where to go after signing in', () => {
   it.each([
@@ -52,5 +55,75 @@ describe('form results', () => {
     expect(query({ username: 'hana', destination: undefined, from: '' })).toBe('?username=hana')
     expect(query({ a: null })).toBe('')
     expect(query({ to: 'h***@e***.com' })).toBe('?to=h***%40e***.com')
+  })
+})
+
+function form(entries: Record<string, string>): FormData {
+  const data = new FormData()
+  for (const [name, value] of Object.entries(entries)) data.set(name, value)
+  return data
+}
+
+describe('forms checked against a schema', () => {
+  const signUp = z.object({
+    username: usernameSchema,
+    email: emailSchema,
+    password: newPasswordSchema,
+  })
+
+  it('gives the parsed data, trimmed', () => {
+    expect(
+      parseForm(
+        signUp,
+        form({ username: ' hana ', email: 'hana@example.com ', password: 'Hajimete1!' }),
+      ),
+    ).toEqual({ data: { username: 'hana', email: 'hana@example.com', password: 'Hajimete1!' } })
+  })
+
+  it("gives each field's first message, the likeliest slip first", () => {
+    expect(parseForm(signUp, form({ username: 'Hana', email: 'hana', password: 'abc' }))).toEqual({
+      result: {
+        errors: {
+          username: 'ユーザー名に英大文字は使えません。小文字にしてください。',
+          email: 'メールアドレスの形式が正しくありません（例: hana@example.com）。',
+          password: expect.stringContaining('パスワードに足りないもの: 8文字以上'),
+        },
+      },
+    })
+    expect(parseForm(signUp, form({}))).toMatchObject({
+      result: { errors: { username: 'ユーザー名を入力してください。' } },
+    })
+  })
+})
+
+describe('a new password typed twice', () => {
+  const reset = newPasswordPair.and(z.object({ code: codeSchema }))
+
+  it('tells a mismatch on the confirmation, and forgives a full-width code', () => {
+    expect(
+      parseForm(
+        reset,
+        form({ newPassword: 'Hajimete1!', confirmation: 'Hajimete1?', code: '１２３ ４５６' }),
+      ),
+    ).toEqual({ result: { errors: { confirmation: '確認用のパスワードが一致しません。' } } })
+    expect(
+      parseForm(
+        reset,
+        form({ newPassword: 'Hajimete1!', confirmation: 'Hajimete1!', code: '１２３ ４５６' }),
+      ),
+    ).toEqual({ data: { newPassword: 'Hajimete1!', confirmation: 'Hajimete1!', code: '123456' } })
+  })
+
+  it('names a weak password and a bad code', () => {
+    expect(
+      parseForm(reset, form({ newPassword: 'abc', confirmation: 'abc', code: '12' })),
+    ).toMatchObject({
+      result: {
+        errors: {
+          newPassword: expect.stringContaining('パスワードに足りないもの'),
+          code: 'コードは6桁の数字です。',
+        },
+      },
+    })
   })
 })

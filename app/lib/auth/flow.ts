@@ -1,10 +1,13 @@
-import { type AuthAction, authErrorMessage } from './errors.ts'
+import { parseCookie } from 'cookie'
+import type { z } from 'zod'
+import { type AuthAction, type AuthErrorMessage, authErrorMessage } from './errors.ts'
 
 /** What a form submission on an auth screen comes back with when it does not move on. */
 export type FormResult = {
   errors?: Partial<Record<string, string>>
   formError?: string
   notice?: string
+  help?: AuthErrorMessage['help']
 }
 
 export function formString(form: FormData, name: string): string {
@@ -18,10 +21,31 @@ export function fieldErrors(checks: Record<string, string | undefined>): FormRes
   return Object.keys(errors).length > 0 ? { errors } : undefined
 }
 
+/**
+ * A submitted form checked against a zod schema, the site's one validation idiom (features
+ * parse their input the same way): the parsed data, or each field's first message.
+ */
+export function parseForm<T extends z.ZodType>(
+  schema: T,
+  form: FormData,
+): { data: z.output<T> } | { result: { errors: Record<string, string> } } {
+  const parsed = schema.safeParse(Object.fromEntries(form))
+  if (parsed.success) return { data: parsed.data }
+  const errors: Record<string, string> = {}
+  for (const issue of parsed.error.issues) {
+    const field = issue.path.map(String).join('.') || 'form'
+    errors[field] ??= issue.message
+  }
+  return { result: { errors } }
+}
+
 /** An error from Amplify or the user pool, as the form shows it. */
 export function errorResult(error: unknown, action: AuthAction): FormResult {
-  const { message, field } = authErrorMessage(error, action)
-  return field ? { errors: { [field]: message } } : { formError: message }
+  const { message, field, help } = authErrorMessage(error, action)
+  return {
+    ...(field ? { errors: { [field]: message } } : { formError: message }),
+    ...(help && { help }),
+  }
 }
 
 // Only for parsing: a target that resolves anywhere else is another origin.
@@ -49,12 +73,28 @@ export function safeRedirect(target: string | null | undefined, fallback = '/'):
 }
 
 /**
+ * Whether this browser has the cookie (by its decoded name, as js-cookie writes it). The name
+ * comes from the server's identity settings (`sessionCookie`), never spelled here.
+ */
+export function browserHasCookie(cookieName: string): boolean {
+  return Object.keys(parseCookie(document.cookie)).some((name) => decodedName(name) === cookieName)
+}
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name)
+  } catch {
+    return name
+  }
+}
+
+/**
  * Amplify's signOut() clears the cookies without waiting for it; the next request must not
  * carry them. Resolves once the session cookie is gone (or after a second).
  */
 export async function sessionCookieCleared(cookieName: string): Promise<void> {
   for (let tries = 0; tries < 50; tries++) {
-    if (!document.cookie.split(';').some((pair) => pair.trim().startsWith(`${cookieName}=`))) return
+    if (!browserHasCookie(cookieName)) return
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }

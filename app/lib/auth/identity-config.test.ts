@@ -17,6 +17,7 @@ const embedded: ClientIdentitySettings = {
   googleSignIn: false,
   httpsPort: undefined,
   features: { totpMfa: false, rememberedDevices: false },
+  sessionCookie: 'CognitoIdentityServiceProvider.techlabwebclient0000000000.LastAuthUser',
 }
 
 describe("Amplify's configuration", () => {

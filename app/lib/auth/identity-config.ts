@@ -24,6 +24,11 @@ export type ClientIdentitySettings = {
   httpsPort: number | undefined
   /** What the user pool can do today; screens hide what cannot work yet. */
   features: { totpMfa: boolean; rememberedDevices: boolean }
+  /**
+   * The name of Amplify's cookie that names the signed-in user: present exactly while the
+   * browser holds a session (the server's web-session module owns the names).
+   */
+  sessionCookie: string
 }
 
 /** The password rules of the user pool, also shown to people as a checklist. */

@@ -1,4 +1,6 @@
 import type { SignInOutput } from 'aws-amplify/auth'
+import { formString, parseForm } from './flow.ts'
+import { codeError, emailError, newPasswordPair, normalizeCode } from './validation.ts'
 
 export type MfaMethod = 'TOTP' | 'EMAIL' | 'SMS'
 
@@ -68,5 +70,52 @@ export function signInStepOf(
     default:
       // Passwordless first-factor steps (USER_AUTH): this site signs in with SRP.
       return { kind: 'unsupported', signInStep: nextStep.signInStep }
+  }
+}
+
+/** The step the form was showing, from its hidden field; nothing usable gives undefined. */
+export function parseStep(text: string): SignInStep | undefined {
+  try {
+    const step = JSON.parse(text) as SignInStep | null
+    return step && typeof step === 'object' && typeof step.kind === 'string' ? step : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The answer a challenge form carries, checked as the step expects it, or its field errors. */
+export function challengeAnswer(
+  step: SignInStep,
+  form: FormData,
+): { value: string } | { errors: Record<string, string> } {
+  switch (step.kind) {
+    case 'newPassword': {
+      const parsed = parseForm(newPasswordPair, form)
+      return 'result' in parsed
+        ? { errors: parsed.result.errors }
+        : { value: parsed.data.newPassword }
+    }
+    case 'selectMfa':
+    case 'selectMfaSetup': {
+      const method = formString(form, 'method') as MfaMethod
+      if (!step.options.includes(method)) return { errors: { method: '方法を選んでください。' } }
+      return { value: method }
+    }
+    case 'emailSetup': {
+      const email = formString(form, 'email').trim()
+      const error = emailError(email)
+      return error ? { errors: { email: error } } : { value: email }
+    }
+    case 'customChallenge': {
+      const code = normalizeCode(formString(form, 'code'))
+      return code ? { value: code } : { errors: { code: 'コードを入力してください。' } }
+    }
+    default: {
+      const code = normalizeCode(formString(form, 'code'))
+      // Codes sent by mail may be longer (Amazon Cognito's email codes have 8 digits).
+      const mailed = step.kind === 'code' && step.method === 'EMAIL' && /^\d{6,8}$/.test(code)
+      const error = mailed ? undefined : codeError(code)
+      return error ? { errors: { code: error } } : { value: code }
+    }
   }
 }

@@ -1,12 +1,11 @@
+import { z } from 'zod'
+import { emailSchema, usernameSchema } from '#features/users/account-input.ts'
 import { PASSWORD_FORMAT } from './identity-config.ts'
 
 /**
  * The rules of the sign-up and password forms, checked in the browser before anything is
  * sent, with the same words the checklist shows. The user pool checks them again.
  */
-
-/** Usernames become URLs (`/{user}`); the same rule as features/users/accounts.server.ts. */
-export const USERNAME_PATTERN = /^[a-z0-9_]{3,20}$/
 
 export const USERNAME_RULE =
   '半角の英小文字（a〜z）・数字・アンダースコア（_）で、3〜20文字。ページのURL（/ユーザー名）になります。'
@@ -44,38 +43,15 @@ export function passwordMeetsPolicy(password: string): boolean {
   return PASSWORD_RULES.every((rule) => rule.test(password))
 }
 
-export function usernameError(username: string): string | undefined {
-  if (username === '') return 'ユーザー名を入力してください。'
-  if (/[A-Z]/.test(username) && USERNAME_PATTERN.test(username.toLowerCase())) {
-    return 'ユーザー名に英大文字は使えません。小文字にしてください。'
-  }
-  if (!USERNAME_PATTERN.test(username)) {
-    return 'ユーザー名は半角の英小文字・数字・アンダースコア（_）で、3〜20文字にしてください。'
-  }
-  return undefined
+/** The first message of a field's schema (features/users/account-input.ts), or undefined. */
+function firstError(schema: z.ZodType, value: string): string | undefined {
+  const result = schema.safeParse(value)
+  return result.success ? undefined : result.error.issues[0]?.message
 }
 
-// Deliberately loose: the mail itself proves the address. Catches typos like a missing @.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+export const usernameError = (username: string) => firstError(usernameSchema, username)
 
-export function emailError(email: string): string | undefined {
-  if (email === '') return 'メールアドレスを入力してください。'
-  if (!EMAIL_PATTERN.test(email) || email.length > 254) {
-    return 'メールアドレスの形式が正しくありません（例: hana@example.com）。'
-  }
-  return undefined
-}
-
-export function newPasswordError(password: string): string | undefined {
-  if (password === '') return 'パスワードを入力してください。'
-  if (!passwordMeetsPolicy(password)) {
-    const missing = passwordChecks(password)
-      .filter((check) => !check.met)
-      .map((check) => check.label)
-    return `パスワードに足りないもの: ${missing.join('、')}`
-  }
-  return undefined
-}
+export const emailError = (email: string) => firstError(emailSchema, email)
 
 /** Six digits, as typed: full-width digits and spaces are forgiven. */
 export function normalizeCode(code: string): string {
@@ -84,8 +60,50 @@ export function normalizeCode(code: string): string {
     .replace(/[\s-]/g, '')
 }
 
-export function codeError(code: string): string | undefined {
-  if (code === '') return 'コードを入力してください。'
-  if (!/^\d{6}$/.test(code)) return 'コードは6桁の数字です。'
-  return undefined
-}
+/** A new password: the pool's rules, naming what is missing (the checklist's words). */
+export const newPasswordSchema = z
+  .string({ error: 'パスワードを入力してください。' })
+  .min(1, 'パスワードを入力してください。')
+  .superRefine((password, context) => {
+    const missing = passwordChecks(password).filter((check) => !check.met)
+    if (password !== '' && missing.length > 0) {
+      context.addIssue({
+        code: 'custom',
+        message: `パスワードに足りないもの: ${missing.map((check) => check.label).join('、')}`,
+      })
+    }
+  })
+
+export const newPasswordError = (password: string) => firstError(newPasswordSchema, password)
+
+const MISMATCH = '確認用のパスワードが一致しません。'
+
+/**
+ * A new password typed twice (the reset, sign-in's forced change, the settings' change): the
+ * fields of NewPasswordFields. A mismatch is told on the confirmation field.
+ */
+export const newPasswordPair = z
+  .object({ newPassword: newPasswordSchema, confirmation: z.string().default('') })
+  .refine((pair) => pair.newPassword === pair.confirmation, {
+    path: ['confirmation'],
+    error: MISMATCH,
+  })
+
+/** A six-digit code as typed (full-width digits, spaces and hyphens forgiven). */
+export const codeSchema = z
+  .string({ error: 'コードを入力してください。' })
+  .transform(normalizeCode)
+  .pipe(
+    z
+      .string()
+      .min(1, 'コードを入力してください。')
+      .regex(/^\d{6}$/, 'コードは6桁の数字です。'),
+  )
+
+/** The name or address an account is found by (sign-in, the reset). */
+export const signInNameSchema = z
+  .string({ error: 'ユーザー名またはメールアドレスを入力してください。' })
+  .trim()
+  .min(1, 'ユーザー名またはメールアドレスを入力してください。')
+
+export const codeError = (code: string) => firstError(codeSchema, code)

@@ -1,9 +1,11 @@
 import { useRef } from 'react'
 import { Form, Link, redirect, useSearchParams } from 'react-router'
+import { z } from 'zod'
 import {
   AuthFootnote,
   AuthHeading,
   DevMailboxNote,
+  EmailInUseLinks,
   linkClass,
   NeedsJavaScript,
 } from '#app/components/auth-screen.tsx'
@@ -17,15 +19,16 @@ import {
 import {
   errorResult,
   type FormResult,
-  fieldErrors,
   formString,
+  parseForm,
   safeRedirect,
 } from '#app/lib/auth/flow.ts'
-import { loadAuth } from '#app/lib/auth/load-auth.ts'
+import { type AuthModule, loadAuth } from '#app/lib/auth/load-auth.ts'
 import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
-import { codeError, normalizeCode } from '#app/lib/auth/validation.ts'
+import { codeSchema } from '#app/lib/auth/validation.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { query } from '#app/lib/query-string.ts'
+import { useIdentitySettings } from '#app/lib/root-data.ts'
 import type { Route } from './+types/confirm'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -35,6 +38,11 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   })
 
 type ConfirmResult = FormResult & { resentTo?: string }
+
+const confirmForm = z.object({
+  username: z.string().trim().min(1, 'ユーザー名を入力してください。'),
+  code: codeSchema,
+})
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ConfirmResult> {
   const form = await request.formData()
@@ -59,13 +67,16 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     }
   }
 
-  const code = normalizeCode(formString(form, 'code'))
-  const invalid = fieldErrors({ username: usernameMissing, code: codeError(code) })
-  if (invalid) return invalid
+  const parsed = parseForm(confirmForm, form)
+  if ('result' in parsed) return parsed.result
+  const { code } = parsed.data
+  let confirmed: Awaited<ReturnType<typeof auth.confirmSignUp>>
   try {
-    await auth.confirmSignUp({ username, confirmationCode: code })
+    confirmed = await auth.confirmSignUp({ username, confirmationCode: code })
   } catch (error) {
     const result = errorResult(error, 'confirmSignUp')
+    // The address is another account's (AliasExistsException): no email field here to carry it.
+    if (result.help) return { formError: result.errors?.email, help: result.help }
     // Already confirmed: nothing is wrong, the person only needs to sign in.
     if (/確認済み/.test(result.formError ?? '')) {
       throw redirect(`/auth/signin${query({ username, confirmed: '1' })}`)
@@ -73,7 +84,25 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     return result
   }
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
+  if (confirmed.nextStep.signUpStep === 'COMPLETE_AUTO_SIGN_IN' && (await autoSignedIn(auth))) {
+    throw redirect(redirectTo || '/')
+  }
   throw redirect(`/auth/signin${query({ username, confirmed: '1', redirectTo })}`)
+}
+
+/**
+ * Signs in with the password given at sign-up (Amplify keeps it in memory from signUp in this
+ * tab, so not after a reload or on another device). Anything short of a finished sign-in (an
+ * MFA the pool requires, an error) leaves it to the sign-in screen.
+ */
+async function autoSignedIn(auth: AuthModule): Promise<boolean> {
+  try {
+    const output = await auth.autoSignIn()
+    if (output.nextStep.signInStep === 'DONE') return true
+  } catch {
+    // The sign-in screen asks for the password.
+  }
+  return false
 }
 
 export default function Confirm({ actionData }: Route.ComponentProps) {
@@ -87,6 +116,8 @@ export default function Confirm({ actionData }: Route.ComponentProps) {
   const messageRef = useRef<HTMLDivElement>(null)
   useFocusOnErrors(actionData, formRef, messageRef)
   const errors = actionData?.errors ?? {}
+  // Only this site's user pool mails the owner of a taken address (docs/decisions/026).
+  const embedded = useIdentitySettings().endpoints === 'embedded'
 
   return (
     <>
@@ -112,6 +143,7 @@ export default function Confirm({ actionData }: Route.ComponentProps) {
             {actionData.formError}
           </FormMessage>
         )}
+        {actionData?.help === 'emailInUse' && <EmailInUseLinks />}
         {actionData?.notice && <FormMessage tone="success">{actionData.notice}</FormMessage>}
         {username ? (
           <p className="text-sm">
@@ -143,6 +175,11 @@ export default function Confirm({ actionData }: Route.ComponentProps) {
           <p className="text-slate-700 dark:text-slate-300">
             メールが届かないときは、迷惑メールのフォルダも確認してください。コードの有効期限が切れたときも、新しいコードを送れます。
           </p>
+          {embedded && (
+            <p className="mt-2 text-slate-700 dark:text-slate-300">
+              そのメールアドレスですでに登録している場合は、確認コードの代わりに、今のアカウントへのログイン方法をお知らせするメールが届きます。
+            </p>
+          )}
           <SubmitButton
             pending={resending}
             pendingLabel="送っています…"

@@ -1,5 +1,7 @@
 import { useRef } from 'react'
 import { Form, Link, redirect, useSearchParams } from 'react-router'
+import { z } from 'zod'
+import { NewPasswordFields } from '#app/components/auth/new-password-fields.tsx'
 import {
   AuthFootnote,
   AuthHeading,
@@ -10,15 +12,14 @@ import {
 import {
   CodeField,
   FormMessage,
-  PasswordField,
   SubmitButton,
   TextField,
   useFocusOnErrors,
 } from '#app/components/forms.tsx'
-import { errorResult, type FormResult, fieldErrors, formString } from '#app/lib/auth/flow.ts'
+import { errorResult, type FormResult, parseForm } from '#app/lib/auth/flow.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
 import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
-import { codeError, newPasswordError, normalizeCode } from '#app/lib/auth/validation.ts'
+import { codeSchema, newPasswordPair, signInNameSchema } from '#app/lib/auth/validation.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { query } from '#app/lib/query-string.ts'
 import type { Route } from './+types/forgot-password-verify'
@@ -29,21 +30,12 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     description: 'メールで届いたコードと新しいパスワードを入力します。',
   })
 
+const resetForm = newPasswordPair.and(z.object({ username: signInNameSchema, code: codeSchema }))
+
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<FormResult> {
-  const form = await request.formData()
-  const username = formString(form, 'username').trim()
-  const code = normalizeCode(formString(form, 'code'))
-  const newPassword = formString(form, 'newPassword')
-  const invalid = fieldErrors({
-    username: username ? undefined : 'ユーザー名またはメールアドレスを入力してください。',
-    code: codeError(code),
-    newPassword: newPasswordError(newPassword),
-    confirmation:
-      newPassword && newPassword !== formString(form, 'confirmation')
-        ? '確認用のパスワードが一致しません。'
-        : undefined,
-  })
-  if (invalid) return invalid
+  const parsed = parseForm(resetForm, await request.formData())
+  if ('result' in parsed) return parsed.result
+  const { username, code, newPassword } = parsed.data
   const auth = await loadAuth()
   try {
     await auth.confirmResetPassword({ username, confirmationCode: code, newPassword })
@@ -102,21 +94,7 @@ export default function ForgotPasswordVerify({ actionData }: Route.ComponentProp
           />
         )}
         <CodeField label="確認コード（6桁）" name="code" required error={errors.code} />
-        <PasswordField
-          label="新しいパスワード"
-          name="newPassword"
-          autoComplete="new-password"
-          required
-          checklist
-          error={errors.newPassword}
-        />
-        <PasswordField
-          label="新しいパスワード（確認用）"
-          name="confirmation"
-          autoComplete="new-password"
-          required
-          error={errors.confirmation}
-        />
+        <NewPasswordFields errors={errors} />
         <SubmitButton pending={submitting} pendingLabel="設定しています…" className="mt-1 w-full">
           パスワードを設定する
         </SubmitButton>

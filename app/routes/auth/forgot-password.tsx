@@ -1,5 +1,6 @@
 import { useRef } from 'react'
 import { Form, Link, redirect, useSearchParams } from 'react-router'
+import { z } from 'zod'
 import {
   AuthFootnote,
   AuthHeading,
@@ -7,9 +8,10 @@ import {
   NeedsJavaScript,
 } from '#app/components/auth-screen.tsx'
 import { FormMessage, SubmitButton, TextField, useFocusOnErrors } from '#app/components/forms.tsx'
-import { errorResult, type FormResult, formString } from '#app/lib/auth/flow.ts'
+import { errorResult, type FormResult, parseForm } from '#app/lib/auth/flow.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
 import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
+import { signInNameSchema } from '#app/lib/auth/validation.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { query } from '#app/lib/query-string.ts'
 import type { Route } from './+types/forgot-password'
@@ -21,10 +23,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   })
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<FormResult> {
-  const form = await request.formData()
-  const username = formString(form, 'username').trim()
-  if (!username)
-    return { errors: { username: 'ユーザー名またはメールアドレスを入力してください。' } }
+  const parsed = parseForm(z.object({ username: signInNameSchema }), await request.formData())
+  if ('result' in parsed) return parsed.result
+  const { username } = parsed.data
   const auth = await loadAuth()
   try {
     const result = await auth.resetPassword({ username })

@@ -3,7 +3,6 @@ import { Link, useSearchParams } from 'react-router'
 import { AuthHeading, linkClass } from '#app/components/auth-screen.tsx'
 import { SubmitButton, TextField } from '#app/components/forms.tsx'
 import { GoogleSignInDisabled } from '#app/components/google-disabled.tsx'
-import { hasPendingGoogleSignUp } from '#app/lib/auth/hosted-sign-in.server.ts'
 import { USERNAME_RULE, usernameError } from '#app/lib/auth/validation.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { useIdentitySettings } from '#app/lib/root-data.ts'
@@ -15,8 +14,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     description: 'はじめて Google でログインしたときに、サイトで使うユーザー名を決めます。',
   })
 
-export async function loader({ request }: Route.LoaderArgs) {
-  return { pending: hasPendingGoogleSignUp(request) }
+export async function loader({ context, request }: Route.LoaderArgs) {
+  return { pending: context.auth.hasPendingGoogleSignUp(request) }
 }
 
 /**

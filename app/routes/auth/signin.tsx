@@ -1,5 +1,7 @@
 import { useRef } from 'react'
 import { Form, Link, redirect, useSearchParams } from 'react-router'
+import { z } from 'zod'
+import { ChallengeScreen } from '#app/components/auth/challenge-screen.tsx'
 import {
   AuthFootnote,
   AuthHeading,
@@ -8,25 +10,28 @@ import {
   NeedsJavaScript,
 } from '#app/components/auth-screen.tsx'
 import {
-  CodeField,
   FormMessage,
   PasswordField,
   SubmitButton,
   TextField,
   useFocusOnErrors,
 } from '#app/components/forms.tsx'
-import { TotpSetup } from '#app/components/totp-setup.tsx'
 import {
   errorResult,
   type FormResult,
-  fieldErrors,
   formString,
+  parseForm,
   safeRedirect,
 } from '#app/lib/auth/flow.ts'
 import { type AuthModule, loadAuth } from '#app/lib/auth/load-auth.ts'
-import { type MfaMethod, type SignInStep, signInStepOf } from '#app/lib/auth/sign-in-steps.ts'
+import {
+  challengeAnswer,
+  parseStep,
+  type SignInStep,
+  signInStepOf,
+} from '#app/lib/auth/sign-in-steps.ts'
 import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
-import { codeError, emailError, newPasswordError, normalizeCode } from '#app/lib/auth/validation.ts'
+import { signInNameSchema } from '#app/lib/auth/validation.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { query } from '#app/lib/query-string.ts'
 import type { Route } from './+types/signin'
@@ -46,6 +51,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 type SignInResult = FormResult & { step?: SignInStep; username?: string }
 
+const signInForm = z.object({
+  username: signInNameSchema,
+  password: z.string().min(1, 'パスワードを入力してください。'),
+})
+
 /** The name authenticator apps show beside the six-digit code. */
 const TOTP_ISSUER = 'テックラボ'
 
@@ -56,12 +66,9 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   const username = formString(form, 'username').trim()
 
   if (formString(form, 'intent') === 'signIn') {
-    const password = formString(form, 'password')
-    const invalid = fieldErrors({
-      username: username ? undefined : 'ユーザー名またはメールアドレスを入力してください。',
-      password: password ? undefined : 'パスワードを入力してください。',
-    })
-    if (invalid) return invalid
+    const parsed = parseForm(signInForm, form)
+    if ('result' in parsed) return parsed.result
+    const { password } = parsed.data
     try {
       const output = await signInAfresh(auth, username, password)
       return await nextScreen(auth, signInStepOf(output.nextStep, username, TOTP_ISSUER), {
@@ -130,55 +137,6 @@ async function nextScreen(
       }
     default:
       return { step, username }
-  }
-}
-
-/** The step the form was showing, from its hidden field; nothing usable gives undefined. */
-function parseStep(text: string): SignInStep | undefined {
-  try {
-    const step = JSON.parse(text) as SignInStep | null
-    return step && typeof step === 'object' && typeof step.kind === 'string' ? step : undefined
-  } catch {
-    return undefined
-  }
-}
-
-function challengeAnswer(
-  step: SignInStep,
-  form: FormData,
-): { value: string } | { errors: Record<string, string> } {
-  switch (step.kind) {
-    case 'newPassword': {
-      const password = formString(form, 'newPassword')
-      const error = newPasswordError(password)
-      if (error) return { errors: { newPassword: error } }
-      if (password !== formString(form, 'confirmation')) {
-        return { errors: { confirmation: '確認用のパスワードが一致しません。' } }
-      }
-      return { value: password }
-    }
-    case 'selectMfa':
-    case 'selectMfaSetup': {
-      const method = formString(form, 'method') as MfaMethod
-      if (!step.options.includes(method)) return { errors: { method: '方法を選んでください。' } }
-      return { value: method }
-    }
-    case 'emailSetup': {
-      const email = formString(form, 'email').trim()
-      const error = emailError(email)
-      return error ? { errors: { email: error } } : { value: email }
-    }
-    case 'customChallenge': {
-      const code = normalizeCode(formString(form, 'code'))
-      return code ? { value: code } : { errors: { code: 'コードを入力してください。' } }
-    }
-    default: {
-      const code = normalizeCode(formString(form, 'code'))
-      // Codes sent by mail may be longer (Amazon Cognito's email codes have 8 digits).
-      const mailed = step.kind === 'code' && step.method === 'EMAIL' && /^\d{6,8}$/.test(code)
-      const error = mailed ? undefined : codeError(code)
-      return error ? { errors: { code: error } } : { value: code }
-    }
   }
 }
 
@@ -278,179 +236,4 @@ function noticeFor(searchParams: URLSearchParams): string | undefined {
   if (searchParams.get('expired'))
     return 'ログインの有効期限が切れました。もう一度ログインしてください。'
   return undefined
-}
-
-const METHOD_LABELS: Record<MfaMethod, { title: string; body: string }> = {
-  TOTP: { title: '認証アプリ', body: 'Google Authenticator などのアプリに表示される6桁のコード' },
-  EMAIL: { title: 'メール', body: '登録したメールアドレスに届く6桁のコード' },
-  SMS: { title: 'SMS', body: '登録した電話番号に届く6桁のコード' },
-}
-
-/** The second step of a sign-in: a code, a new password, or setting up a second factor. */
-function ChallengeScreen(props: { step: SignInStep; username: string; result: SignInResult }) {
-  const { step, username, result } = props
-  const submitting = useSubmitting('challenge')
-  const formRef = useRef<HTMLFormElement>(null)
-  const messageRef = useRef<HTMLDivElement>(null)
-  useFocusOnErrors(result, formRef, messageRef)
-  const errors = result.errors ?? {}
-  const copy = challengeCopy(step)
-
-  return (
-    <>
-      <AuthHeading title={copy.title}>{copy.body}</AuthHeading>
-      <Form method="post" noValidate ref={formRef} className="flex flex-col gap-3">
-        <input type="hidden" name="step" value={JSON.stringify(step)} />
-        <input type="hidden" name="username" value={username} />
-        {result.formError && (
-          <FormMessage tone="error" focusRef={messageRef}>
-            {result.formError}
-          </FormMessage>
-        )}
-        {step.kind === 'totpSetup' && <TotpSetup uri={step.uri} secret={step.secret} />}
-        {(step.kind === 'code' || step.kind === 'totpSetup' || step.kind === 'customChallenge') && (
-          <CodeField
-            label={
-              step.kind === 'customChallenge' || (step.kind === 'code' && step.method === 'EMAIL')
-                ? 'コード'
-                : '6桁のコード'
-            }
-            name="code"
-            required
-            autoFocus
-            error={errors.code}
-          />
-        )}
-        {step.kind === 'newPassword' && (
-          <>
-            <PasswordField
-              label="新しいパスワード"
-              name="newPassword"
-              autoComplete="new-password"
-              required
-              checklist
-              error={errors.newPassword}
-            />
-            <PasswordField
-              label="新しいパスワード（確認用）"
-              name="confirmation"
-              autoComplete="new-password"
-              required
-              error={errors.confirmation}
-            />
-          </>
-        )}
-        {step.kind === 'emailSetup' && (
-          <TextField
-            label="メールアドレス"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            error={errors.email}
-          />
-        )}
-        {(step.kind === 'selectMfa' || step.kind === 'selectMfaSetup') && (
-          <fieldset aria-describedby={errors.method ? 'method-error' : undefined}>
-            <legend className="text-sm font-semibold">コードを受け取る方法</legend>
-            <div className="mt-2 flex flex-col gap-2">
-              {step.options.map((method, index) => (
-                <label
-                  key={method}
-                  className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 px-4 py-3 has-checked:border-brand-500 has-checked:bg-brand-50 dark:border-slate-600 dark:has-checked:bg-slate-800"
-                >
-                  <input
-                    type="radio"
-                    name="method"
-                    value={method}
-                    defaultChecked={index === 0}
-                    className="mt-1.5 accent-brand-600"
-                  />
-                  <span>
-                    <span className="block font-semibold">{METHOD_LABELS[method].title}</span>
-                    <span className="block text-sm text-slate-600 dark:text-slate-400">
-                      {METHOD_LABELS[method].body}
-                    </span>
-                  </span>
-                </label>
-              ))}
-            </div>
-            <p id="method-error" className="min-h-5 text-sm text-red-700 dark:text-red-300">
-              {errors.method}
-            </p>
-          </fieldset>
-        )}
-        <SubmitButton
-          pending={submitting}
-          pendingLabel="確認しています…"
-          name="intent"
-          value="challenge"
-          className="mt-1 w-full"
-        >
-          {copy.submit}
-        </SubmitButton>
-      </Form>
-      <AuthFootnote>
-        <Link to="/auth/signin" reloadDocument className={linkClass}>
-          最初からログインし直す
-        </Link>
-      </AuthFootnote>
-    </>
-  )
-}
-
-function challengeCopy(step: SignInStep): { title: string; body: string; submit: string } {
-  switch (step.kind) {
-    case 'code':
-      if (step.method === 'TOTP') {
-        return {
-          title: '認証アプリのコード',
-          body: '二段階認証が有効です。認証アプリ（Google Authenticator など）に表示されている6桁のコードを入力してください。',
-          submit: 'ログイン',
-        }
-      }
-      return {
-        title: step.method === 'SMS' ? 'SMS のコード' : 'メールのコード',
-        body: `${step.destination ? `${step.destination} に` : ''}確認コードをお送りしました。届いたコードを入力してください。`,
-        submit: 'ログイン',
-      }
-    case 'newPassword':
-      return {
-        title: '新しいパスワードの設定',
-        body: 'はじめてのログインのため、ご自分で決めたパスワードに変更してください。',
-        submit: 'パスワードを設定してログイン',
-      }
-    case 'selectMfa':
-      return {
-        title: '確認の方法を選んでください',
-        body: 'このアカウントには二段階認証が設定されています。コードを受け取る方法を選んでください。',
-        submit: '次へ',
-      }
-    case 'selectMfaSetup':
-      return {
-        title: '二段階認証の設定',
-        body: 'このサイトでは二段階認証の設定が必要です。使う方法を選んでください。',
-        submit: '次へ',
-      }
-    case 'totpSetup':
-      return {
-        title: '認証アプリの登録',
-        body: '認証アプリ（Google Authenticator、Microsoft Authenticator など）で QR コードを読み取り、表示された6桁のコードを入力してください。',
-        submit: '登録してログイン',
-      }
-    case 'emailSetup':
-      return {
-        title: 'メールによる二段階認証の設定',
-        body: 'ログインのときに確認コードを受け取るメールアドレスを入力してください。',
-        submit: '次へ',
-      }
-    case 'customChallenge':
-      return {
-        title: '追加の確認',
-        body: 'メールでお送りしたコードを入力してください。',
-        submit: 'ログイン',
-      }
-    default:
-      return { title: 'ログイン', body: '', submit: 'ログイン' }
-  }
 }

@@ -3,7 +3,6 @@ import { AuthHeading, linkClass, NeedsJavaScript } from '#app/components/auth-sc
 import { FormMessage, SubmitButton } from '#app/components/forms.tsx'
 import { errorResult, type FormResult, sessionCookieCleared } from '#app/lib/auth/flow.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
-import { AMPLIFY_COOKIE_PREFIX, hasAmplifySession } from '#app/lib/auth/session-cookies.ts'
 import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { useCurrentUser } from '#app/lib/root-data.ts'
@@ -15,10 +14,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export async function loader({ context, request }: Route.LoaderArgs) {
   // Cookies the server could not accept (an expired session) can still be signed out.
   return {
-    hasSession: hasAmplifySession(
-      request.headers.get('cookie'),
-      context.auth.client.userPoolClientId,
-    ),
+    hasSession: context.auth.hasSession(request),
   }
 }
 
@@ -33,9 +29,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   } catch (error) {
     return errorResult(error, 'signOut')
   }
-  await sessionCookieCleared(
-    `${AMPLIFY_COOKIE_PREFIX}.${auth.settings.userPoolClientId}.LastAuthUser`,
-  )
+  await sessionCookieCleared(auth.settings.sessionCookie)
   return { signedOut: global ? 'everywhere' : 'here' }
 }
 

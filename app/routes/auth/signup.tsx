@@ -1,8 +1,10 @@
 import { useRef } from 'react'
 import { Form, Link, redirect, useSearchParams } from 'react-router'
+import { z } from 'zod'
 import {
   AuthFootnote,
   AuthHeading,
+  EmailInUseLinks,
   GoogleSignIn,
   linkClass,
   NeedsJavaScript,
@@ -14,23 +16,14 @@ import {
   TextField,
   useFocusOnErrors,
 } from '#app/components/forms.tsx'
-import {
-  errorResult,
-  type FormResult,
-  fieldErrors,
-  formString,
-  safeRedirect,
-} from '#app/lib/auth/flow.ts'
+import { errorResult, type FormResult, parseForm, safeRedirect } from '#app/lib/auth/flow.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
 import { useSubmitting } from '#app/lib/auth/use-submitting.ts'
-import {
-  emailError,
-  newPasswordError,
-  USERNAME_RULE,
-  usernameError,
-} from '#app/lib/auth/validation.ts'
+import { newPasswordSchema, USERNAME_RULE } from '#app/lib/auth/validation.ts'
+import { fieldLimits } from '#app/lib/field-limits.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { query } from '#app/lib/query-string.ts'
+import { emailSchema, usernameSchema } from '#features/users/account-input.ts'
 import type { Route } from './+types/signup'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -43,24 +36,26 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return null
 }
 
-export async function clientAction({ request }: Route.ClientActionArgs): Promise<FormResult> {
-  const form = await request.formData()
-  const username = formString(form, 'username').trim()
-  const email = formString(form, 'email').trim()
-  const password = formString(form, 'password')
-  const invalid = fieldErrors({
-    username: usernameError(username),
-    email: emailError(email),
-    password: newPasswordError(password),
-  })
-  if (invalid) return invalid
+type SignUpResult = FormResult & { email?: string }
+
+const signUpForm = z.object({
+  username: usernameSchema,
+  email: emailSchema,
+  password: newPasswordSchema,
+})
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<SignUpResult> {
+  const parsed = parseForm(signUpForm, await request.formData())
+  if ('result' in parsed) return parsed.result
+  const { username, email, password } = parsed.data
 
   const auth = await loadAuth()
   try {
     const result = await auth.signUp({
       username,
       password,
-      options: { userAttributes: { email } },
+      // Confirming the email then signs in with what was typed here, still in memory.
+      options: { userAttributes: { email }, autoSignIn: true },
     })
     const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
     if (result.isSignUpComplete) {
@@ -73,7 +68,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     throw redirect(`/auth/confirm${query({ username, destination, redirectTo })}`)
   } catch (error) {
     if (error instanceof Response) throw error
-    return errorResult(error, 'signUp')
+    return { ...errorResult(error, 'signUp'), email }
   }
 }
 
@@ -107,7 +102,7 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
           autoCorrect="off"
           spellCheck={false}
           required
-          maxLength={20}
+          maxLength={fieldLimits(usernameSchema).maxLength}
           hint={USERNAME_RULE}
           error={errors.username}
         />
@@ -120,6 +115,9 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
           hint="確認コードをこのアドレスにお送りします。"
           error={errors.email}
         />
+        {actionData?.help === 'emailInUse' && (
+          <EmailInUseLinks email={actionData.email} redirectTo={redirectTo} />
+        )}
         <PasswordField
           label="パスワード"
           name="password"

@@ -8,24 +8,28 @@ import { SocialSection } from '#app/components/social/social-section.tsx'
 import { TagLinks } from '#app/components/tag-links.tsx'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { formatDate } from '#app/lib/format.ts'
-import { pageMeta, shareableMeta } from '#app/lib/meta.ts'
+import { errorMeta, shareableMeta } from '#app/lib/meta.ts'
 import { actorOf } from '#features/actor.ts'
+import { contentPath, editPath, lessonPath, profilePath } from '#features/content-kinds.ts'
 import { LEVEL_LABELS } from '#features/courses/course-card.ts'
 import { readCourseForViewer } from '#features/courses/course-view.server.ts'
 import { socialView } from '#features/social/social-view.server.ts'
 import type { Route } from './+types/course'
 
+/** Not found, forbidden or broken: said inside the layout, with the header still there. */
+export { ContentErrorBoundary as ErrorBoundary } from '#app/components/error-page.tsx'
+
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
   loaderData
     ? shareableMeta(matches, {
         title: loaderData.course.title,
         description: loaderData.course.summary,
-        path: `/${loaderData.course.author.username}/courses/${loaderData.course.id}`,
+        path: contentPath('course', loaderData.course.author.username, loaderData.course.id),
         imageKey: loaderData.course.coverKey,
       })
-    : pageMeta(matches, { description: '' })
+    : errorMeta(matches, error)
 
 /** The course, as the signed-in learner (with their progress) or a guest sees it. */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -53,7 +57,7 @@ export default function CoursePage({
   loaderData: { course, social, signedIn },
 }: Route.ComponentProps) {
   const lesson = useOutlet()
-  const coursePath = `/${course.author.username}/courses/${course.id}`
+  const coursePath = contentPath('course', course.author.username, course.id)
   if (lesson) {
     return (
       <div className="mx-auto grid max-w-6xl gap-8 lg:grid-cols-[18rem_minmax(0,1fr)]">
@@ -103,7 +107,7 @@ export default function CoursePage({
           {course.summary}
         </p>
         <p className="mt-4 text-sm text-slate-500 dark:text-slate-400">
-          <Link to={`/${course.author.username}`} className="hover:underline">
+          <Link to={profilePath(course.author.username)} className="hover:underline">
             {course.author.displayName}
           </Link>
           {course.publishedAt !== null && (
@@ -118,7 +122,7 @@ export default function CoursePage({
         <div className="mt-6 flex flex-wrap items-center gap-3">
           {course.nextLessonId && (
             <Link
-              to={`${coursePath}/lessons/${course.nextLessonId}`}
+              to={lessonPath(course.author.username, course.id, course.nextLessonId)}
               className="rounded-md bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700"
             >
               {started ? '続きから学習する' : '学習を始める'}
@@ -126,7 +130,7 @@ export default function CoursePage({
           )}
           {course.canEdit && (
             <Link
-              to={`${coursePath}/edit`}
+              to={editPath('course', course.author.username, course.id)}
               className="rounded-md border border-slate-300 px-4 py-2.5 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
             >
               編集する

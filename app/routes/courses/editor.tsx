@@ -8,6 +8,7 @@ import { pageMeta } from '#app/lib/meta.ts'
 import { query } from '#app/lib/query-string.ts'
 import { useSettings } from '#app/lib/root-data.ts'
 import { actorOf } from '#features/actor.ts'
+import { createPathOf } from '#features/content-kinds.ts'
 import { readCourseForEditor } from '#features/courses/course-editor.server.ts'
 import type { Route } from './+types/editor'
 
@@ -29,7 +30,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const courseId = 'id' in params ? params.id : undefined
   if (!courseId) {
     // New courses are always the signed-in user's own.
-    if (params.user !== user.username) throw redirect(`/${user.username}/courses/create`)
+    if (params.user !== user.username) throw redirect(createPathOf('course', user.username))
     return { username: user.username, course: null }
   }
   const course = await contentForPage(

@@ -2,25 +2,29 @@ import { Check, Lock } from 'lucide-react'
 import { data, Form, Link, useNavigation } from 'react-router'
 import { ShareButtons } from '#app/components/share-buttons.tsx'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
-import { pageMeta, shareableMeta } from '#app/lib/meta.ts'
+import { errorMeta, shareableMeta } from '#app/lib/meta.ts'
 import { query } from '#app/lib/query-string.ts'
 import { actorOf } from '#features/actor.ts'
+import { contentPath, lessonPath } from '#features/content-kinds.ts'
 import { markLessonDone, unmarkLessonDone } from '#features/courses/lesson-progress.server.ts'
 import { readLessonForViewer } from '#features/courses/lesson-view.server.ts'
 import { renderedHtmlOf } from '#features/markdown/stored-html.server.ts'
 import type { Route } from './+types/lesson'
 
+/** Not found, forbidden or broken: said inside the layout, with the header still there. */
+export { ContentErrorBoundary as ErrorBoundary } from '#app/components/error-page.tsx'
+
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
   loaderData
     ? shareableMeta(matches, {
         title: `${loaderData.lesson.title} - ${loaderData.course.title}`,
         description: loaderData.course.summary,
-        path: `${loaderData.course.path}/lessons/${loaderData.lesson.id}`,
+        path: lessonPath(loaderData.course.author, loaderData.course.id, loaderData.lesson.id),
         imageKey: loaderData.course.coverKey,
       })
-    : pageMeta(matches, { description: '' })
+    : errorMeta(matches, error)
 
 function addressOf(params: Route.LoaderArgs['params']) {
   return { username: params.user, courseId: params.id, lessonId: params.lessonId }
@@ -37,7 +41,9 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       course: {
         title: view.course.title,
         summary: view.course.summary,
-        path: `/${view.course.author.username}/courses/${view.course.id}`,
+        path: contentPath('course', view.course.author.username, view.course.id),
+        id: view.course.id,
+        author: view.course.author.username,
         coverKey: view.course.coverKey,
         published: view.course.status === 'published',
       },
@@ -144,7 +150,7 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
         )}
         {!signedIn && (
           <Link
-            to={`/auth/signin${query({ redirectTo: `${course.path}/lessons/${lesson.id}` })}`}
+            to={`/auth/signin${query({ redirectTo: lessonPath(course.author, course.id, lesson.id) })}`}
             className="text-sm text-brand-700 underline dark:text-brand-100"
           >
             ログインすると進捗を記録できます
@@ -154,21 +160,21 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
       {course.published && (
         <div className="mt-6">
           <ShareButtons
-            path={`${course.path}/lessons/${lesson.id}`}
+            path={lessonPath(course.author, course.id, lesson.id)}
             title={`${lesson.title} - ${course.title}`}
           />
         </div>
       )}
       <nav aria-label="前後のレッスン" className="mt-6 flex flex-wrap justify-between gap-3">
         {previous ? (
-          <Link to={`${course.path}/lessons/${previous.id}`} className="hover:underline">
+          <Link to={lessonPath(course.author, course.id, previous.id)} className="hover:underline">
             ← 前へ: {previous.title}
           </Link>
         ) : (
           <span />
         )}
         {next ? (
-          <Link to={`${course.path}/lessons/${next.id}`} className="hover:underline">
+          <Link to={lessonPath(course.author, course.id, next.id)} className="hover:underline">
             次へ: {next.title} →
           </Link>
         ) : (

@@ -7,11 +7,12 @@ import { COMMENT_PAGE_SIZE } from '#app/components/social/comment-section.tsx'
 import { SocialSection } from '#app/components/social/social-section.tsx'
 import { pagesOf } from '#app/lib/api/lists.ts'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
-import { pageMeta, shareableMeta } from '#app/lib/meta.ts'
+import { errorMeta, shareableMeta } from '#app/lib/meta.ts'
 import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { actorOf } from '#features/actor.ts'
 import { labRoutes } from '#features/api/editable.ts'
+import { contentPath, createPathOf, editPath } from '#features/content-kinds.ts'
 import { listPublishedLabStories } from '#features/labs/lab-lists.server.ts'
 import { readLabForViewer } from '#features/labs/lab-view.server.ts'
 import { plainExcerpt } from '#features/markdown/excerpt.ts'
@@ -19,17 +20,20 @@ import { renderedHtmlOf } from '#features/markdown/stored-html.server.ts'
 import { socialView } from '#features/social/social-view.server.ts'
 import type { Route } from './+types/lab'
 
+/** Not found, forbidden or broken: said inside the layout, with the header still there. */
+export { ContentErrorBoundary as ErrorBoundary } from '#app/components/error-page.tsx'
+
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
   loaderData
     ? shareableMeta(matches, {
         title: loaderData.lab.title,
         description: loaderData.excerpt || `${loaderData.lab.author.displayName} さんのラボ`,
-        path: `/${loaderData.lab.author.username}/labs/${loaderData.lab.id}`,
+        path: contentPath('lab', loaderData.lab.author.username, loaderData.lab.id),
         imageKey: loaderData.lab.screenshotKeys[0],
       })
-    : pageMeta(matches, { description: '' })
+    : errorMeta(matches, error)
 
 /** A lab with its screenshots, links, description and stories; drafts only for their owner. */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -71,7 +75,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 export default function LabPage({ loaderData }: Route.ComponentProps) {
   const { lab, descriptionHtml, stories, viewer, social } = loaderData
   const storage = useStorageSettings()
-  const labPath = `/${lab.author.username}/labs/${lab.id}`
+  const labPath = contentPath('lab', lab.author.username, lab.id)
   return (
     <article className="mx-auto max-w-3xl">
       <ContentHeader section={{ to: '/labs', label: 'ラボ' }} item={lab} path={labPath}>
@@ -96,12 +100,15 @@ export default function LabPage({ loaderData }: Route.ComponentProps) {
           </a>
         )}
         {lab.canEdit && (
-          <Link to={`${labPath}/edit`} className={actionLinkClass}>
+          <Link to={editPath('lab', lab.author.username, lab.id)} className={actionLinkClass}>
             編集する
           </Link>
         )}
         {viewer === lab.author.username && (
-          <Link to={`/${viewer}/labs_stories/create?lab=${lab.id}`} className={actionLinkClass}>
+          <Link
+            to={`${createPathOf('lab_story', viewer)}?lab=${lab.id}`}
+            className={actionLinkClass}
+          >
             このラボのストーリーを書く
           </Link>
         )}

@@ -4,19 +4,23 @@ import { MarkdownView } from '#app/components/markdown-view.tsx'
 import { COMMENT_PAGE_SIZE } from '#app/components/social/comment-section.tsx'
 import { SocialSection } from '#app/components/social/social-section.tsx'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
-import { pageMeta, shareableMeta } from '#app/lib/meta.ts'
+import { errorMeta, shareableMeta } from '#app/lib/meta.ts'
 import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { actorOf } from '#features/actor.ts'
+import { contentPath, editPath } from '#features/content-kinds.ts'
 import { readLabStoryForViewer } from '#features/labs/lab-view.server.ts'
 import { plainExcerpt } from '#features/markdown/excerpt.ts'
 import { renderedHtmlOf } from '#features/markdown/stored-html.server.ts'
 import { socialView } from '#features/social/social-view.server.ts'
 import type { Route } from './+types/story'
 
+/** Not found, forbidden or broken: said inside the layout, with the header still there. */
+export { ContentErrorBoundary as ErrorBoundary } from '#app/components/error-page.tsx'
+
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
   loaderData
     ? shareableMeta(matches, {
         title: loaderData.story.title,
@@ -25,10 +29,10 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
         path: storyPath(loaderData.story),
         imageKey: loaderData.story.coverKey,
       })
-    : pageMeta(matches, { description: '' })
+    : errorMeta(matches, error)
 
 const storyPath = (story: { id: string; author: { username: string } }) =>
-  `/${story.author.username}/labs_stories/${story.id}`
+  contentPath('lab_story', story.author.username, story.id)
 
 /** A lab story with its cover, body and lab; drafts only for their owner (anyone else: 404). */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -74,13 +78,16 @@ export default function LabStoryPage({
         path={storyPath(story)}
       >
         {story.lab && (
-          <Link to={`/${story.author.username}/labs/${story.lab.id}`} className={actionLinkClass}>
+          <Link
+            to={contentPath('lab', story.author.username, story.lab.id)}
+            className={actionLinkClass}
+          >
             ラボ「{story.lab.title}」
           </Link>
         )}
         {story.canEdit && (
           <Link
-            to={`/${story.author.username}/labs_stories/${story.id}/edit`}
+            to={editPath('lab_story', story.author.username, story.id)}
             className={actionLinkClass}
           >
             編集する

@@ -6,6 +6,7 @@ import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { contentForPage } from '#app/lib/content-response.server.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { peopleRoutes } from '#features/api/people.ts'
+import { profilePath } from '#features/content-kinds.ts'
 import { listFollows } from '#features/follows/follows.server.ts'
 import { pageQuery } from '#features/pagination.ts'
 import type { Route } from './+types/follows'
@@ -53,7 +54,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { direction } = listOf(routeId)
   const firstPage = await contentForPage(
     listFollows(context.db, params.user, direction, pageQuery.parse({ limit: PERSON_PAGE_SIZE })),
-    `/${params.user}/${direction}`,
+    `${profilePath(params.user)}/${direction}`,
   )
   return data({ routeId: routeId as keyof typeof LISTS, username: params.user, firstPage })
 }

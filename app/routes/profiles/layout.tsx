@@ -6,9 +6,13 @@ import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { contentForPage } from '#app/lib/content-response.server.ts'
 import { formatDate } from '#app/lib/format.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
+import { profilePath } from '#features/content-kinds.ts'
 import type { FollowState } from '#features/follows/follows.server.ts'
 import { readProfileHeader } from '#features/users/profiles.server.ts'
 import type { Route } from './+types/layout'
+
+/** Not found, forbidden or broken: said inside the layout, with the header still there. */
+export { ContentErrorBoundary as ErrorBoundary } from '#app/components/error-page.tsx'
 
 export const headers = publicPageHeaders
 
@@ -16,7 +20,7 @@ export const headers = publicPageHeaders
 export async function loader({ context, params }: Route.LoaderArgs) {
   const profile = await contentForPage(
     readProfileHeader(context.db, params.user),
-    `/${params.user}`,
+    profilePath(params.user),
   )
   return {
     profile: {
@@ -36,7 +40,7 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
   }`
 
 export default function ProfileLayout({ loaderData: { profile } }: Route.ComponentProps) {
-  const base = `/${profile.username}`
+  const base = profilePath(profile.username)
   const tabs = [
     { to: base, label: '概要', end: true },
     { to: `${base}/studies`, label: 'スタディ' },
@@ -74,7 +78,7 @@ type Profile = Route.ComponentProps['loaderData']['profile']
 
 /** Keyed by username, so the counts the follow button updates start afresh on each profile. */
 function ProfileHeader({ profile }: { profile: Profile }) {
-  const base = `/${profile.username}`
+  const base = profilePath(profile.username)
   const [counts, setCounts] = useState(profile.counts)
   const onFollowChange = useCallback(
     (state: FollowState) =>

@@ -6,24 +6,28 @@ import { SocialSection } from '#app/components/social/social-section.tsx'
 import { TagLinks } from '#app/components/tag-links.tsx'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { formatDate } from '#app/lib/format.ts'
-import { pageMeta, shareableMeta } from '#app/lib/meta.ts'
+import { errorMeta, shareableMeta } from '#app/lib/meta.ts'
 import { actorOf } from '#features/actor.ts'
+import { contentPath, editPath, profilePath } from '#features/content-kinds.ts'
 import { renderedHtmlOf } from '#features/markdown/stored-html.server.ts'
 import { socialView } from '#features/social/social-view.server.ts'
 import { readStudyForViewer } from '#features/studies/study-view.server.ts'
 import type { Route } from './+types/study'
 
+/** Not found, forbidden or broken: said inside the layout, with the header still there. */
+export { ContentErrorBoundary as ErrorBoundary } from '#app/components/error-page.tsx'
+
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
   loaderData
     ? shareableMeta(matches, {
         title: loaderData.study.title,
         description:
           loaderData.study.summary || `${loaderData.study.author.displayName} さんのスタディ`,
-        path: `/${loaderData.study.author.username}/studies/${loaderData.study.id}`,
+        path: contentPath('study', loaderData.study.author.username, loaderData.study.id),
       })
-    : pageMeta(matches, { description: '' })
+    : errorMeta(matches, error)
 
 /** A study with its notes; drafts only for their owner (anyone else gets 404). */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -59,7 +63,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 export default function StudyPage({
   loaderData: { study, notesHtml, social, signedIn },
 }: Route.ComponentProps) {
-  const studyPath = `/${study.author.username}/studies/${study.id}`
+  const studyPath = contentPath('study', study.author.username, study.id)
   return (
     <article className="mx-auto max-w-3xl">
       <nav aria-label="パンくずリスト" className="text-sm text-slate-500 dark:text-slate-400">
@@ -85,7 +89,7 @@ export default function StudyPage({
           </p>
         )}
         <p className="mt-4 text-sm text-slate-500 dark:text-slate-400">
-          <Link to={`/${study.author.username}`} className="hover:underline">
+          <Link to={profilePath(study.author.username)} className="hover:underline">
             {study.author.displayName}
           </Link>
           {study.publishedAt !== null && (
@@ -106,7 +110,7 @@ export default function StudyPage({
           </Link>
           {study.canEdit && (
             <Link
-              to={`${studyPath}/edit`}
+              to={editPath('study', study.author.username, study.id)}
               className="rounded-md border border-slate-300 px-4 py-2.5 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
             >
               編集する

@@ -3,18 +3,23 @@ import { EmptyState } from '#app/components/empty-state.tsx'
 import { PUBLIC_PAGE_CACHE_CONTROL } from '#app/lib/cache-control.ts'
 import { contentForPage } from '#app/lib/content-response.server.ts'
 import { formatDate } from '#app/lib/format.ts'
-import { pageMeta } from '#app/lib/meta.ts'
-import { CONTENT_KINDS } from '#features/content-kinds.ts'
+import { errorMeta, pageMeta } from '#app/lib/meta.ts'
+import { CONTENT_KINDS, profilePath } from '#features/content-kinds.ts'
 import { listTaggedContent } from '#features/tags/tagged-content.server.ts'
 import type { Route } from './+types/tag'
 
+/** Not found, forbidden or broken: said inside the layout, with the header still there. */
+export { ContentErrorBoundary as ErrorBoundary } from '#app/components/error-page.tsx'
+
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageMeta(matches, {
-    title: loaderData && `#${loaderData.tag}`,
-    description: loaderData ? `タグ「${loaderData.tag}」の付いたコンテンツの一覧です。` : '',
-  })
+export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
+  loaderData
+    ? pageMeta(matches, {
+        title: `#${loaderData.tag}`,
+        description: `タグ「${loaderData.tag}」の付いたコンテンツの一覧です。`,
+      })
+    : errorMeta(matches, error)
 
 /** Published content of every kind with the tag (normalised, so any spelling finds it). */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -45,7 +50,7 @@ export default function TagPage({ loaderData: { tag, items } }: Route.ComponentP
                   {item.title}
                 </Link>
                 <p className="text-xs text-slate-500 dark:text-slate-400">
-                  <Link to={`/${item.author.username}`} className="hover:underline">
+                  <Link to={profilePath(item.author.username)} className="hover:underline">
                     {item.author.displayName}
                   </Link>
                   <span aria-hidden="true"> ・ </span>

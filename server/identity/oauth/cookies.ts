@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { parseCookies } from '#app/lib/auth/session-cookies.ts'
+import { parseCookies } from '#server/web-session/cookies.ts'
 
 /**
  * The hosted endpoints' own cookies: HttpOnly, SameSite=Lax (they must come back on the

@@ -53,3 +53,18 @@ export function invitationMessage(
     text: `${username} さん\n\n管理者があなたのアカウントを作成しました。\nユーザー名: ${username}\n仮パスワード: ${password}\n\n${validDays}日以内にログインし、新しいパスワードを設定してください。${FOOTER}`,
   }
 }
+
+/**
+ * Sent instead of a sign-up code when the address is already verified on another account
+ * (PreventUserExistenceErrors: SignUp itself answered as if all were well). Only the address's
+ * owner reads that it is in use, with the way back into the account they already have.
+ * `siteUrl` is the site's base URL; the paths are the site's sign-in and reset screens.
+ */
+export function emailInUseMessage(to: string, holder: string, siteUrl: string): MailMessage {
+  const name = encodeURIComponent(holder)
+  return {
+    to,
+    subject: '【テックラボ】このメールアドレスはすでに登録されています',
+    text: `テックラボの新規登録で、このメールアドレスが入力されました。\nこのアドレスには、すでにアカウント（ユーザー名: ${holder}）があるため、新しいアカウントは作れません。確認コードはお送りしていません。\n\nログインする: ${siteUrl}/auth/signin?username=${name}\nパスワードを忘れた場合: ${siteUrl}/auth/forgotPassword?username=${name}\n\n心当たりがない場合は、このメールを破棄してください。今のアカウントはそのまま使えます。\n\nテックラボ`,
+  }
+}

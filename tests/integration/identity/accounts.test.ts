@@ -127,7 +127,7 @@ describe('sign-up', () => {
     }
   })
 
-  it('refuses a taken username; a taken email is told at confirmation, not at sign-up', async () => {
+  it('refuses a taken username; a taken email is told to its owner by mail, not at sign-up', async () => {
     const account = await registerUser(server)
     const again = (username: string, email: string) =>
       cognito.send(
@@ -142,19 +142,29 @@ describe('sign-up', () => {
       name: 'UsernameExistsException',
     })
     // PreventUserExistenceErrors (on by default): whoever types someone's address learns
-    // nothing; the code goes to that address, and confirming it clashes with the owner's.
+    // nothing from the answer; the address's owner gets a mail saying it is in use, with the
+    // way back into the account, and no code (docs/decisions/026).
+    const ownersCode = await latestCode(server, account.email)
     const copycat = newAccount()
     const signedUp = await again(copycat.username, account.email.toUpperCase())
     expect(signedUp.UserConfirmed).toBe(false)
+    expect(signedUp.CodeDeliveryDetails?.Destination).toMatch(/^.\*\*\*@.\*\*\*$/)
+    const [notice] = await listOutbox(server.database.db, { to: account.email, limit: 1 })
+    expect(notice?.subject).toBe('【テックラボ】このメールアドレスはすでに登録されています')
+    expect(notice?.text).toContain(`ユーザー名: ${account.username}`)
+    expect(notice?.text).toContain(`/auth/signin?username=${account.username}`)
+    expect(notice?.text).toContain(`/auth/forgotPassword?username=${account.username}`)
+    expect(notice?.text).not.toMatch(/\b\d{6}\b/)
+    // Nothing confirms the copy: it has no code of its own, and the owner's is not its.
     await expect(
       cognito.send(
         new ConfirmSignUpCommand({
           ClientId: CLIENT_ID,
           Username: copycat.username,
-          ConfirmationCode: await latestCode(server, account.email),
+          ConfirmationCode: ownersCode,
         }),
       ),
-    ).rejects.toMatchObject({ name: 'AliasExistsException' })
+    ).rejects.toMatchObject({ name: 'CodeMismatchException' })
   })
 
   it('requires an email address', async () => {

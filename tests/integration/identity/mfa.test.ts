@@ -289,12 +289,13 @@ describe('MFA errors through the AWS SDK', () => {
           ChallengeResponses: { USERNAME: account.username, SOFTWARE_TOKEN_MFA_CODE: code },
         }),
       )
-    // The code that verified the app is spent: replaying it is a mismatch.
-    await expect(respond(verifyCode)).rejects.toMatchObject({ name: 'CodeMismatchException' })
+    // The code that verified the app is spent: replaying it is Cognito's "already used".
+    await expect(respond(verifyCode)).rejects.toMatchObject({
+      name: 'ExpiredCodeException',
+      message: 'Your software token has already been used once.',
+    })
     await expect(respond(nextTotpCode(secret, server.clock), 'E'.repeat(60))).rejects.toMatchObject(
-      {
-        name: 'NotAuthorizedException',
-      },
+      { name: 'NotAuthorizedException' },
     )
     cognito.destroy()
   })

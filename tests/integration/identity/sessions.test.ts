@@ -11,9 +11,9 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider'
 import { JwtRsaVerifier } from 'aws-jwt-verify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { amplifyCookieHeader } from '#app/lib/auth/test-tokens.ts'
 import { loadConfig } from '#server/config.ts'
 import { listOutbox } from '#server/mail/outbox.ts'
+import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import {
   CLIENT_ID,

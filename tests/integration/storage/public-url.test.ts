@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { PutObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { amplifyCookieHeader } from '#app/lib/auth/test-tokens.ts'
+import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import { PNG_1X1 } from '#tests/e2e/fixtures/images.ts'
 import { CLIENT_ID } from '#tests/integration/identity/support.ts'
 import type { TestServer } from '#tests/support/test-server.ts'

@@ -8,8 +8,8 @@ import {
 import { S3Client, S3ServiceException } from '@aws-sdk/client-s3'
 import { SignatureV4 } from '@smithy/signature-v4'
 import { expect } from 'vitest'
-import { amplifyCookieHeader } from '#app/lib/auth/test-tokens.ts'
 import { loadConfig } from '#server/config.ts'
+import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import {
   CLIENT_ID,
   newAccount,

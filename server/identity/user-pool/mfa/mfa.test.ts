@@ -43,7 +43,9 @@ describe('TOTP MFA (pool MFA optional)', () => {
       USERNAME: username,
       SOFTWARE_TOKEN_MFA_CODE: totpCode(secret, step),
     })
-    expect(replayed.body.__type).toBe('CodeMismatchException')
+    // Cognito's own answer for a spent code, so the screen can say to wait for the next one.
+    expect(replayed.body.__type).toBe('ExpiredCodeException')
+    expect(replayed.body.message).toMatch(/already been used/)
     // The Session is not spent by a session-level replay either: a fresh code works.
     const fresh = await pool.respond('SOFTWARE_TOKEN_MFA', again.body.Session, {
       USERNAME: username,

@@ -1,5 +1,5 @@
 import { CognitoError } from '#server/identity/cognito-error.ts'
-import { verifyTotp } from '#server/identity/totp.ts'
+import { totpReplayed, verifyTotp } from '#server/identity/totp.ts'
 import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
 import type { PoolUser } from '#server/identity/user-pool/users.ts'
 import { openTotpSecret } from './totp-secrets.ts'
@@ -67,4 +67,15 @@ export async function spendTotpCode(
     )
     .executeTakeFirst()
   return Number(result.numUpdatedRows) > 0 ? step : undefined
+}
+
+/** Whether a refused code is the user's right code, already spent (see totpReplayed). */
+export function totpCodeReplayed(
+  ctx: UserPoolContext,
+  user: PoolUser,
+  sealedSecret: string | null,
+  code: string,
+): boolean {
+  const secret = openTotpSecret(ctx, sealedSecret)
+  return secret !== undefined && totpReplayed(secret, code, ctx.now(), user.totp_last_used_step)
 }

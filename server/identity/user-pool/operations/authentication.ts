@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { CognitoError, invalidParameter } from '#server/identity/cognito-error.ts'
-import { CHALLENGES, RETRYABLE_ERRORS } from '#server/identity/user-pool/auth/challenges/index.ts'
+import { CHALLENGES, isRetryable } from '#server/identity/user-pool/auth/challenges/index.ts'
 import { AUTH_FLOWS } from '#server/identity/user-pool/auth/flows/index.ts'
 import { respondWith } from '#server/identity/user-pool/auth/respond.ts'
 import { refreshSignInSession } from '#server/identity/user-pool/auth/sign-in-session.ts'
@@ -83,7 +83,7 @@ export function authenticationOperations(ctx: UserPoolContext) {
         })
       } catch (error) {
         // A mistyped code: the same Session may try again, a few times.
-        if (error instanceof CognitoError && RETRYABLE_ERRORS.has(error.type)) {
+        if (error instanceof CognitoError && isRetryable(error)) {
           await reopenAuthSession(ctx, input.Session, stored)
         }
         throw error

@@ -1,17 +1,24 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { CognitoError, invalidParameter, notAuthorized } from '#server/identity/cognito-error.ts'
-import { limitSignUp } from '#server/identity/user-pool/abuse-limits.ts'
-import { newUserAttributes } from '#server/identity/user-pool/attributes.ts'
-import { sendCode, simulatedDelivery, spendCode } from '#server/identity/user-pool/codes.ts'
+import { limitMail, limitSignUp } from '#server/identity/user-pool/abuse-limits.ts'
+import { maskEmail, newUserAttributes } from '#server/identity/user-pool/attributes.ts'
+import {
+  type CodeDeliveryDetails,
+  sendCode,
+  simulatedDelivery,
+  spendCode,
+} from '#server/identity/user-pool/codes.ts'
 import type { UserPoolContext } from '#server/identity/user-pool/context.ts'
 import { claimEmail } from '#server/identity/user-pool/email-alias.ts'
+import { emailInUseMessage } from '#server/identity/user-pool/messages.ts'
 import { assertPasswordPolicy, passwordColumns } from '#server/identity/user-pool/passwords.ts'
 import {
   findUserByUsername,
   findUserByVerifiedEmail,
   insertUser,
   normalizeUsername,
+  type PoolUser,
   updateUser,
 } from '#server/identity/user-pool/users.ts'
 import {
@@ -47,6 +54,29 @@ const resendConfirmationCode = z.object({ ClientId: clientId, Username: username
 export const userNotFound = () =>
   new CognitoError('UserNotFoundException', 'Username/client id combination not found.')
 
+/**
+ * The sign-up code; or, when another account already has the address verified (so that
+ * confirming could only end in AliasExistsException), a mail telling the address's owner that
+ * it is in use and how to sign in or reset the password. The answer looks the same either
+ * way and the unconfirmed account is kept, so neither tells a stranger that the address is
+ * registered (docs/decisions/026).
+ */
+async function sendSignUpCode(ctx: UserPoolContext, user: PoolUser) {
+  const holder = user.email ? await findUserByVerifiedEmail(ctx.db, user.email) : undefined
+  if (!user.email || !holder || holder.sub === user.sub) return sendCode(ctx, user, 'sign_up')
+  await limitMail(ctx, user.email)
+  await ctx.mailer.send(emailInUseMessage(user.email, holder.username, siteUrl(ctx)))
+  return {
+    Destination: maskEmail(user.email),
+    DeliveryMedium: 'EMAIL',
+    AttributeName: 'email',
+  } satisfies CodeDeliveryDetails
+}
+
+/** The site's base URL: the issuer is `{base URL}/cognito-idp/{pool id}`. */
+const siteUrl = (ctx: UserPoolContext) =>
+  ctx.settings.issuer.slice(0, ctx.settings.issuer.lastIndexOf('/cognito-idp/'))
+
 /** Registration: SignUp, ConfirmSignUp (the emailed code) and ResendConfirmationCode. */
 export function signUpOperations(ctx: UserPoolContext) {
   return {
@@ -60,8 +90,8 @@ export function signUpOperations(ctx: UserPoolContext) {
       assertPasswordPolicy(input.Password)
       const name = normalizeUsername(input.Username)
       const columns = newUserAttributes(input.UserAttributes ?? [], { trusted: false })
-      // With PreventUserExistenceErrors the address's owner learns of the clash at confirmation
-      // (AliasExistsException), not whoever typed it here.
+      // With PreventUserExistenceErrors the answer does not tell whether the address is taken;
+      // its owner is told by mail instead (sendSignUpCode; docs/decisions/026).
       if (
         !ctx.settings.preventUserExistenceErrors &&
         columns.email &&
@@ -96,7 +126,7 @@ export function signUpOperations(ctx: UserPoolContext) {
       if (!user) throw new Error('the new user was not stored')
       let delivery: Awaited<ReturnType<typeof sendCode>>
       try {
-        delivery = await sendCode(ctx, user, 'sign_up')
+        delivery = await sendSignUpCode(ctx, user)
       } catch (error) {
         // Over a mail limit: no half-made account stays behind to block the name.
         await ctx.db.deleteFrom('identity_users').where('sub', '=', sub).execute()
@@ -112,8 +142,10 @@ export function signUpOperations(ctx: UserPoolContext) {
       if (user.status !== 'UNCONFIRMED') {
         throw notAuthorized(`User cannot be confirmed. Current status is ${user.status}`)
       }
-      const release = await claimEmail(ctx, user, input.ForceAliasCreation === true)
+      // The code first: AliasExistsException before it would tell anyone who signs up with an
+      // address and confirms with a made-up code that the address is registered.
       await spendCode(ctx, user, 'sign_up', input.ConfirmationCode)
+      const release = await claimEmail(ctx, user, input.ForceAliasCreation === true)
       await release()
       await ctx.events.accountConfirmed({
         sub: user.sub,
@@ -132,7 +164,7 @@ export function signUpOperations(ctx: UserPoolContext) {
         return { CodeDeliveryDetails: await simulatedDelivery(ctx, input.Username) }
       }
       if (user.status !== 'UNCONFIRMED') throw invalidParameter('User is already confirmed.')
-      return { CodeDeliveryDetails: await sendCode(ctx, user, 'sign_up') }
+      return { CodeDeliveryDetails: await sendSignUpCode(ctx, user) }
     }),
   }
 }

@@ -1,3 +1,4 @@
+import type { CognitoError } from '#server/identity/cognito-error.ts'
 import { customChallenge } from './custom-challenge.ts'
 import { devicePasswordVerifier } from './device-password-verifier.ts'
 import { deviceSrpAuth } from './device-srp-auth.ts'
@@ -6,7 +7,7 @@ import { newPasswordRequired } from './new-password-required.ts'
 import { passwordVerifier } from './password-verifier.ts'
 import { selectMfaType } from './select-mfa-type.ts'
 import { smsMfa } from './sms-mfa.ts'
-import { softwareTokenMfa } from './software-token-mfa.ts'
+import { softwareTokenMfa, TOTP_ALREADY_USED } from './software-token-mfa.ts'
 import type { ChallengeHandler } from './types.ts'
 
 /**
@@ -25,13 +26,18 @@ export const CHALLENGES: Record<string, ChallengeHandler> = {
   DEVICE_PASSWORD_VERIFIER: devicePasswordVerifier,
 }
 
-/**
- * Errors after which the Session stays valid for another try: a mistyped code, or a stored
- * device the pool does not know (the clients then answer the same step without it).
- */
-export const RETRYABLE_ERRORS: ReadonlySet<string> = new Set([
+const RETRYABLE_ERRORS: ReadonlySet<string> = new Set([
   'CodeMismatchException',
   'ResourceNotFoundException',
 ])
+
+/**
+ * Errors after which the Session stays valid for another try: a mistyped code, an
+ * authenticator code already spent (the next one will do), or a stored device the pool does
+ * not know (the clients then answer the same step without it).
+ */
+export function isRetryable(error: CognitoError): boolean {
+  return RETRYABLE_ERRORS.has(error.type) || error.message === TOTP_ALREADY_USED
+}
 
 export type { ChallengeHandler } from './types.ts'

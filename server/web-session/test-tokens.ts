@@ -1,4 +1,5 @@
 import { createSign, generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto'
+import { AMPLIFY_COOKIE_PREFIX } from './cookies.ts'
 
 /**
  * RS256 tokens shaped like the user pool's, signed with a key made for the test: for tests
@@ -75,7 +76,7 @@ export function amplifyCookieHeader(
   username: string,
   tokens: { accessToken?: string; idToken?: string; refreshToken?: string },
 ): string {
-  const base = `CognitoIdentityServiceProvider.${clientId}`
+  const base = `${AMPLIFY_COOKIE_PREFIX}.${clientId}`
   const name = (part: string) => encodeURIComponent(`${base}.${username}.${part}`)
   const pairs = [`${encodeURIComponent(`${base}.LastAuthUser`)}=${encodeURIComponent(username)}`]
   if (tokens.accessToken) pairs.push(`${name('accessToken')}=${tokens.accessToken}`)

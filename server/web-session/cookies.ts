@@ -1,13 +1,14 @@
 /**
- * Amplify's cookies, as its CookieStorage writes them (js-cookie encodes names and values
- * with encodeURIComponent, leaving a few characters as they are):
+ * The site's cookies, read in one place: Amplify's, as its CookieStorage writes them
+ * (js-cookie encodes names and values with encodeURIComponent, leaving a few characters as
+ * they are), and any other by name.
  *
  * - `CognitoIdentityServiceProvider.{clientId}.LastAuthUser` = the signed-in username
  * - `CognitoIdentityServiceProvider.{clientId}.{username}.accessToken` / `.idToken` /
  *   `.refreshToken` / `.clockDrift` / …
  *
- * Pure functions, shared by the server (reading the request) and the browser (reading
- * `document.cookie`).
+ * The browser learns the one name it checks (`lastAuthUserCookie`) from the root loader's
+ * identity settings, never by spelling it itself.
  */
 import { parseCookie } from 'cookie'
 
@@ -40,8 +41,16 @@ export function parseCookies(header: string | null | undefined): Map<string, str
   return cookies
 }
 
-/** Whether the request carries any Amplify session cookie (of any client, valid or not). */
-export function hasAnySessionCookie(header: string | null | undefined): boolean {
+/** The cookie naming the signed-in user: present exactly while Amplify holds a session. */
+export const lastAuthUserCookie = (clientId: string) =>
+  `${AMPLIFY_COOKIE_PREFIX}.${clientId}.LastAuthUser`
+
+/**
+ * Whether the request carries any Amplify session cookie (of any client, valid or not): what
+ * makes a request personal (the guest page cache, private caching, cross-site checks). Other
+ * cookies (analytics, consent banners) leave a visitor a guest.
+ */
+export function isSessionRequest(header: string | null | undefined): boolean {
   for (const name of parseCookies(header).keys()) {
     if (name.startsWith(`${AMPLIFY_COOKIE_PREFIX}.`)) return true
   }
@@ -55,18 +64,13 @@ export function readSessionCookies(
 ): SessionCookies | undefined {
   const cookies = parseCookies(header)
   const base = `${AMPLIFY_COOKIE_PREFIX}.${clientId}`
-  const username = cookies.get(`${base}.LastAuthUser`)
+  const username = cookies.get(lastAuthUserCookie(clientId))
   if (!username) return undefined
   const token = (name: string) => {
     const value = cookies.get(`${base}.${username}.${name}`)
     return value && value.length <= MAX_TOKEN_LENGTH ? value : undefined
   }
   return { username, accessToken: token('accessToken'), idToken: token('idToken') }
-}
-
-/** Whether the browser holds an Amplify session for this client (valid or not). */
-export function hasAmplifySession(header: string | null | undefined, clientId: string): boolean {
-  return readSessionCookies(header, clientId) !== undefined
 }
 
 function decode(text: string): string {

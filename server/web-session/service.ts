@@ -1,12 +1,22 @@
-import type { AuthService } from '#app/load-context.ts'
+import { redirect } from 'react-router'
+import type { AppContext } from '#app/load-context.ts'
 import type { IdentitySettings } from '#server/config.ts'
-import type { ClientIdentitySettings } from './identity-config.ts'
+import { SIGN_UP_COOKIE } from '#server/identity/oauth/cookies.ts'
+import {
+  isSessionRequest,
+  lastAuthUserCookie,
+  parseCookies,
+  readSessionCookies,
+} from './cookies.ts'
 import {
   createSessionReader,
   jwksTokenVerifier,
   type SessionReader,
   type TokenVerifier,
-} from './session.server.ts'
+} from './reader.ts'
+
+type WebSession = AppContext['auth']
+type ClientIdentitySettings = WebSession['client']
 
 /**
  * What the embedded identity services can do today. Screens hide what cannot work yet
@@ -20,16 +30,18 @@ export type EmbeddedCapabilities = {
 }
 
 /**
- * The web app's session service: Amplify's public settings for the browser, and the
- * signed-in user read from the request's cookies.
+ * The web app's one session module, handed to loaders and actions as `context.auth`:
+ * Amplify's public settings for the browser, the signed-in user read from the request's
+ * cookies, `requireUser` for pages only for members, and whether a request is personal (the
+ * page cache and private caching ask the same question through `isSessionRequest`).
  *
  * `verify` checks a token of our own user pool (its exported verifier, which also knows
  * about revocation); against Amazon Cognito the tokens are checked with Cognito's JWKS.
  */
-export function createAuthService(
+export function createWebSession(
   identity: IdentitySettings,
   options: { verify?: TokenVerifier; embedded: EmbeddedCapabilities; httpsPort?: number },
-): AuthService & Pick<SessionReader, 'bearerUser'> {
+): WebSession & Pick<SessionReader, 'bearerUser'> {
   const aws = identity.endpoints === 'aws'
   const capabilities: EmbeddedCapabilities = aws
     ? { identityPool: true, totpMfa: true, rememberedDevices: true }
@@ -56,11 +68,24 @@ export function createAuthService(
     googleSignIn: identity.google !== undefined && !aws,
     httpsPort: options.httpsPort || undefined,
     features: { totpMfa: capabilities.totpMfa, rememberedDevices: capabilities.rememberedDevices },
+    sessionCookie: lastAuthUserCookie(identity.clientId),
   }
   const reader = createSessionReader({ clientId: identity.clientId, verify })
+  const cookieHeader = (request: Request) => request.headers.get('cookie')
   return {
     client,
     currentUser: (request) => reader.currentUser(request),
+    async requireUser(request) {
+      const user = await reader.currentUser(request)
+      if (user) return user
+      const url = new URL(request.url)
+      const back = new URLSearchParams({ redirectTo: `${url.pathname}${url.search}` })
+      throw redirect(`/auth/signin?${back}`)
+    },
+    hasSession: (request) =>
+      readSessionCookies(cookieHeader(request), identity.clientId) !== undefined,
+    isPersonal: (request) => isSessionRequest(cookieHeader(request)),
+    hasPendingGoogleSignUp: (request) => parseCookies(cookieHeader(request)).has(SIGN_UP_COOKIE),
     bearerUser: (authorization) => reader.bearerUser(authorization),
   }
 }

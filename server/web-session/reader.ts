@@ -2,7 +2,7 @@ import { CognitoJwtVerifier, JwtVerifier } from 'aws-jwt-verify'
 import { validateCognitoJwtFields } from 'aws-jwt-verify/cognito-verifier'
 import type { Jwks } from 'aws-jwt-verify/jwk'
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model'
-import { readSessionCookies } from './session-cookies.ts'
+import { readSessionCookies } from './cookies.ts'
 
 /**
  * Who is signed in, read on the server from the cookies Amplify keeps in the browser, so

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createSessionReader, jwksTokenVerifier } from './session.server.ts'
-import { parseCookies, readSessionCookies } from './session-cookies.ts'
+import { parseCookies, readSessionCookies } from './cookies.ts'
+import { createSessionReader, jwksTokenVerifier } from './reader.ts'
 import { amplifyCookieHeader, makeTestKey, signJwt, tokenPair } from './test-tokens.ts'
 
 const ISSUER = 'http://localhost:3000/cognito-idp/ap-northeast-1_TechLabPool'
