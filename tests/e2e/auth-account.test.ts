@@ -87,13 +87,21 @@ describe('an account from sign-up to sign-out', () => {
 
     await page.getByLabel('確認コード（6桁）').fill(code)
     await page.getByRole('button', { name: '登録を完了する' }).click()
-    await page.waitForURL(/\/auth\/signin\?/)
-    await expect.poll(() => page.locator('h1').textContent()).toBe('ログイン')
-    expect(await page.textContent('main')).toContain('登録が完了しました')
-    expect(await page.getByLabel('ユーザー名またはメールアドレス').inputValue()).toBe(username)
+    // Confirming signs the newcomer in (Amplify's autoSignIn with the password just typed).
+    await page.waitForURL(`${server.url}/`)
+    await expect.poll(() => page.locator('[data-user-menu]').count()).toBe(1)
+    expect(await page.locator('header').textContent()).toContain(username)
   })
 
   test('sign in: a wrong password gets a clear message, the right one signs in', async () => {
+    // Signed out (the cookies are the whole session), back at the sign-in screen.
+    await context.clearCookies()
+    await page.goto(`/auth/signin?username=${encodeURIComponent(username)}`)
+    await waitForHydration(page)
+    await expect.poll(() => page.locator('h1').textContent()).toBe('ログイン')
+    if ((await page.getByLabel('ユーザー名またはメールアドレス').inputValue()) === '') {
+      await page.getByLabel('ユーザー名またはメールアドレス').fill(username)
+    }
     await page.getByLabel('パスワード', { exact: true }).fill('Wrong-pass1')
     await page.getByRole('button', { name: 'ログイン', exact: true }).click()
     await expect
