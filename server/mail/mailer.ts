@@ -14,3 +14,11 @@ export type MailMessage = {
 export interface Mailer {
   send(message: MailMessage): Promise<void>
 }
+
+/**
+ * Delivery of messages a caller wrote to the outbox itself (`enqueue` in its own transaction,
+ * so they commit with its rows): called after the commit, it starts them as `send` would.
+ */
+export interface QueuedMailDelivery {
+  deliverQueued(ids: readonly string[]): Promise<void>
+}
