@@ -1,21 +1,34 @@
 /**
- * The ceiling of the storage benchmark: answers the S3 calls the benchmark makes with the
- * smallest valid responses, reading and dropping request bodies and sending bytes from one
- * preallocated buffer. What it measures is the AWS SDK client plus Node's HTTP on both ends.
- * GET bodies are as long as the number at the end of the key (`…-1048576`).
+ * The ceiling of the storage benchmark: the least a server that keeps what S3 clients send can
+ * do (issue 19 item 6). A PUT's body is hashed as S3 requires (SHA-256 checked against the
+ * signed `x-amz-content-sha256`, MD5 for the ETag, the CRC32 the SDK sends checked), written to
+ * a file and flushed, then answered; no signature, index or metadata. Other calls get the
+ * smallest valid responses, and GET bodies come from one preallocated buffer, as long as the
+ * number at the end of the key (`…-1048576`).
  */
-import { randomUUID } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
+import { createHash, randomUUID } from 'node:crypto'
+import { mkdtemp, open, rm, unlink } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { crc32 } from 'node:zlib'
 
 const ETAG = '"d41d8cd98f00b204e9800998ecf8427e"'
 const MAX_GET_BYTES = 64 * 1024 * 1024
 
 export async function startDiscardS3(): Promise<{ url: string; server: Server }> {
   const bytes = Buffer.alloc(MAX_GET_BYTES, 0x61)
+  const directory = await mkdtemp(path.join(tmpdir(), 'techlab-ceiling-'))
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost')
     const key = url.pathname.split('/').slice(2).join('/')
+    if (request.method === 'PUT') {
+      keep(request, response, directory).catch((error: unknown) => {
+        response.writeHead(500).end(String(error))
+      })
+      return
+    }
     request.on('data', () => {})
     request.on('end', () => {
       response.setHeader('x-amz-request-id', 'discard')
@@ -47,9 +60,43 @@ export async function startDiscardS3(): Promise<{ url: string; server: Server }>
       response.end()
     })
   })
+  server.on('close', () => void rm(directory, { recursive: true, force: true }))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return { url: `http://127.0.0.1:${port}`, server }
+}
+
+/** Hashes, checks, writes and flushes a PUT's body, then answers its ETag. */
+async function keep(request: IncomingMessage, response: ServerResponse, directory: string) {
+  const file = path.join(directory, randomUUID())
+  const handle = await open(file, 'w')
+  const sha256 = createHash('sha256')
+  const md5 = createHash('md5')
+  let checksum = 0
+  try {
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      sha256.update(chunk)
+      md5.update(chunk)
+      checksum = crc32(chunk, checksum)
+      await handle.write(chunk)
+    }
+    await handle.datasync()
+  } finally {
+    await handle.close()
+  }
+  const signed = request.headers['x-amz-content-sha256']
+  const sentCrc = request.headers['x-amz-checksum-crc32']
+  const crc = Buffer.alloc(4)
+  crc.writeUInt32BE(checksum >>> 0)
+  const refused =
+    (signed !== undefined && signed !== 'UNSIGNED-PAYLOAD' && signed !== sha256.digest('hex')) ||
+    (sentCrc !== undefined && sentCrc !== crc.toString('base64'))
+  if (refused) {
+    response.writeHead(400, { 'content-length': 0 }).end()
+  } else {
+    response.writeHead(200, { etag: `"${md5.digest('hex')}"`, 'content-length': 0 }).end()
+  }
+  await unlink(file)
 }
 
 function xml(response: import('node:http').ServerResponse, body: string): void {

@@ -30,7 +30,7 @@ import { memoryRateLimiter, redisRateLimiter } from './rate-limiter.ts'
 import { registerReactRouter } from './react-router.ts'
 import { serializeRequest } from './request-log.ts'
 import { RESERVED_PREFIXES, reservePrefix } from './reserved.ts'
-import { siteStorage } from './site-storage.ts'
+import { ownImageStore, siteStorage } from './site-storage.ts'
 import {
   buildStorageOrigin,
   isStoragePath,
@@ -135,6 +135,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const store = await openObjectStore(config.storage, database.db)
   app.addHook('onClose', () => store.close())
   const storage = siteStorage(store, config.storage, identity, config.identity.oauth.siteOrigins)
+  app.decorate('ownImages', ownImageStore(store, config.storage, database.db, config.identity))
   await app.register(async (api) => {
     await api.register(fastifyCompress, onTheFlyCompression)
     await api.register(apiPlugin, {

@@ -1,6 +1,12 @@
+import { Readable } from 'node:stream'
+import type { Kysely } from 'kysely'
 import type { AppContext } from '#app/load-context.ts'
+import type { DB } from '#db/schema.ts'
+import type { DemoImageStore } from '#db/seed/seed.ts'
+import { imageObjectName } from '#features/images/image-rules.ts'
 import { publicObjectKeyOf } from '#features/images/public-object-url.ts'
 import type { StorageSettings } from './config.ts'
+import { identityForLogin, userPoolProvider } from './identity/identity-pool/identities.ts'
 import type { Identity } from './identity/index.ts'
 import type { ObjectStore } from './storage/backends/object-store.ts'
 import { STORAGE_MOUNT } from './storage/index.ts'
@@ -63,5 +69,39 @@ export function siteStorage(
       delete: (key) => store.deleteObject(bucket, key),
       publicKeyOf: (address) => publicObjectKeyOf(place, address),
     },
+  }
+}
+
+/**
+ * Images the server itself stores for a user (the demo content's drawn covers): each goes where
+ * the user's own upload would, `public/{identityId}/{folder}/…`, owned by the user's identity,
+ * so that every check of "an image this user uploaded" treats it as theirs.
+ */
+export function ownImageStore(
+  store: ObjectStore,
+  settings: Pick<StorageSettings, 'bucket' | 'prefixes'>,
+  db: Kysely<DB>,
+  identity: { region: string; userPoolId: string },
+): DemoImageStore {
+  return {
+    async putOwnImage(userId, folder, png) {
+      const login = `${userPoolProvider(identity)}|${userId}`
+      const { identityId } = await identityForLogin(db, identity.region, login)
+      const key = `${settings.prefixes.public}${imageObjectName(`${identityId}/${folder}`, { type: 'image/png' })}`
+      await store.putObject(
+        settings.bucket,
+        key,
+        { stream: Readable.from([Buffer.from(png)]), checksum: () => undefined },
+        { headers: { contentType: 'image/png' }, metadata: {}, owner: identityId },
+      )
+      return key
+    },
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Stores images as a user's own uploads (the seed's covers); see ownImageStore. */
+    ownImages: DemoImageStore
   }
 }

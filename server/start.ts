@@ -46,13 +46,6 @@ export async function startServer(
   try {
     await migrateToLatest(database.db)
     await pruneRenderedMarkdown(database.db)
-    if (
-      config.database.kind === 'sqlite' &&
-      config.seedDemoContent === 'auto' &&
-      (await isEmpty(database.db))
-    ) {
-      await seedDemoContent(database.db)
-    }
     const app = await buildServer({
       config,
       database,
@@ -60,6 +53,14 @@ export async function startServer(
       prettyLogs: options.prettyLogs,
       ...(await appBuild(config)),
     })
+    // After the app is built: the demo's drawn covers go to its object storage.
+    if (
+      config.database.kind === 'sqlite' &&
+      config.seedDemoContent === 'auto' &&
+      (await isEmpty(database.db))
+    ) {
+      await seedDemoContent(database.db, Date.now(), app.ownImages)
+    }
     let draining = false
     app.addHook('onRequest', async (_request, reply) => {
       if (draining) reply.header('connection', 'close')

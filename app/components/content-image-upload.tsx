@@ -11,7 +11,9 @@ import { FileUpload } from './file-upload.tsx'
 export function ContentImageUpload(props: {
   label: string
   folder: string
-  onUploaded(image: { key: string; url: string; name: string }): void
+  onUploaded(image: { key: string; url: string }): void
+  /** Several at once, up to this many (see FileUpload). */
+  maxFiles?: number
 }) {
   const storage = useStorageSettings()
   return (
@@ -21,14 +23,9 @@ export function ContentImageUpload(props: {
       label={props.label}
       accept={IMAGE_TYPES}
       maxBytes={IMAGE_MAX_BYTES}
+      maxFiles={props.maxFiles}
       nameFor={(file, identityId) => imageObjectName(`${identityId}/${props.folder}`, file)}
-      onUploaded={({ key, file }) =>
-        props.onUploaded({
-          key,
-          url: publicObjectUrl(storage, key),
-          name: file.name.replace(/\.[^.]*$/, ''),
-        })
-      }
+      onUploaded={({ key }) => props.onUploaded({ key, url: publicObjectUrl(storage, key) })}
     />
   )
 }

@@ -4,7 +4,7 @@ import { ApiRequestError } from '#app/lib/api-client.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
 import { useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
-import { ConflictBanner } from './conflict-banner.tsx'
+import { ConflictBanner, type TypedField } from './conflict-banner.tsx'
 import { Field, inputClass, tagsFromText } from './courses/course-editor.tsx'
 import { messageOf } from './courses/lesson-editor.tsx'
 import { SaveStatus } from './courses/save-status.tsx'
@@ -25,6 +25,11 @@ export function useDraftEditor<D extends EditedItem, F extends TitleAndTags>(opt
   /** The author, and the kind's path segment (`studies`): the item is `/{username}/{collection}/{id}`. */
   username: string
   collection: string
+  /**
+   * The labels of the kind's own text fields (besides title and tags), in the form's order: what
+   * the conflict banner shows and copies when another tab has saved first.
+   */
+  labels: { [K in keyof F]?: string }
 }) {
   const { api, username, collection } = options
   const itemPath = (id: string) => `/${username}/${collection}/${id}`
@@ -121,10 +126,21 @@ export function useDraftEditor<D extends EditedItem, F extends TitleAndTags>(opt
       .flatMap(([, messages]) => messages)
       .join(' ') || undefined
 
+  /** Everything typed in this tab, as the conflict banner offers it for copying. */
+  const typed: TypedField[] = [
+    { label: 'タイトル', text: fields.title },
+    { label: 'タグ', text: fields.tagsText },
+    ...Object.entries(options.labels).map(([field, label]) => ({
+      label: String(label),
+      text: String(fields[field as keyof F] ?? ''),
+    })),
+  ]
+
   return {
     draft,
     itemPath,
     fields,
+    typed,
     update,
     errorOf,
     autosave,
@@ -158,7 +174,7 @@ export function DraftEditorShell<D extends EditedItem, F extends TitleAndTags>(p
   const { draft, fields, update, errorOf } = editor
   return (
     <div className="flex flex-col gap-6">
-      {editor.conflict && <ConflictBanner what={what} />}
+      {editor.conflict && <ConflictBanner what={what} typed={editor.typed} />}
       <div className="flex justify-end">
         <SaveStatus state={editor.autosave.state} problem={editor.problem} />
       </div>

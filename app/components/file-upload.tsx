@@ -26,6 +26,11 @@ type FileUploadProps = {
    */
   nameFor(file: File, identityId: string): string
   onUploaded(upload: { key: string; file: File }): void
+  /**
+   * Several files may be picked at once, up to this many (the rest are left out, with a
+   * message); they upload one after another. Unset: one file at a time; 0: none now (full).
+   */
+  maxFiles?: number
 }
 
 type Running = { task: UploadTask; file: File; state: UploadState; progress: UploadProgress }
@@ -39,15 +44,60 @@ export function FileUpload(props: FileUploadProps) {
   const input = useRef<HTMLInputElement>(null)
   const [running, setRunning] = useState<Running>()
   const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string }>()
-  const { settings, level, accept, maxBytes, nameFor, onUploaded } = props
+  const [queued, setQueued] = useState(false)
+  const { settings, level, accept, maxBytes, nameFor, onUploaded, maxFiles } = props
 
   useEffect(() => () => running?.task.pause(), [running?.task])
 
-  async function start(file: File) {
+  /** Uploads the picked files one after another; says what happened to each. */
+  async function startAll(files: File[]) {
+    if (files.length === 1 && files[0]) {
+      await start(files[0])
+      return
+    }
+    const taken = files.slice(0, maxFiles ?? 1)
+    const results: { name: string; ok: boolean; text: string }[] = []
+    setQueued(true)
+    try {
+      for (const file of taken) {
+        const outcome = await start(file)
+        results.push({ name: file.name, ok: outcome.ok, text: outcome.text })
+      }
+    } finally {
+      setQueued(false)
+    }
+    const uploaded = results.filter((result) => result.ok).map((result) => result.name)
+    const problems = results.filter((result) => !result.ok)
+    const lines = [
+      uploaded.length > 0 ? `${uploaded.join('、')} をアップロードしました。` : '',
+      ...problems.map((problem) => `${problem.name}: ${problem.text}`),
+      files.length > taken.length
+        ? `ここに追加できるのはあと ${taken.length} 件まででした。残りの ${files.length - taken.length} 件（${files
+            .slice(taken.length)
+            .map((file) => file.name)
+            .join('、')}）は追加していません。`
+        : '',
+    ].filter(Boolean)
+    setMessage({
+      tone: problems.length > 0 || files.length > taken.length ? 'error' : 'success',
+      text: lines.join(' '),
+    })
+  }
+
+  /** Uploads one file; resolves when it has finished, failed or been cancelled. */
+  function start(file: File): Promise<{ ok: boolean; text: string }> {
+    return new Promise((resolve) => void upload(file, resolve))
+  }
+
+  async function upload(file: File, finished: (outcome: { ok: boolean; text: string }) => void) {
+    const fail = (text: string) => {
+      setMessage({ tone: 'error', text })
+      finished({ ok: false, text })
+    }
     setMessage(undefined)
     const refusal = fileRefusal(file, accept, maxBytes)
     if (refusal) {
-      setMessage({ tone: 'error', text: refusal })
+      fail(refusal)
       return
     }
     let task: UploadTask
@@ -67,22 +117,27 @@ export function FileUpload(props: FileUploadProps) {
       task.on('stateChange', update)
       task.on('uploadPartProgress', update)
       task.on('uploadComplete', () => {
-        setMessage({ tone: 'success', text: `${file.name} をアップロードしました。` })
+        const text = `${file.name} をアップロードしました。`
+        setMessage({ tone: 'success', text })
         onUploaded({ key, file })
+        finished({ ok: true, text })
       })
-      task.on('cancel', () =>
-        setMessage({ tone: 'success', text: 'アップロードを取り消しました。' }),
-      )
-      task.on('error', (error) => setMessage({ tone: 'error', text: uploadErrorMessage(error) }))
+      task.on('cancel', () => {
+        const text = 'アップロードを取り消しました。'
+        setMessage({ tone: 'success', text })
+        finished({ ok: false, text })
+      })
+      task.on('error', (error) => fail(uploadErrorMessage(error)))
       update()
     } catch (error) {
-      setMessage({ tone: 'error', text: uploadErrorMessage(error) })
+      fail(uploadErrorMessage(error))
       return
     }
     task.start()
   }
 
-  const busy = running?.state === 'IN_PROGRESS' || running?.state === 'PAUSED'
+  const full = maxFiles === 0
+  const busy = queued || running?.state === 'IN_PROGRESS' || running?.state === 'PAUSED'
   return (
     <div className="space-y-3">
       <div>
@@ -90,19 +145,22 @@ export function FileUpload(props: FileUploadProps) {
           {props.label}
         </label>
         <p id={`${id}-hint`} className="text-sm text-slate-600 dark:text-slate-400">
-          {acceptedTypesLabel(accept)}（{formatBytes(maxBytes)} まで）
+          {full
+            ? '上限まで追加しました。外すと、また追加できます。'
+            : `${acceptedTypesLabel(accept)}（${formatBytes(maxBytes)} まで）`}
         </p>
         <input
           ref={input}
           id={id}
           type="file"
           accept={accept.join(',')}
-          disabled={busy}
+          multiple={(maxFiles ?? 1) > 1}
+          disabled={busy || full}
           aria-describedby={`${id}-hint`}
           className="mt-1 block text-sm file:mr-3 file:rounded file:border-0 file:bg-slate-200 file:px-3 file:py-2 file:text-sm dark:file:bg-slate-700"
           onChange={(event) => {
-            const file = event.currentTarget.files?.[0]
-            if (file) void start(file)
+            const files = [...(event.currentTarget.files ?? [])]
+            if (files.length > 0) void startAll(files)
             event.currentTarget.value = ''
           }}
         />

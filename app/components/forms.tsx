@@ -1,3 +1,4 @@
+import { Check, TriangleAlert } from 'lucide-react'
 import {
   type InputHTMLAttributes,
   type ReactNode,
@@ -86,7 +87,7 @@ export function FieldError({ id, error }: { id: string; error?: string }) {
     <p id={id} className="min-h-5 text-sm leading-5 text-red-700 dark:text-red-300">
       {error && (
         <>
-          <span aria-hidden="true">⚠ </span>
+          <TriangleAlert aria-hidden="true" className="mr-1 inline size-4 align-[-0.2em]" />
           {error}
         </>
       )}
@@ -159,7 +160,7 @@ export function PasswordChecklist({ id, password }: { id: string; password: stri
                 : 'border border-slate-400 dark:border-slate-500'
             }`}
           >
-            {check.met ? '✓' : ''}
+            {check.met && <Check className="size-3" strokeWidth={3} />}
           </span>
           {check.label}
           <span className="sr-only">{check.met ? '（満たしています）' : '（まだです）'}</span>

@@ -10,7 +10,12 @@ import {
   useRef,
   useState,
 } from 'react'
-import { asOwnBlock, imageMarkdown, insertAtSelection } from '#app/lib/markdown/insert-text.ts'
+import {
+  asOwnBlock,
+  imageAlt,
+  imageMarkdown,
+  insertAtSelection,
+} from '#app/lib/markdown/insert-text.ts'
 import { isMarkdownTooLong, MARKDOWN_TOO_LONG_MESSAGE } from '#features/markdown/limits.ts'
 import type { MarkdownFlavour } from '#features/markdown/render.ts'
 import { markdownStructureError } from '#features/markdown/structure.ts'
@@ -36,6 +41,12 @@ type MarkdownEditorProps = {
    * name (e.g. `stories`) and its Markdown lands at the cursor.
    */
   imageFolder?: string
+  /**
+   * What an uploaded image shows, for its alt text (the item's title): each image inserted is
+   * 「{imageSubject} の画像 N」, never its file name (`IMG_1234` tells a screen reader nothing).
+   * The author can rewrite it in the text like any other words.
+   */
+  imageSubject?: string
   /** `plain` for comments: the preview shows raw HTML as text, as the saved comment will. */
   flavour?: MarkdownFlavour
 }
@@ -67,6 +78,7 @@ export function MarkdownEditor({
   error,
   ref,
   imageFolder,
+  imageSubject,
   flavour = 'full',
 }: MarkdownEditorProps) {
   const id = useId()
@@ -182,7 +194,9 @@ export function MarkdownEditor({
         <ContentImageUpload
           label="画像を追加"
           folder={imageFolder}
-          onUploaded={({ url, name }) => insertText(imageMarkdown(name, url), true)}
+          onUploaded={({ url }) =>
+            insertText(imageMarkdown(imageAlt(imageSubject, latest.current.value), url), true)
+          }
         />
       ) : null}
     </div>

@@ -1,3 +1,4 @@
+import { useId } from 'react'
 import { Form, Link } from 'react-router'
 import type { SearchResult } from '#features/search/search-result.ts'
 import { Byline } from './byline.tsx'
@@ -16,14 +17,22 @@ export function SearchBox(props: {
   label: string
   className?: string
 }) {
+  // The header's box and a page's own can both search /search: ids and landmark names differ.
+  const id = useId()
   return (
-    <Form method="get" action={props.action} role="search" className={props.className}>
+    <Form
+      method="get"
+      action={props.action}
+      role="search"
+      aria-label={props.label}
+      className={props.className}
+    >
       <div className="flex gap-1">
-        <label className="sr-only" htmlFor={`search-${props.action}`}>
+        <label className="sr-only" htmlFor={id}>
           {props.label}
         </label>
         <input
-          id={`search-${props.action}`}
+          id={id}
           type="search"
           name="q"
           defaultValue={props.defaultValue}
@@ -76,7 +85,7 @@ export function SearchResultList({ results }: { results: SearchResult[] }) {
             </p>
           )}
           <p
-            className="mt-2 text-sm text-slate-600 dark:text-slate-400 [&_mark]:bg-amber-200 [&_mark]:text-inherit dark:[&_mark]:bg-amber-700"
+            className="mt-2 text-sm text-slate-600 dark:text-slate-400 [&_mark]:bg-amber-200 [&_mark]:text-inherit dark:[&_mark]:bg-amber-300 dark:[&_mark]:text-slate-950"
             // biome-ignore lint/security/noDangerouslySetInnerHtml: escaped text with <mark> only
             dangerouslySetInnerHTML={{ __html: result.snippetHtml }}
           />

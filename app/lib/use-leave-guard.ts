@@ -4,6 +4,15 @@ import { isMoveAfterCreate } from './editor-address.ts'
 
 const LEAVE_QUESTION = '保存されていない変更があります。このページを離れますか？'
 
+/** Set by a reload the user already answered for (the conflict banner): no second question. */
+let answeredReload = false
+
+/** Reloads the page without the leave guard's question: the caller has asked already. */
+export function reloadAfterAsking(): void {
+  answeredReload = true
+  window.location.reload()
+}
+
 /**
  * Leaving an editor saves what is pending first; if something still did not reach the server,
  * the user is asked before leaving (in-app navigation and closing or reloading the tab alike).
@@ -30,7 +39,7 @@ export function useLeaveGuard(options: { unsaved(): boolean; flush(): Promise<vo
 
   useEffect(() => {
     const beforeUnload = (event: BeforeUnloadEvent) => {
-      if (!unsaved()) return
+      if (answeredReload || !unsaved()) return
       void flush()
       event.preventDefault()
     }

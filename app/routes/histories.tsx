@@ -95,7 +95,7 @@ export default function Histories({ loaderData: { history } }: Route.ComponentPr
           <Heatmap weeks={summary.heatmap} />
         </div>
       </section>
-      <section aria-labelledby="timeline-heading" className="mt-8">
+      <div className="mt-8">
         <h2 id="timeline-heading" className="text-lg font-bold">
           タイムライン
         </h2>
@@ -111,7 +111,7 @@ export default function Histories({ loaderData: { history } }: Route.ComponentPr
         ) : (
           <Timeline firstPage={firstPage} timeZone={summary.timeZone} />
         )}
-      </section>
+      </div>
     </div>
   )
 }

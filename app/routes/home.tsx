@@ -1,3 +1,4 @@
+import { Check } from 'lucide-react'
 import { data, Link } from 'react-router'
 import { CourseCard } from '#app/components/course-card.tsx'
 import { FEED_PAGE_SIZE, FeedList } from '#app/components/people/feed-list.tsx'
@@ -233,8 +234,9 @@ function ContinueLearning({ cards }: { cards: ContinueLearningCard[] }) {
                   {`続きから: ${card.nextLesson.title}`}
                 </Link>
               ) : (
-                <p className="mt-4 text-sm font-semibold text-emerald-700 dark:text-emerald-400">
-                  ✓ すべてのレッスンを完了しました
+                <p className="mt-4 flex items-center gap-1.5 text-sm font-semibold text-emerald-700 dark:text-emerald-400">
+                  <Check aria-hidden="true" className="size-4" />
+                  すべてのレッスンを完了しました
                 </p>
               )}
             </li>

@@ -11,6 +11,7 @@ import { studyFields } from '#features/studies/study-input.ts'
 import { replaceItemTags } from '#features/tags/item-tags.server.ts'
 import { tagListSchema } from '#features/tags/normalize.ts'
 import { demoCourses, demoUsers } from './demo-content.ts'
+import { demoCoverPng } from './demo-covers.ts'
 import { demoLabStories, demoLabs } from './demo-labs.ts'
 import { demoLessons } from './demo-lessons.ts'
 import {
@@ -30,14 +31,28 @@ export async function isEmpty(db: Kysely<DB>): Promise<boolean> {
 }
 
 /**
+ * Where the seed puts the pictures it draws: object storage, each stored exactly as if the demo
+ * user had uploaded it into their own public folder (so the editors accept and replace it like
+ * any upload of theirs).
+ */
+export type DemoImageStore = {
+  /** Stores a PNG as `userId`'s upload into their folder `folder` (e.g. `covers`); its key. */
+  putOwnImage(userId: string, folder: string, png: Uint8Array): Promise<string>
+}
+
+/**
  * Fills an empty database with Japanese demo users, courses (with lessons and tags), studies,
  * labs and lab stories, and the follows, likes and comments between the demo users, all or
- * nothing.
+ * nothing. With `images`, the demo courses and labs then get generated covers.
  * Returns false (and writes nothing) when the database already has users.
  */
-export async function seedDemoContent(db: Kysely<DB>, now = Date.now()): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    if (!(await isEmpty(trx))) return false
+export async function seedDemoContent(
+  db: Kysely<DB>,
+  now = Date.now(),
+  images?: DemoImageStore,
+): Promise<boolean> {
+  const seeded = await db.transaction().execute(async (trx) => {
+    if (!(await isEmpty(trx))) return undefined
     const userIds = new Map<string, string>()
     for (const [index, user] of demoUsers.entries()) {
       const id = randomUUID()
@@ -116,8 +131,45 @@ export async function seedDemoContent(db: Kysely<DB>, now = Date.now()): Promise
     await seedStudies(trx, userIds, subjectIds, now)
     await seedLabs(trx, userIds, subjectIds, now)
     await seedSocial(trx, userIds, subjectIds, now)
-    return true
+    return { userIds, subjectIds }
   })
+  if (!seeded) return false
+  // Object storage keeps its index in the database too: it is written after the content has
+  // committed, never inside its transaction. A cover that fails to store leaves the item
+  // without one, as a new course is.
+  if (images) await addDemoCovers(db, images, seeded.userIds, seeded.subjectIds)
+  return true
+}
+
+/**
+ * A drawn cover for every demo course (its cover image) and lab (its first screenshot), one
+ * colour each, uploaded as its author's own image.
+ */
+async function addDemoCovers(
+  db: Kysely<DB>,
+  images: DemoImageStore,
+  userIds: Map<string, string>,
+  subjectIds: Map<string, string>,
+) {
+  const items = [
+    ...demoCourses.map((course) => ({ kind: 'course' as const, ...course })),
+    ...demoLabs.map((lab) => ({ kind: 'lab' as const, ...lab })),
+  ]
+  for (const [index, item] of items.entries()) {
+    const id = idOf(subjectIds, subjectKey({ kind: item.kind, title: item.title }))
+    const ownerId = idOf(userIds, item.author)
+    const png = demoCoverPng(item.title, index)
+    if (item.kind === 'course') {
+      const key = await images.putOwnImage(ownerId, 'covers', png)
+      await db.updateTable('courses').set({ cover_key: key }).where('id', '=', id).execute()
+    } else {
+      const key = await images.putOwnImage(ownerId, 'labs', png)
+      await db
+        .insertInto('lab_screenshots')
+        .values({ lab_id: id, object_key: key, position: 0 })
+        .execute()
+    }
+  }
 }
 
 /** Published demo labs, then their stories (a little later), each by its demo author. */

@@ -77,18 +77,72 @@ export async function publishCourse(
     if (course.status === 'published') {
       return { publishedAt: course.published_at ?? now }
     }
-    const lesson = await trx
+    const lessons = await trx
       .selectFrom('lessons')
-      .select('id')
-      .where('course_id', '=', courseId)
-      .executeTakeFirst()
-    if (!lesson) {
+      .innerJoin('course_sections', 'course_sections.id', 'lessons.section_id')
+      .select([
+        'lessons.id',
+        'lessons.title',
+        'lessons.body',
+        'course_sections.id as section_id',
+        'course_sections.title as section_title',
+      ])
+      .where('lessons.course_id', '=', courseId)
+      .orderBy('course_sections.position')
+      .orderBy('lessons.position')
+      .execute()
+    if (lessons.length === 0) {
       throw ContentError.validation([
         { path: ['sections'], message: '公開するにはレッスンを 1 つ以上追加してください' },
       ])
     }
+    const empty = lessons.flatMap((lesson) =>
+      emptyLessonIssues(
+        lesson,
+        lessons.filter((other) => other.section_id === lesson.section_id).indexOf(lesson) + 1,
+      ),
+    )
+    if (empty.length > 0) {
+      const names = [...new Set(empty.map((issue) => issue.name))].join('、')
+      throw new ContentError(
+        'VALIDATION_FAILED',
+        `中身が空のレッスンがあるため公開できません: ${names}`,
+        ContentError.validation(empty).fields,
+      )
+    }
     return markPublished(trx, 'courses', course, 'course', now)
   })
+}
+
+/**
+ * Why a lesson is not ready to be read, keyed `lessons.{id}.title|body`: a reader must never
+ * open a published lesson and find nothing. Titles are required on every write; the check
+ * still covers one that is blank (written before that rule, or by the seed).
+ */
+function emptyLessonIssues(
+  lesson: { id: string; title: string; body: string; section_title: string },
+  /** Its place in its section, from 1: names a lesson without a title. */
+  place: number,
+) {
+  const name = lesson.title.trim()
+    ? `レッスン「${lesson.title.trim()}」`
+    : `セクション「${lesson.section_title}」の ${place} 番目のレッスン`
+  const issues: { path: string[]; message: string; name: string }[] = []
+  if (!lesson.title.trim()) {
+    issues.push({
+      path: ['lessons', lesson.id, 'title'],
+      message: `${name}に名前がありません。名前を付けてから公開してください`,
+      name,
+    })
+  }
+  if (!lesson.body.trim()) {
+    issues.push({
+      path: ['lessons', lesson.id, 'body'],
+      message: `${name}の本文が空です。本文を書いてから公開してください`,
+      name,
+    })
+  }
+  return issues
 }
 
 /** Takes a course back to draft: it leaves the catalogue and only its owner sees it. */

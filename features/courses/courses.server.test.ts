@@ -24,7 +24,7 @@ import {
 } from './course-structure.server.ts'
 import { readCourseForViewer } from './course-view.server.ts'
 import { updateLesson } from './lesson-editing.server.ts'
-import { markLessonDone } from './lesson-progress.server.ts'
+import { markLessonDone, unmarkLessonDone } from './lesson-progress.server.ts'
 import { readLessonForViewer } from './lesson-view.server.ts'
 
 /** No uploaded objects: bodies here show no images of the site's storage. */
@@ -90,6 +90,8 @@ describe.each(testEngines)('courses on %s', (engine) => {
       revision = added.revision
       lessonIds.push(added.lessonId)
     }
+    // A body to publish with (written directly, so the lessons' revisions stay at 1).
+    await db.updateTable('lessons').set({ body: '本文' }).where('id', 'in', lessonIds).execute()
     const second = await addSection(db, author, id, { title: '応用', revision }, NOW)
     const premium = await addLesson(
       db,
@@ -334,6 +336,42 @@ describe.each(testEngines)('courses on %s', (engine) => {
       await refused(markLessonDone(db, lesson, undefined), 'SIGN_IN_REQUIRED')
     })
 
+    it('undoes done: progress and the history event go, marking again records anew', async () => {
+      const { id, revision, lessonIds } = await draftCourse()
+      await publishCourse(db, author, id, { revision }, NOW)
+      const lesson = { ...address(id), lessonId: lessonIds[0] ?? '' }
+      const doneEvents = () =>
+        db
+          .selectFrom('history_events')
+          .select(['user_id', 'subject_id', 'at'])
+          .where('kind', '=', 'lesson_done')
+          .execute()
+      await markLessonDone(db, lesson, learner, NOW + 10)
+      await markLessonDone(db, lesson, other, NOW + 11)
+
+      expect(await unmarkLessonDone(db, lesson, learner)).toEqual({ wasDone: true })
+      const course = await readCourseForViewer(db, address(id), learner)
+      expect(course.progress).toEqual({ done: 0, total: 3 })
+      expect(course.nextLessonId).toBe(lessonIds[0])
+      expect((await readLessonForViewer(db, lesson, learner)).lesson.done).toBe(false)
+      // Only the learner's own record goes.
+      expect(await doneEvents()).toEqual([
+        { user_id: other.userId, subject_id: lessonIds[0], at: NOW + 11 },
+      ])
+      expect((await readCourseForViewer(db, address(id), other)).progress.done).toBe(1)
+
+      // Undoing again changes nothing; marking again is a new completion.
+      expect(await unmarkLessonDone(db, lesson, learner)).toEqual({ wasDone: false })
+      expect(await markLessonDone(db, lesson, learner, NOW + 30)).toEqual({
+        doneAt: NOW + 30,
+        newlyDone: true,
+      })
+      expect((await doneEvents()).filter((event) => event.user_id === learner.userId)).toEqual([
+        { user_id: learner.userId, subject_id: lessonIds[0], at: NOW + 30 },
+      ])
+      await refused(unmarkLessonDone(db, lesson, undefined), 'SIGN_IN_REQUIRED')
+    })
+
     it('refuses marking a lesson of someone else’s draft (not found)', async () => {
       const { id, lessonIds } = await draftCourse()
       await refused(
@@ -491,6 +529,37 @@ describe.each(testEngines)('courses on %s', (engine) => {
   })
 
   describe('publishing', () => {
+    it('refuses to publish a course with an empty lesson, naming the lesson', async () => {
+      const { id, revision, lessonIds } = await draftCourse()
+      await db
+        .updateTable('lessons')
+        .set({ body: ' \n ' })
+        .where('id', '=', lessonIds[1] ?? '')
+        .execute()
+      await db
+        .updateTable('lessons')
+        .set({ title: '', body: '' })
+        .where('id', '=', lessonIds[2] ?? '')
+        .execute()
+      const before = await snapshot(db)
+      const error = await refused(publishCourse(db, author, id, { revision }), 'VALIDATION_FAILED')
+      expect(error.message).toBe(
+        '中身が空のレッスンがあるため公開できません: レッスン「変数」、セクション「応用」の 1 番目のレッスン',
+      )
+      expect(error.fields).toEqual({
+        [`lessons.${lessonIds[1]}.body`]: [
+          'レッスン「変数」の本文が空です。本文を書いてから公開してください',
+        ],
+        [`lessons.${lessonIds[2]}.title`]: [
+          'セクション「応用」の 1 番目のレッスンに名前がありません。名前を付けてから公開してください',
+        ],
+        [`lessons.${lessonIds[2]}.body`]: [
+          'セクション「応用」の 1 番目のレッスンの本文が空です。本文を書いてから公開してください',
+        ],
+      })
+      expect(await snapshot(db)).toEqual(before)
+    })
+
     it('publishes explicitly, records it in the history, and unpublishes back to a draft', async () => {
       const { id, revision } = await draftCourse()
       const published = await publishCourse(db, author, id, { revision }, NOW + 7)

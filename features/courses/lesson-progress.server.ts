@@ -46,3 +46,32 @@ export async function markLessonDone(
     return { doneAt: existing.done_at, newlyDone: false }
   })
 }
+
+/**
+ * Takes back "done" for the learner: removes the progress and the `lesson_done` event it
+ * recorded, so the course's progress and the history agree again. Undoing a lesson that is not
+ * done changes nothing.
+ */
+export async function unmarkLessonDone(
+  db: Kysely<DB>,
+  address: CourseAddress & { lessonId: string },
+  learner: Actor | undefined,
+): Promise<{ wasDone: boolean }> {
+  if (!learner) throw ContentError.signInRequired()
+  const { lesson } = await readLessonForViewer(db, address, learner)
+  return db.transaction().execute(async (trx) => {
+    const removed = await trx
+      .deleteFrom('lesson_progress')
+      .where('user_id', '=', learner.userId)
+      .where('lesson_id', '=', lesson.id)
+      .executeTakeFirst()
+    await trx
+      .deleteFrom('history_events')
+      .where('user_id', '=', learner.userId)
+      .where('kind', '=', 'lesson_done')
+      .where('subject_kind', '=', 'lesson')
+      .where('subject_id', '=', lesson.id)
+      .execute()
+    return { wasDone: Number(removed.numDeletedRows) > 0 }
+  })
+}

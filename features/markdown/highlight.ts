@@ -11,7 +11,7 @@ import python from '@shikijs/langs/python'
 import sql from '@shikijs/langs/sql'
 import tsx from '@shikijs/langs/tsx'
 import typescript from '@shikijs/langs/typescript'
-import githubDark from '@shikijs/themes/github-dark'
+import githubDarkDefault from '@shikijs/themes/github-dark-default'
 import githubLight from '@shikijs/themes/github-light'
 import type { Element, Root } from 'hast'
 import { toString as textOf } from 'hast-util-to-string'
@@ -24,7 +24,8 @@ import { SKIP, visit } from 'unist-util-visit'
  */
 export function createCodeHighlighter(): HighlighterCore {
   return createHighlighterCoreSync({
-    themes: [githubLight, githubDark],
+    // GitHub's current dark palette: the older github-dark greys comments to 3.0:1 (axe, WCAG AA).
+    themes: [githubLight, githubDarkDefault],
     langs: [bash, css, diff, html, javascript, json, markdown, python, sql, tsx, typescript],
     // Shiki's JavaScript grammar already reads JSX; a separate jsx grammar would add 170 kB.
     langAlias: { jsx: 'javascript' },
@@ -65,7 +66,7 @@ export function highlightCode(
 ): Element {
   const lang = resolveLanguage(shiki, requested)
   const options = {
-    themes: { light: 'github-light', dark: 'github-dark' },
+    themes: { light: 'github-light', dark: 'github-dark-default' },
     defaultColor: 'light-dark()' as const,
     // No time limit per line: Shiki's default (500 ms) cut lines short while a cold highlighter
     // compiled its patterns, so the same code came out coloured differently on first use (a

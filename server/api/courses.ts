@@ -5,7 +5,7 @@ import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { catalogueQuery, listPublishedCourses } from '#features/courses/catalogue.server.ts'
 import { readCourseForViewer } from '#features/courses/course-view.server.ts'
-import { markLessonDone } from '#features/courses/lesson-progress.server.ts'
+import { markLessonDone, unmarkLessonDone } from '#features/courses/lesson-progress.server.ts'
 import { readLessonForViewer } from '#features/courses/lesson-view.server.ts'
 import { ApiError } from './api-error.ts'
 import { pathId, pathParams } from './request-params.ts'
@@ -35,5 +35,9 @@ export function registerCourseRoutes(
 
   api.post('/users/:username/courses/:courseId/lessons/:lessonId/done', async (request) => {
     return markLessonDone(db, pathParams(lessonAddress, request), await actorOf(request))
+  })
+
+  api.delete('/users/:username/courses/:courseId/lessons/:lessonId/done', async (request) => {
+    return unmarkLessonDone(db, pathParams(lessonAddress, request), await actorOf(request))
   })
 }

@@ -60,6 +60,12 @@ const OPERATIONS: readonly Operation[] = [
     signIn: true,
   },
   {
+    method: 'delete',
+    path: '/users/:username/courses/:courseId/lessons/:lessonId/done',
+    summary: 'レッスンの完了を取り消す',
+    signIn: true,
+  },
+  {
     method: 'post',
     path: '/courses',
     summary: 'コースを作成（下書き）',

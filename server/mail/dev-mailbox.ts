@@ -176,6 +176,7 @@ form{display:flex;gap:.5rem;flex-wrap:wrap}input{flex:1;min-width:12rem;padding:
 </style>
 </head>
 <body>
+<main>
 <h1>開発用メールボックス</h1>
 <p class="note">メールを送信しない設定（SMTP_URL 未設定）のときだけ、このマシンからのアクセスにだけ表示されます。このサイトが送ったメールを新しい順に ${messages.length} 件表示しています（<a href="${DEV_MAILBOX_PATH}/messages.json${to ? `?to=${escapeHtml(encodeURIComponent(to))}` : ''}">JSON</a>）。</p>
 <form method="get" action="${DEV_MAILBOX_PATH}">
@@ -185,6 +186,7 @@ form{display:flex;gap:.5rem;flex-wrap:wrap}input{flex:1;min-width:12rem;padding:
 </form>
 ${filter}
 ${items}
+</main>
 </body>
 </html>
 `

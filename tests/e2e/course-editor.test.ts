@@ -41,6 +41,15 @@ describe('the course editor', () => {
     await page.getByRole('button', { name: '追加' }).last().click()
     await page.getByLabel('「はじめに」にレッスンを追加').fill('変数を使ってみよう')
     await page.getByRole('button', { name: '追加' }).first().click()
+    // An empty lesson cannot be published: the editor says which one.
+    await page.getByRole('button', { name: 'レッスン「変数を使ってみよう」を編集' }).waitFor()
+    await page.getByRole('button', { name: '公開する' }).click()
+    await expect
+      .poll(() => page.locator('[data-publish-errors]').textContent())
+      .toBe('レッスン「変数を使ってみよう」の本文が空です。本文を書いてから公開してください')
+    expect(await page.locator('[data-course-status]').getAttribute('data-course-status')).toBe(
+      'draft',
+    )
     await page.getByRole('button', { name: 'レッスン「変数を使ってみよう」を編集' }).click()
     const body = '# 変数\n\n`let` で変数を作ります。\n\n```js\nlet name = "たろう"\n```'
     await (await markdownEditor(page, '本文（Markdown）')).fill(body)
@@ -81,6 +90,7 @@ describe('the course editor', () => {
 
     await page.getByRole('button', { name: '公開する' }).click()
     await page.locator('[data-course-status="published"]').waitFor()
+    expect(await page.locator('[data-publish-errors]').count()).toBe(0)
 
     expect((await guest.goto(coursePath))?.status()).toBe(200)
     await waitForHydration(guest)

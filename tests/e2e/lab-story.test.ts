@@ -30,7 +30,9 @@ describe('a lab story', () => {
       buffer: PNG_1X1,
     })
     await expect.poll(() => page.getByText('graph.png をアップロードしました。').count()).toBe(1)
-    const preview = page.locator('[id$="-panel-preview"] img[alt="graph"]')
+    const preview = page.locator(
+      '[id$="-panel-preview"] img[alt="グラフ描画で目盛りが重なった話 の画像 1"]',
+    )
     await expect.poll(() => preview.count()).toBe(1)
     const imageSrc = await preview.getAttribute('src')
     expect(imageSrc).toMatch(/^\/s3\/[^/]+\/public\/ap-northeast-1(:|%3A)[0-9a-f-]+\/stories\//)
@@ -43,7 +45,7 @@ describe('a lab story', () => {
     await waitForHydration(page)
     const saved = await page.locator('textarea[name="body"]').inputValue()
     expect(saved).toContain('目盛りの間隔を広げて解決しました。')
-    expect(saved).toContain(`![graph](${imageSrc})`)
+    expect(saved).toContain(`![グラフ描画で目盛りが重なった話 の画像 1](${imageSrc})`)
 
     const storyPath = new URL(editUrl).pathname.replace(/\/edit$/, '')
     const guest = await newPage()
@@ -60,7 +62,7 @@ describe('a lab story', () => {
     await guest.getByRole('link', { name: 'グラフ描画で目盛りが重なった話' }).click()
     await guest.waitForURL(new RegExp(`${storyPath}$`))
     await expect.poll(() => guest.locator('.markdown-body h2').textContent()).toBe('軸の設定')
-    const shown = guest.locator('.markdown-body img[alt="graph"]')
+    const shown = guest.locator('.markdown-body img[alt="グラフ描画で目盛りが重なった話 の画像 1"]')
     await expect
       .poll(() => shown.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))
       .toBe(1)

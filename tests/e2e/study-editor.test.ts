@@ -41,8 +41,11 @@ describe('the study editor', () => {
       buffer: PNG_1X1,
     })
     await page.getByText('map.png をアップロードしました。').waitFor()
-    // Attached: on a phone the preview is the other tab.
-    await page.locator('[id$="-panel-preview"] img[alt="map"]').waitFor({ state: 'attached' })
+    // Attached: on a phone the preview is the other tab. The alt text says what the image is
+    // part of, not the file's name.
+    await page
+      .locator('[id$="-panel-preview"] img[alt="配列メソッドのまとめ の画像 1"]')
+      .waitFor({ state: 'attached' })
     await expect
       .poll(() => page.locator('[data-save-state]').first().getAttribute('data-save-state'))
       .toBe('saved')
@@ -54,8 +57,10 @@ describe('the study editor', () => {
       'javascript, 配列',
     )
     const savedNotes = await page.locator('textarea[name="notes"]').inputValue()
-    expect(savedNotes.startsWith(`${notes}\n\n![map](/s3/`)).toBe(true)
-    expect(savedNotes).toMatch(/!\[map\]\(\/s3\/[^)]+\/studies\/[^)]+\.png\)\n$/)
+    expect(savedNotes.startsWith(`${notes}\n\n![配列メソッドのまとめ の画像 1](/s3/`)).toBe(true)
+    expect(savedNotes).toMatch(
+      /!\[配列メソッドのまとめ の画像 1\]\(\/s3\/[^)]+\/studies\/[^)]+\.png\)\n$/,
+    )
 
     const studyPath = new URL(editUrl).pathname.replace(/\/edit$/, '')
     const guest = await newPage()

@@ -86,6 +86,18 @@ describe('course API', () => {
     expect(lesson.status).toBe(201)
     lessonId = lesson.body.lessonId
     revision = lesson.body.revision
+    // Not yet: the lesson has no body, and a reader must never open an empty lesson.
+    const empty = await call('POST', `/courses/${courseId}/publish`, author, { revision })
+    expect(empty.status).toBe(400)
+    expect(empty.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: '中身が空のレッスンがあるため公開できません: レッスン「はじめてのレッスン」',
+      fields: {
+        [`lessons.${lessonId}.body`]: [
+          'レッスン「はじめてのレッスン」の本文が空です。本文を書いてから公開してください',
+        ],
+      },
+    })
     const saved = await call('PUT', `/courses/${courseId}/lessons/${lessonId}`, author, {
       title: 'はじめてのレッスン',
       body: '# こんにちは\n\n```js\nconsole.log(1)\n```',
@@ -130,6 +142,17 @@ describe('course API', () => {
     expect(again.body).toEqual({ doneAt: first.body.doneAt, newlyDone: false })
     const progress = await call('GET', `/users/kana_author/courses/${courseId}`, other)
     expect(progress.body.progress).toEqual({ done: 1, total: 1 })
+
+    // Undone (a click by mistake): the progress goes, and undoing twice is harmless.
+    expect((await call('DELETE', `${lessonPath}/done`)).status).toBe(401)
+    expect(await call('DELETE', `${lessonPath}/done`, other)).toEqual({
+      status: 200,
+      body: { wasDone: true },
+    })
+    expect((await call('DELETE', `${lessonPath}/done`, other)).body).toEqual({ wasDone: false })
+    const undone = await call('GET', `/users/kana_author/courses/${courseId}`, other)
+    expect(undone.body.progress).toEqual({ done: 0, total: 1 })
+    expect(undone.body.sections[0].lessons[0].done).toBe(false)
   })
 
   it('refuses someone else every write on a published course, and forged ids', async () => {

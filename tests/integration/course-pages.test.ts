@@ -81,7 +81,7 @@ describe('course pages', () => {
     expect(html).toContain('ページで読むコース')
     expect(html).toContain('無料のレッスン')
     expect(html).toContain('学習を始める')
-    expect(html).toContain('🔒 プレミアム')
+    expect(html).toMatch(/<svg[^>]*lucide-lock[\s\S]*?<\/svg>プレミアム/)
   })
 
   it('renders a lesson’s Markdown, sanitised, and locks the premium one with a link to /plans', async () => {
@@ -111,6 +111,19 @@ describe('course pages', () => {
     const { html } = await page(coursePath, learner)
     expect(html).toContain('進捗 <!-- -->1<!-- --> / <!-- -->2')
     expect(html).toContain('続きから学習する')
+    expect((await page(lessonPath, learner)).html).toContain('完了を取り消す')
+
+    // Undone from the same page: the progress goes back, and the button offers marking again.
+    const undone = await page(lessonPath, learner, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'intent=undo',
+    })
+    expect(undone.response.status).toBe(200)
+    expect((await page(coursePath, learner)).html).toContain('進捗 <!-- -->0<!-- --> / <!-- -->2')
+    const lessonHtml = (await page(lessonPath, learner)).html
+    expect(lessonHtml).toContain('完了にする')
+    expect(lessonHtml).not.toContain('完了を取り消す')
     // A guest cannot mark anything: sent to sign in.
     const guest = await page(lessonPath, undefined, { method: 'POST', body: '' })
     expect(guest.response.status).toBe(302)

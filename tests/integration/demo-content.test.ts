@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { demoCourses } from '#db/seed/demo-content.ts'
+import { demoLabs } from '#db/seed/demo-labs.ts'
 import { demoLessons } from '#db/seed/demo-lessons.ts'
 import { demoStudies } from '#db/seed/demo-social.ts'
+import { sniffImageType } from '#features/images/image-rules.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /** What a newcomer sees of the demo content on a fresh install, through the pages. */
@@ -51,6 +53,33 @@ describe('demo content on a fresh install', () => {
     for (const lesson of lessons) expect(page).toContain(lesson.title)
     const catalogue = await html(`/courses?tag=${encodeURIComponent(premium?.tags[0] ?? '')}`)
     expect(catalogue).toContain(premium?.title)
+  })
+
+  it('shows a drawn cover on every demo course card and lab card, served as a PNG', async () => {
+    const covers = (page: string) =>
+      [...page.matchAll(/<img src="(\/s3\/techlab\/public\/[^"]+\.png)"/g)].map(
+        (match) => match[1] ?? '',
+      )
+    const api = await fetch(`${server.url}/api/courses?limit=${demoCourses.length}`)
+    const cards = ((await api.json()) as { items: { coverKey: string | null }[] }).items
+    expect(cards).toHaveLength(demoCourses.length)
+    expect(new Set(cards.map((card) => card.coverKey)).size).toBe(demoCourses.length)
+    expect(cards.every((card) => card.coverKey?.endsWith('.png'))).toBe(true)
+
+    // The first page of the catalogue: no card falls back to the lettered placeholder.
+    const cataloguePage = await html('/courses')
+    const catalogue = covers(cataloguePage)
+    expect(catalogue.length).toBeGreaterThan(3)
+    expect(cataloguePage).not.toContain('place-items-center rounded-lg bg-gradient-to-br')
+    const labs = covers(await html('/labs'))
+    expect(new Set(labs).size).toBe(demoLabs.length)
+    for (const address of [catalogue[0], labs[0]]) {
+      const response = await fetch(`${server.url}${address}`)
+      expect(response.status, address).toBe(200)
+      expect(response.headers.get('content-type')).toBe('image/png')
+      const bytes = new Uint8Array(await response.arrayBuffer())
+      expect(sniffImageType(bytes)).toBe('image/png')
+    }
   })
 
   it('shows the demo users’ follows on a profile', async () => {

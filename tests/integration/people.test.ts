@@ -53,6 +53,12 @@ beforeAll(async () => {
     title: '最初のレッスン',
     revision: section.body.revision,
   })
+  await call('PUT', `/courses/${course.body.id}/lessons/${lesson.body.lessonId}`, author, {
+    title: '最初のレッスン',
+    body: '本文',
+    access: 'free',
+    revision: 1,
+  })
   const published = await call('POST', `/courses/${course.body.id}/publish`, author, {
     revision: lesson.body.revision,
   })

@@ -39,7 +39,7 @@ export async function startTestServer(
     ...environment,
   })
   const server = await startServer(config, { logger: false })
-  await seedDemoContent(server.database.db)
+  await seedDemoContent(server.database.db, Date.now(), server.app.ownImages)
   return {
     ...server,
     url: server.url.replace('localhost', '127.0.0.1'),

@@ -137,6 +137,7 @@ export function CourseEditor(props: {
           const fresh = await api.draft(draft.id)
           revision.current = fresh.revision
           setDraft(fresh)
+          setFieldErrors({})
           setProblem(undefined)
         } catch (error) {
           report(error)
@@ -158,10 +159,23 @@ export function CourseEditor(props: {
   }
 
   const errorOf = (field: string) => fieldErrors[field]?.join(' ')
+  // Why the course cannot be published: no lesson, or lessons without a title or body.
+  const publishErrors = Object.entries(fieldErrors)
+    .filter(([field]) => field === 'sections' || field.startsWith('lessons.'))
+    .flatMap(([, messages]) => messages)
 
   return (
     <div className="flex flex-col gap-8">
-      {conflict && <ConflictBanner what="このコース" />}
+      {conflict && (
+        <ConflictBanner
+          what="このコース"
+          typed={[
+            { label: 'タイトル', text: fields.title },
+            { label: '概要', text: fields.summary },
+            { label: 'タグ', text: fields.tagsText },
+          ]}
+        />
+      )}
       <section aria-labelledby="course-fields-heading" className="flex flex-col gap-4">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h2 id="course-fields-heading" className="text-lg font-bold">
@@ -278,6 +292,17 @@ export function CourseEditor(props: {
                 ? 'このコースは公開中です。'
                 : 'このコースは下書きです。あなただけが見られます。'}
             </p>
+            {publishErrors.length > 0 && (
+              <ul
+                role="alert"
+                data-publish-errors
+                className="list-disc rounded-md border border-red-300 bg-red-50 py-2 pr-3 pl-8 text-sm text-red-800 dark:border-red-700 dark:bg-red-950 dark:text-red-200"
+              >
+                {publishErrors.map((message) => (
+                  <li key={message}>{message}</li>
+                ))}
+              </ul>
+            )}
             <div className="flex flex-wrap gap-3">
               {draft.status === 'draft' ? (
                 <button

@@ -1,3 +1,4 @@
+import { Check, Lock } from 'lucide-react'
 import { NavLink } from 'react-router'
 import { EmptyState } from '#app/components/empty-state.tsx'
 import type { CourseView } from '#features/courses/course-view.server.ts'
@@ -35,13 +36,14 @@ export function CourseOutline({ course }: { course: CourseView }) {
                     aria-hidden="true"
                     className={`flex size-5 shrink-0 items-center justify-center rounded-full border text-xs ${lesson.done ? 'border-emerald-600 bg-emerald-600 text-white' : 'border-slate-300 dark:border-slate-600'}`}
                   >
-                    {lesson.done ? '✓' : ''}
+                    {lesson.done && <Check className="size-3.5" strokeWidth={3} />}
                   </span>
                   <span className="min-w-0 flex-1">{lesson.title}</span>
                   {lesson.done && <span className="sr-only">（完了）</span>}
                   {lesson.locked && (
-                    <span className="shrink-0 rounded-full bg-amber-100 px-2 py-0.5 text-xs text-amber-900 dark:bg-amber-900 dark:text-amber-100">
-                      🔒 プレミアム
+                    <span className="inline-flex shrink-0 items-center gap-1 rounded-full bg-amber-100 px-2 py-0.5 text-xs text-amber-900 dark:bg-amber-900 dark:text-amber-100">
+                      <Lock aria-hidden="true" className="size-3" />
+                      プレミアム
                     </span>
                   )}
                 </NavLink>

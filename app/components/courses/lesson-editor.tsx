@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
+import { ConflictBanner } from '#app/components/conflict-banner.tsx'
 import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
 import { ApiRequestError } from '#app/lib/api-client.ts'
 import { type Autosave, useAutosave } from '#app/lib/use-autosave.ts'
@@ -26,6 +27,7 @@ export function LessonEditor(props: {
   })
   const revision = useRef(lesson.revision)
   const [problem, setProblem] = useState<string | undefined>()
+  const [conflict, setConflict] = useState(false)
   const autosave = useAutosave<LessonFields>(async (value) => {
     try {
       const saved = await api.write('PUT', `/courses/${courseId}/lessons/${lesson.id}`, {
@@ -35,6 +37,7 @@ export function LessonEditor(props: {
       revision.current = saved.revision
       setProblem(undefined)
     } catch (error) {
+      if (error instanceof ApiRequestError && error.code === 'STALE_REVISION') setConflict(true)
       setProblem(messageOf(error))
       throw error
     }
@@ -53,6 +56,15 @@ export function LessonEditor(props: {
 
   return (
     <div className="mt-3 flex flex-col gap-3 rounded-lg bg-slate-50 p-3 dark:bg-slate-900">
+      {conflict && (
+        <ConflictBanner
+          what="このレッスン"
+          typed={[
+            { label: 'レッスン名', text: fields.title },
+            { label: '本文', text: fields.body },
+          ]}
+        />
+      )}
       <div className="grid gap-3 sm:grid-cols-[1fr_10rem]">
         <label className="flex flex-col gap-1 text-sm">
           <span className="font-semibold">レッスン名</span>
@@ -81,6 +93,7 @@ export function LessonEditor(props: {
         value={fields.body}
         onChange={(body) => update({ body })}
         imageFolder="lessons"
+        imageSubject={fields.title}
       />
       <SaveStatus state={autosave.state} problem={problem} />
     </div>

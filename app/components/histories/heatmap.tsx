@@ -32,7 +32,7 @@ function dayLabel(day: string, count: number): string {
  * On a narrow screen the grid scrolls, and opens at its right end, where today is.
  */
 export function Heatmap({ weeks }: { weeks: HeatmapDay[][] }) {
-  const scrollRef = useRef<HTMLDivElement>(null)
+  const scrollRef = useRef<HTMLElement>(null)
   useEffect(() => {
     const scroller = scrollRef.current
     if (scroller) scroller.scrollLeft = scroller.scrollWidth
@@ -40,7 +40,15 @@ export function Heatmap({ weeks }: { weeks: HeatmapDay[][] }) {
   const months = heatmapMonthLabels(weeks)
   return (
     <div>
-      <div ref={scrollRef} className="overflow-x-auto pb-2" data-heatmap-scroll>
+      {/* Keyboard users scroll it too (it holds nothing focusable): focusable, with a name. */}
+      <section
+        ref={scrollRef}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus (axe)
+        tabIndex={0}
+        aria-label="学習の記録（横にスクロールできます）"
+        className="overflow-x-auto rounded pb-2 focus-visible:outline-2 focus-visible:outline-brand-600"
+        data-heatmap-scroll
+      >
         <div className="flex w-max gap-[3px]">
           <div
             aria-hidden="true"
@@ -89,7 +97,7 @@ export function Heatmap({ weeks }: { weeks: HeatmapDay[][] }) {
             </ol>
           </div>
         </div>
-      </div>
+      </section>
       <p
         className="mt-1 flex items-center justify-end gap-[3px] text-xs text-slate-600 dark:text-slate-400"
         data-heatmap-legend

@@ -46,6 +46,7 @@ export function LabEditor(props: {
     payloadOf,
     username: props.username,
     collection: 'labs',
+    labels: { repositoryUrl: 'リポジトリの URL', demoUrl: 'デモの URL', description: '説明' },
   })
   const { fields, update, errorOf } = editor
   const screenshots = fields.screenshotKeys
@@ -85,7 +86,7 @@ export function LabEditor(props: {
               <li key={key} className="flex flex-col gap-2">
                 <img
                   src={publicObjectUrl(storage, key)}
-                  alt={`スクリーンショット ${index + 1}`}
+                  alt={`${fields.title.trim() || 'このラボ'} のスクリーンショット ${index + 1}`}
                   className="aspect-video w-full rounded-md border border-slate-200 object-cover dark:border-slate-700"
                 />
                 <button
@@ -103,15 +104,15 @@ export function LabEditor(props: {
             ))}
           </ul>
         )}
-        {screenshots.length < SCREENSHOTS_PER_LAB && (
-          <ContentImageUpload
-            label="スクリーンショットを追加"
-            folder="labs"
-            onUploaded={({ key }) =>
-              update((current) => ({ screenshotKeys: [...current.screenshotKeys, key] }))
-            }
-          />
-        )}
+        {/* Kept when full: it reports the last pick, and takes files again after a removal. */}
+        <ContentImageUpload
+          label="スクリーンショットを追加（複数まとめて選べます）"
+          folder="labs"
+          maxFiles={SCREENSHOTS_PER_LAB - screenshots.length}
+          onUploaded={({ key }) =>
+            update((current) => ({ screenshotKeys: [...current.screenshotKeys, key] }))
+          }
+        />
         <FieldError id="screenshots-error" error={errorOf('screenshotKeys')} />
       </section>
       <MarkdownEditor
@@ -121,6 +122,7 @@ export function LabEditor(props: {
         error={errorOf('description')}
         onChange={(description) => update({ description })}
         imageFolder="labs"
+        imageSubject={fields.title}
       />
     </DraftEditorShell>
   )

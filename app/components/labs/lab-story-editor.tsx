@@ -50,6 +50,7 @@ export function LabStoryEditor(props: {
     payloadOf,
     username: props.username,
     collection: 'labs_stories',
+    labels: { body: '本文' },
   })
   const { fields, update, errorOf } = editor
 
@@ -114,6 +115,7 @@ export function LabStoryEditor(props: {
         error={errorOf('body')}
         onChange={(text) => update({ body: text })}
         imageFolder="stories"
+        imageSubject={fields.title}
       />
     </DraftEditorShell>
   )

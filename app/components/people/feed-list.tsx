@@ -14,7 +14,7 @@ export const FEED_PAGE_SIZE = 10
 export function FeedList({ firstPage }: { firstPage: Page<PublishedItem> }) {
   const { apiGatewayUrl } = useSettings()
   return (
-    <section aria-labelledby="feed-heading">
+    <div>
       <h2 id="feed-heading" className="text-2xl font-bold">
         フォロー中の新着
       </h2>
@@ -51,6 +51,6 @@ export function FeedList({ firstPage }: { firstPage: Page<PublishedItem> }) {
           className="mt-4 divide-y divide-slate-200 dark:divide-slate-800"
         />
       )}
-    </section>
+    </div>
   )
 }

@@ -1,3 +1,4 @@
+import { Heart } from 'lucide-react'
 import { useState } from 'react'
 import { useSettings } from '#app/lib/root-data.ts'
 import type { ContentKind } from '#db/schema.ts'
@@ -25,8 +26,8 @@ export function LikeButton(props: {
     return (
       <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
         <span>
-          <span aria-hidden="true">♥ </span>いいね{' '}
-          <span data-testid="like-count">{state.count}</span>
+          <Heart aria-hidden="true" className="mr-1 inline size-4 align-[-0.125em]" />
+          いいね <span data-testid="like-count">{state.count}</span>
         </span>
         <SignInLink>ログインしていいねする</SignInLink>
       </p>
@@ -63,7 +64,7 @@ export function LikeButton(props: {
             : 'border-slate-300 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800'
         }`}
       >
-        <span aria-hidden="true">{state.liked ? '♥' : '♡'}</span>
+        <Heart aria-hidden="true" className={`size-4 ${state.liked ? 'fill-current' : ''}`} />
         いいね
         <span data-testid="like-count">{state.count}</span>
       </button>

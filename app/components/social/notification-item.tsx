@@ -45,7 +45,7 @@ export function NotificationItem({
           ACTIONS[kind]
         )}
       </p>
-      <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
         <time dateTime={new Date(notification.createdAt).toISOString()}>
           {formatDate(notification.createdAt)}
         </time>

@@ -35,6 +35,7 @@ export function StudyEditor(props: {
     payloadOf,
     username: props.username,
     collection: 'studies',
+    labels: { summary: '概要', notes: 'ノート' },
   })
   const { fields, update, errorOf } = editor
 
@@ -65,6 +66,7 @@ export function StudyEditor(props: {
         error={errorOf('notes')}
         onChange={(notes) => update({ notes })}
         imageFolder="studies"
+        imageSubject={fields.title}
       />
     </DraftEditorShell>
   )

@@ -1,6 +1,6 @@
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands'
 import { markdownKeymap, markdownLanguage } from '@codemirror/lang-markdown'
-import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language'
+import { defaultHighlightStyle, HighlightStyle, syntaxHighlighting } from '@codemirror/language'
 import { EditorState } from '@codemirror/state'
 import { drawSelection, EditorView, highlightSpecialChars, keymap } from '@codemirror/view'
 import { asOwnBlock } from './insert-text.ts'
@@ -30,6 +30,35 @@ const pageTheme = EditorView.theme({
 })
 
 /**
+ * CodeMirror's default colours, which are dark ones for a light page, with a light twin for the
+ * site's dark mode (`light-dark()` follows the page's colour scheme): #219 on the dark page was
+ * 1.5:1 (axe color-contrast); each twin is at least 7:1 on slate-950.
+ */
+const DARK_TWINS: Record<string, string> = {
+  '#404740': '#cbd5e1',
+  '#708': '#d8b4fe',
+  '#219': '#a5b4fc',
+  '#164': '#86efac',
+  '#a11': '#fca5a5',
+  '#e40': '#fdba74',
+  '#00f': '#93c5fd',
+  '#30a': '#c4b5fd',
+  '#085': '#6ee7b7',
+  '#167': '#67e8f9',
+  '#256': '#7dd3fc',
+  '#00c': '#93c5fd',
+  '#940': '#fcd34d',
+  '#f00': '#f87171',
+}
+const highlightStyle = HighlightStyle.define(
+  defaultHighlightStyle.specs.map((spec) =>
+    typeof spec.color === 'string' && DARK_TWINS[spec.color]
+      ? { ...spec, color: `light-dark(${spec.color}, ${DARK_TWINS[spec.color]})` }
+      : spec,
+  ),
+)
+
+/**
  * CodeMirror 6 for Markdown, kept small (no autocompletion, search or lint): history, the
  * standard key bindings, Markdown syntax colours, lists continued on Enter, soft wrapping. CodeMirror handles IME composition itself; `onChange` reports
  * the whole document after each change, and the caller must not push that same text back.
@@ -48,7 +77,7 @@ export function createMarkdownEditorView(options: EditorViewOptions): EditorView
         history(),
         drawSelection(),
         highlightSpecialChars(),
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        syntaxHighlighting(highlightStyle, { fallback: true }),
         // No Tab binding: Tab moves focus on, as in any form field.
         keymap.of([...markdownKeymap, ...defaultKeymap, ...historyKeymap]),
         // The GFM language alone: `markdown()` would also bundle the HTML, CSS and JavaScript

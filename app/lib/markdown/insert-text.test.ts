@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { asOwnBlock, insertAtSelection } from './insert-text.ts'
+import { asOwnBlock, imageAlt, imageMarkdown, insertAtSelection } from './insert-text.ts'
 
 describe('insertAtSelection', () => {
   it.each([
@@ -22,5 +22,21 @@ describe('asOwnBlock', () => {
     ['at the end of a closing fence', '```js\nx\n```', '\n\n![a](u)\n'],
   ])('%s', (_case, before, expected) => {
     expect(asOwnBlock(before, '![a](u)')).toBe(expected)
+  })
+})
+
+describe('imageAlt', () => {
+  it.each([
+    ['the first image of an item', '家計簿アプリ', '', '家計簿アプリ の画像 1'],
+    ['after two images', ' 家計簿アプリ ', '![a](u)\n\n![b](v)', '家計簿アプリ の画像 3'],
+    ['of an item without a title yet', '  ', '![a](u)', '画像 2'],
+    ['with no subject', undefined, '', '画像 1'],
+  ])('%s', (_case, subject, text, expected) => {
+    expect(imageAlt(subject, text)).toBe(expected)
+  })
+
+  it('never names the file, and survives brackets in the title', () => {
+    const markdown = imageMarkdown(imageAlt('配列 [入門]', ''), '/s3/b/public/IMG_1234.png')
+    expect(markdown).toBe('![配列 入門 の画像 1](/s3/b/public/IMG_1234.png)')
   })
 })

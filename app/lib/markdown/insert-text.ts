@@ -23,3 +23,13 @@ export function asOwnBlock(before: string, text: string): string {
 export function imageMarkdown(name: string, url: string): string {
   return `![${name.replace(/[[\]\\]/g, '')}](${url})`
 }
+
+/**
+ * The alt text of the next image uploaded into `text`: what it shows (the item's title) and
+ * its number among the text's images, e.g. 「家計簿アプリ の画像 2」.
+ */
+export function imageAlt(subject: string | undefined, text: string): string {
+  const number = (text.match(/!\[/g)?.length ?? 0) + 1
+  const about = subject?.trim()
+  return about ? `${about} の画像 ${number}` : `画像 ${number}`
+}

@@ -204,20 +204,24 @@ export default function Catalogue({ loaderData }: Route.ComponentProps) {
             </EmptyState>
           </div>
         ) : (
-          <InfiniteList<Course>
-            key={filterQuery}
-            label="コース"
-            firstPage={firstPage}
-            fetchPage={(cursor) =>
-              apiFetch<Page<Course>>(
-                apiGatewayUrl,
-                `/courses?${filterQuery ? `${filterQuery}&` : ''}limit=${PAGE_SIZE}&cursor=${encodeURIComponent(cursor)}`,
-              )
-            }
-            getKey={(course) => course.id}
-            renderItem={(course) => <CourseCard course={course} />}
-            className="mt-6 grid gap-4 sm:grid-cols-2"
-          />
+          <>
+            {/* The cards are h3s, as under the home page's h2 sections; this keeps the order (heading-order). */}
+            <h2 className="sr-only">コースの一覧</h2>
+            <InfiniteList<Course>
+              key={filterQuery}
+              label="コース"
+              firstPage={firstPage}
+              fetchPage={(cursor) =>
+                apiFetch<Page<Course>>(
+                  apiGatewayUrl,
+                  `/courses?${filterQuery ? `${filterQuery}&` : ''}limit=${PAGE_SIZE}&cursor=${encodeURIComponent(cursor)}`,
+                )
+              }
+              getKey={(course) => course.id}
+              renderItem={(course) => <CourseCard course={course} />}
+              className="mt-6 grid gap-4 sm:grid-cols-2"
+            />
+          </>
         )
       ) : results.length > 0 ? (
         <SearchResultList results={results} />

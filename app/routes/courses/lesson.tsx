@@ -1,10 +1,11 @@
+import { Check, Lock } from 'lucide-react'
 import { data, Form, Link, useNavigation } from 'react-router'
 import { ShareButtons } from '#app/components/share-buttons.tsx'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { pageMeta, shareableMeta } from '#app/lib/meta.ts'
 import { query } from '#app/lib/query-string.ts'
 import { actorOf } from '#features/actor.ts'
-import { markLessonDone } from '#features/courses/lesson-progress.server.ts'
+import { markLessonDone, unmarkLessonDone } from '#features/courses/lesson-progress.server.ts'
 import { readLessonForViewer } from '#features/courses/lesson-view.server.ts'
 import { renderedHtmlOf } from '#features/markdown/stored-html.server.ts'
 import type { Route } from './+types/lesson'
@@ -64,14 +65,22 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   )
 }
 
-/** "Mark as done": records progress and a history event (again is harmless). */
+/**
+ * "Mark as done" records progress and a history event (again is harmless); `intent=undo` takes
+ * both back, for a click by mistake.
+ */
 export async function action({ context, params, request }: Route.ActionArgs) {
   const user = await context.auth.currentUser(request)
-  await contentForPage(
-    markLessonDone(context.db, addressOf(params), actorOf(user)),
-    new URL(request.url).pathname,
+  // A form without fields (or none at all) marks done, as the page's button did before undo.
+  const form = await request.formData().catch(() => new FormData())
+  const undo = form.get('intent') === 'undo'
+  const change: Promise<unknown> = (undo ? unmarkLessonDone : markLessonDone)(
+    context.db,
+    addressOf(params),
+    actorOf(user),
   )
-  return { done: true }
+  await contentForPage(change, new URL(request.url).pathname)
+  return { done: !undo }
 }
 
 export default function LessonPage({ loaderData }: Route.ComponentProps) {
@@ -84,7 +93,10 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
       <h1 className="mt-1 text-3xl font-bold leading-tight">{lesson.title}</h1>
       {lesson.html === null ? (
         <div className="mt-8 rounded-xl border border-amber-300 bg-amber-50 p-6 dark:border-amber-700 dark:bg-amber-950">
-          <p className="font-semibold">🔒 このレッスンはプレミアムプランで受講できます</p>
+          <p className="flex items-center gap-2 font-semibold">
+            <Lock aria-hidden="true" className="size-5 shrink-0" />
+            このレッスンはプレミアムプランで受講できます
+          </p>
           <p className="mt-2 text-sm">
             プレミアムプランに登録すると、すべてのプレミアムコースとレッスンを学習できます。
           </p>
@@ -104,29 +116,39 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
         />
       )}
       <div className="mt-10 flex flex-wrap items-center gap-3 border-t border-slate-200 pt-6 dark:border-slate-800">
-        {lesson.done ? (
-          <p className="font-semibold text-emerald-700 dark:text-emerald-400" role="status">
-            ✓ 完了しました
+        {lesson.done && (
+          <p
+            className="flex items-center gap-1.5 font-semibold text-emerald-700 dark:text-emerald-400"
+            role="status"
+          >
+            <Check aria-hidden="true" className="size-5" />
+            完了しました
           </p>
-        ) : signedIn && !lesson.locked ? (
+        )}
+        {signedIn && (lesson.done || !lesson.locked) && (
           <Form method="post">
             <button
               type="submit"
+              name="intent"
+              value={lesson.done ? 'undo' : 'done'}
               disabled={marking}
-              className="rounded-md bg-emerald-600 px-4 py-2 font-semibold text-white hover:bg-emerald-700 disabled:opacity-60"
+              className={`rounded-md disabled:opacity-60 ${
+                lesson.done
+                  ? 'border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800'
+                  : 'bg-emerald-600 px-4 py-2 font-semibold text-white hover:bg-emerald-700'
+              }`}
             >
-              {marking ? '記録しています…' : '完了にする'}
+              {marking ? '記録しています…' : lesson.done ? '完了を取り消す' : '完了にする'}
             </button>
           </Form>
-        ) : (
-          !signedIn && (
-            <Link
-              to={`/auth/signin${query({ redirectTo: `${course.path}/lessons/${lesson.id}` })}`}
-              className="text-sm text-brand-700 underline dark:text-brand-300"
-            >
-              ログインすると進捗を記録できます
-            </Link>
-          )
+        )}
+        {!signedIn && (
+          <Link
+            to={`/auth/signin${query({ redirectTo: `${course.path}/lessons/${lesson.id}` })}`}
+            className="text-sm text-brand-700 underline dark:text-brand-100"
+          >
+            ログインすると進捗を記録できます
+          </Link>
         )}
       </div>
       {course.published && (

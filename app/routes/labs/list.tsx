@@ -46,6 +46,8 @@ export default function Labs({ loaderData: { kind, firstPage } }: Route.Componen
       <p className="mt-2 text-slate-600 dark:text-slate-400">
         {page.description}新しく公開された順に並んでいます。
       </p>
+      {/* The cards are h3s, as under the home page's h2 sections; this keeps the order (heading-order). */}
+      <h2 className="sr-only">{`${page.title}の一覧`}</h2>
       <LabList kind={kind} firstPage={firstPage} apiPath={`/${kind}`} />
     </div>
   )

@@ -59,7 +59,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 export default function ProfileFollows({ loaderData }: Route.ComponentProps) {
   const list = listOf(loaderData.routeId)
   return (
-    <section aria-labelledby="profile-tab-heading">
+    <div>
       <h2 id="profile-tab-heading" className="text-lg font-bold">
         {list.title}
       </h2>
@@ -75,6 +75,6 @@ export default function ProfileFollows({ loaderData }: Route.ComponentProps) {
           apiPath={`/users/${encodeURIComponent(loaderData.username)}/${list.direction}`}
         />
       )}
-    </section>
+    </div>
   )
 }

@@ -48,7 +48,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 export default function ProfileLabs({ loaderData }: Route.ComponentProps) {
   const { kind, username, firstPage } = loaderData
   return (
-    <section aria-labelledby="profile-tab-heading">
+    <div>
       <HeadingWithCreate kind={kind} owner={username}>
         <h2 id="profile-tab-heading" className="text-lg font-bold">
           {TITLES[kind]}
@@ -59,6 +59,6 @@ export default function ProfileLabs({ loaderData }: Route.ComponentProps) {
         firstPage={firstPage}
         apiPath={`/users/${encodeURIComponent(username)}/${kind}`}
       />
-    </section>
+    </div>
   )
 }

@@ -30,7 +30,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 
 export default function ProfileStudies({ loaderData }: Route.ComponentProps) {
   return (
-    <section aria-labelledby="profile-tab-heading">
+    <div>
       <HeadingWithCreate kind="studies" owner={loaderData.username}>
         <h2 id="profile-tab-heading" className="text-lg font-bold">
           スタディ
@@ -40,6 +40,6 @@ export default function ProfileStudies({ loaderData }: Route.ComponentProps) {
         firstPage={loaderData.firstPage}
         apiPath={`/users/${encodeURIComponent(loaderData.username)}/studies`}
       />
-    </section>
+    </div>
   )
 }

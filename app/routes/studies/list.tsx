@@ -28,6 +28,8 @@ export default function Studies({ loaderData }: Route.ComponentProps) {
       <p className="mt-2 text-slate-600 dark:text-slate-400">
         テーマごとにまとめた学習ノートです。新しく公開された順に並んでいます。
       </p>
+      {/* The cards are h3s, as under the home page's h2 sections; this keeps the order (heading-order). */}
+      <h2 className="sr-only">スタディの一覧</h2>
       <StudyList firstPage={loaderData.firstPage} apiPath="/studies" />
     </div>
   )

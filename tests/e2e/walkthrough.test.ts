@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
+import { callApi } from '#tests/support/http.ts'
+import { signedInCookie } from '#tests/support/signed-in-user.ts'
+import { axeViolationsInBothThemes, SCREENS } from './axe.ts'
+import { collectPageErrors, markdownEditor, waitForHydration } from './browser.ts'
+import { browserSuite } from './suite.ts'
+
+/**
+ * A newcomer's first hour (issue 14, "Done when"), at desktop and phone sizes, on the server
+ * `npm start` runs (production mode, no SMTP_URL): sign up through the pages with the code from
+ * the mailbox page, choosing a username; create and publish a course with a lesson; follow
+ * someone, like and comment; read the notifications another user's actions caused; check the
+ * history. axe finds nothing on any screen on the way, light or dark.
+ */
+const suite = browserSuite({ NODE_ENV: 'production' })
+const PASSWORD = 'Hajimete1!'
+
+/** The demo seed's study to like and comment on, and its author to follow. */
+async function demoStudy(): Promise<{ author: string; path: string; title: string }> {
+  const study = await suite.server.database.db
+    .selectFrom('studies')
+    .innerJoin('users', 'users.id', 'studies.owner_id')
+    .select(['users.username', 'studies.id', 'studies.title'])
+    .where('studies.status', '=', 'published')
+    .orderBy('studies.id')
+    .executeTakeFirstOrThrow()
+  return {
+    author: study.username,
+    path: `/${study.username}/studies/${study.id}`,
+    title: study.title,
+  }
+}
+
+describe.each(SCREENS)('a newcomer’s first hour at $name size', (screen) => {
+  test('signs up, publishes a course, follows, likes, comments, reads notifications and history', async () => {
+    const username = `new_${screen.name.slice(0, 1)}${randomBytes(3).toString('hex')}`
+    const email = `${username}@example.com`
+    const page = await suite.newPage()
+    await page.setViewportSize(screen)
+    const errors = collectPageErrors(page)
+    const violations: string[] = []
+    /** axe on the screen now shown, after React has hydrated it. */
+    async function screenChecked(name: string, target: Page = page) {
+      await waitForHydration(target)
+      for (const line of await axeViolationsInBothThemes(target)) violations.push(`${name} ${line}`)
+    }
+
+    await page.goto('/')
+    await screenChecked('home (guest)')
+    await page.locator('header').getByRole('link', { name: '無料で始める' }).click()
+    await page.waitForURL('**/auth/signup')
+    await screenChecked('sign-up')
+    await page.getByLabel('ユーザー名').fill(username)
+    await page.getByLabel('メールアドレス').fill(email)
+    await page.getByLabel('パスワード', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: '登録する' }).click()
+    await page.waitForURL(/\/auth\/confirm\?/)
+    await screenChecked('confirm')
+
+    // No mail server: the confirm screen links the mailbox page, which shows the code.
+    const [mailbox] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.getByRole('link', { name: '開発用メールボックス' }).click(),
+    ])
+    await mailbox.waitForLoadState()
+    await mailbox.setViewportSize(screen)
+    for (const line of await axeViolationsInBothThemes(mailbox)) violations.push(`mailbox ${line}`)
+    const message = mailbox.locator('article', { hasText: email }).first()
+    const code = /確認コード: (\d{6})/.exec((await message.locator('pre').textContent()) ?? '')?.[1]
+    expect(code).toMatch(/^\d{6}$/)
+    await mailbox.close()
+    await page.getByLabel('確認コード（6桁）').fill(code ?? '')
+    await page.getByRole('button', { name: '登録を完了する' }).click()
+    await page.waitForURL((url) => url.pathname !== '/auth/confirm')
+    if (new URL(page.url()).pathname === '/auth/signin') {
+      await screenChecked('sign-in')
+      await page.getByLabel('パスワード').fill(PASSWORD)
+      await page.getByRole('button', { name: 'ログイン', exact: true }).click()
+    }
+    await page.locator('[data-user-menu]').first().waitFor()
+    await screenChecked('home (signed in)')
+
+    // A course with one lesson, from the header's 「投稿する」 menu, published.
+    await page.locator('[data-create-menu] summary').click()
+    await page
+      .locator('[data-create-menu]')
+      .getByRole('link', { name: /^コース/ })
+      .click()
+    await page.waitForURL(`**/${username}/courses/create`)
+    await screenChecked('course editor (new)')
+    await page.getByLabel('タイトル', { exact: true }).fill('はじめての HTML')
+    await page.waitForURL(/\/courses\/[0-9a-z]{16}\/edit$/)
+    await page.getByLabel('概要', { exact: true }).fill('見出しと段落から始めます。')
+    await page.getByLabel('セクションを追加').fill('基本のタグ')
+    await page.getByRole('button', { name: '追加' }).last().click()
+    await page.getByLabel('「基本のタグ」にレッスンを追加').fill('見出しを書く')
+    await page.getByRole('button', { name: '追加' }).first().click()
+    await page.getByRole('button', { name: 'レッスン「見出しを書く」を編集' }).click()
+    await (await markdownEditor(page, '本文（Markdown）')).fill('# 見出し\n\n`<h1>` で書きます。')
+    await expect
+      .poll(() =>
+        page.locator('li:has(textarea) [data-save-state]').getAttribute('data-save-state'),
+      )
+      .toBe('saved')
+    await screenChecked('course editor (lesson open)')
+    await page.getByRole('button', { name: '公開する' }).click()
+    await page.locator('[data-course-status="published"]').waitFor()
+    const coursePath = new URL(page.url()).pathname.replace(/\/edit$/, '')
+    await page.goto(coursePath)
+    await screenChecked('own course')
+
+    // Someone else's study: follow its author, like it, comment on it.
+    const study = await demoStudy()
+    await page.goto(`/${study.author}`)
+    await screenChecked('profile')
+    const follow = page.getByRole('button', { name: /^フォロー(する|中)$/ })
+    await follow.click()
+    await expect.poll(() => follow.getAttribute('data-state')).toBe('following')
+    await page.goto(study.path)
+    await screenChecked('study')
+    const like = page.getByRole('button', { name: /いいね/ })
+    await like.click()
+    await expect.poll(() => like.getAttribute('aria-pressed')).toBe('true')
+    await (await markdownEditor(page, 'コメント（Markdown）')).fill('とても参考になりました')
+    await page.getByRole('button', { name: 'コメントする' }).click()
+    await page.getByRole('article', { name: `${username}のコメント` }).waitFor()
+    await screenChecked('study (commented)')
+
+    // Another learner follows the newcomer, likes the course and comments on it.
+    const reader = `reader_${randomBytes(3).toString('hex')}`
+    const readerCookie = await signedInCookie(suite.server, reader)
+    const courseId = coursePath.split('/').pop()
+    for (const [method, path, body] of [
+      ['POST', `/users/${username}/follow`],
+      ['PUT', `/likes/course/${courseId}`],
+      ['POST', `/comments/course/${courseId}`, { body: 'わかりやすいコースでした！' }],
+    ] as const) {
+      const answer = await callApi(suite.server.url, method, path, readerCookie, body)
+      expect(answer.status, `${method} ${path}`).toBeLessThan(300)
+    }
+
+    await page.goto('/')
+    await waitForHydration(page)
+    await page.getByRole('link', { name: '通知（未読 3 件）', exact: true }).click()
+    await page.waitForURL('**/notifications')
+    const list = page.getByRole('region', { name: '通知' })
+    await list.getByText(`${reader} さんがあなたをフォローしました`).waitFor()
+    await list.getByText('あなたのコース「はじめての HTML」にいいねしました').waitFor()
+    await list.getByText('あなたのコース「はじめての HTML」にコメントしました').waitFor()
+    await screenChecked('notifications')
+
+    await page.goto('/histories')
+    await screenChecked('history')
+    expect(await page.getByText('はじめての HTML').count()).toBeGreaterThan(0)
+
+    expect(violations).toEqual([])
+    expect(errors).toEqual([])
+  }, 240_000)
+})
