@@ -228,7 +228,13 @@ export function createMailer(options: MailerOptions): MailService {
 
     async deliverQueued(ids: readonly string[]): Promise<void> {
       for (const message of await findOutboxMessages(db, ids)) {
-        if (message.sentAt === null && message.attempts === 0) start(message)
+        if (message.sentAt !== null || message.attempts > 0) continue
+        // The caller wrote the row itself, past `send`'s check: never deliver to a list.
+        if (!SINGLE_ADDRESS.test(message.to)) {
+          log.error({ mailId: message.id }, 'queued mail has no single recipient; not delivered')
+          continue
+        }
+        start(message)
       }
     },
 
