@@ -191,7 +191,14 @@ describe('/admin/contact', () => {
     expect(detail.html).toContain('回答済み')
     expect(detail.html).toContain('設定画面から領収書をダウンロードできます。')
     expect(detail.html).toContain('contact_boss')
-    expect((await page('/admin/contact?status=answered', admin)).html).toContain(id)
+    const answered = await page('/admin/contact?status=answered', admin)
+    expect(answered.html).toContain(id)
+    // Only the chosen filter is marked current.
+    const current = answered.html.match(/<a [^>]*aria-current="page"[^>]*>/g) ?? []
+    expect(current.map((link) => /href="([^"]+)"/.exec(link)?.[1]).sort()).toEqual([
+      '/admin/contact',
+      '/admin/contact?status=answered',
+    ])
     expect((await page('/admin/contact?status=new', admin)).html).not.toContain(id)
 
     await post(`/admin/contact/${id}`, { intent: 'close' }, { cookie: admin })

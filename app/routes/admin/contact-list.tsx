@@ -1,4 +1,4 @@
-import { Link, NavLink } from 'react-router'
+import { Link } from 'react-router'
 import { EmptyState } from '#app/components/empty-state.tsx'
 import { ADMIN_HEADERS, requireAdmin } from '#app/lib/admin.server.ts'
 import { formatDateTime } from '#app/lib/format.ts'
@@ -25,7 +25,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { status: status ?? null, messages: await listContactMessages(context.db, { status }) }
 }
 
-const filterClass = ({ isActive }: { isActive: boolean }) =>
+const filterClass = (isActive: boolean) =>
   `inline-block rounded-full border px-3 py-1 text-sm ${
     isActive
       ? 'border-brand-600 bg-brand-600 font-semibold text-white'
@@ -42,14 +42,14 @@ export default function ContactList({ loaderData }: Route.ComponentProps) {
         <ul className="flex flex-wrap gap-2">
           {filters.map((filter) => (
             <li key={filter.label}>
-              <NavLink
-                to={filter.value ? `?status=${filter.value}` : '.'}
-                end
-                className={() => filterClass({ isActive: filter.value === status })}
+              {/* Not NavLink: it ignores the query, and would mark every filter current. */}
+              <Link
+                to={filter.value ? `?status=${filter.value}` : '/admin/contact'}
+                className={filterClass(filter.value === status)}
                 aria-current={filter.value === status ? 'page' : undefined}
               >
                 {filter.label}
-              </NavLink>
+              </Link>
             </li>
           ))}
         </ul>
