@@ -227,7 +227,15 @@ export function createMailer(options: MailerOptions): MailService {
     },
 
     async deliverQueued(ids: readonly string[]): Promise<void> {
-      for (const message of await findOutboxMessages(db, ids)) {
+      let messages: OutboxMessage[]
+      try {
+        messages = await findOutboxMessages(db, ids)
+      } catch (error) {
+        // Committed already: the retry loop delivers them; the caller's work is done.
+        log.warn({ error: describe(error) }, 'queued mail not started; left to the retry loop')
+        return
+      }
+      for (const message of messages) {
         if (message.sentAt !== null || message.attempts > 0) continue
         // The caller wrote the row itself, past `send`'s check: never deliver to a list.
         if (!SINGLE_ADDRESS.test(message.to)) {

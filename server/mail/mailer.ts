@@ -18,6 +18,7 @@ export interface Mailer {
 /**
  * Delivery of messages a caller wrote to the outbox itself (`enqueue` in its own transaction,
  * so they commit with its rows): called after the commit, it starts them as `send` would.
+ * Never throws: what it cannot start, the retry loop delivers later.
  */
 export interface QueuedMailDelivery {
   deliverQueued(ids: readonly string[]): Promise<void>
