@@ -154,6 +154,12 @@ describe('/admin/contact', () => {
     expect(guest.response.status).toBe(302)
     expect(guest.response.headers.get('location')).toContain('/auth/signin')
     expect((await page('/admin/contact', learner)).response.status).toBe(403)
+    const refused = await page('/admin', learner)
+    expect(refused.response.status).toBe(403)
+    expect(refused.html).toContain('このページは管理者だけが見られます')
+    const opened = await page('/admin', admin)
+    expect(opened.response.status).toBe(302)
+    expect(opened.response.headers.get('location')).toBe('/admin/contact')
     expect(
       (await post('/admin/contact/anything', { intent: 'close' }, { cookie: learner })).response
         .status,
