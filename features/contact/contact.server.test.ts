@@ -4,7 +4,8 @@ import type { DB } from '#db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '#db/test-support.ts'
 import { insertTestUsers, refused } from '#features/content-test-support.ts'
 import { listOutbox } from '#server/mail/outbox.ts'
-import { memoryRateLimiter } from '#server/rate-limiter.ts'
+import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from '#server/rate-limiter.ts'
+import { redisReachable, TEST_REDIS_URL } from '#tests/support/redis.ts'
 import {
   adminEmails,
   type ContactLimits,
@@ -15,6 +16,7 @@ import {
   submitContactMessage,
 } from './contact.server.ts'
 
+const reachable = await redisReachable(TEST_REDIS_URL, 'contact.server.test')
 const NOW = Date.UTC(2026, 10, 25, 9, 0, 0)
 const ADMINS = ['boss', 'ops@techlab.example', 'unverified']
 const admin = { userId: 'user-boss', username: 'boss' }
@@ -136,6 +138,45 @@ describe.each(testEngines)('the contact form and inbox on %s', (engine) => {
     expect((await submit(other(3), '198.51.100.7')).outcome).toBe('stored')
     expect((await submit(other(4), '198.51.100.7')).outcome).toBe('limited')
     expect(await listContactMessages(db)).toHaveLength(5)
+  })
+
+  it.skipIf(!reachable)('shares the limits between instances through Redis', async () => {
+    // A prefix of this run's own, so earlier runs' counts in the shared Redis do not matter.
+    const prefix = `techlab-test:contact:${engine}:${Date.now()}:`
+    const instances: RateLimiter[] = [1, 2].map(() =>
+      redisRateLimiter({ url: TEST_REDIS_URL, prefix }),
+    )
+    try {
+      const via = (limiter: RateLimiter) => {
+        limits = { limiter, messagesPerIpPerHour: 100, messagesPerEmailPerHour: 2 }
+        return submit(form)
+      }
+      expect((await via(instances[0] as RateLimiter)).outcome).toBe('stored')
+      expect((await via(instances[1] as RateLimiter)).outcome).toBe('stored')
+      expect((await via(instances[0] as RateLimiter)).outcome).toBe('limited')
+    } finally {
+      await Promise.all(instances.map((limiter) => limiter.close()))
+    }
+  })
+
+  it('takes the message when the limiter is unreachable, with a warning', async () => {
+    // Nothing listens on port 1: every count fails.
+    const limiter = redisRateLimiter({ url: 'redis://127.0.0.1:1' })
+    const warnings: string[] = []
+    try {
+      const result = await submitContactMessage(db, form, {
+        clientAddress: '192.0.2.1',
+        limits: { limiter, messagesPerIpPerHour: 0, messagesPerEmailPerHour: 0 },
+        admins: ADMINS,
+        baseUrl: 'https://techlab.example',
+        warn: (_details, message) => warnings.push(message),
+        now: NOW,
+      })
+      expect(result.outcome).toBe('stored')
+      expect(warnings).toEqual(['contact limiter unavailable; message not limited'])
+    } finally {
+      await limiter.close()
+    }
   })
 
   it('writes neither the message nor any mail when the transaction fails', async () => {
