@@ -3,17 +3,31 @@ import { defineConfig } from 'vitest/config'
 /**
  * unit: fast tests beside the code. integration: the real server on a free port (SQLite by
  * default; PostgreSQL when TEST_DATABASE_URL is set). e2e: headless Chromium against it.
+ * The timeouts are guards against hangs, not speed checks (decision 027 has why these).
  */
 export default defineConfig({
   test: {
+    // `--coverage` (CI's npm test): V8's own counts, a summary on the terminal. Integration
+    // tests run the server in the test's process, so server/ counts what they reach; app/
+    // runs from build/ there, so only its unit tests count for it.
+    coverage: {
+      provider: 'v8',
+      reporter: ['text-summary'],
+      include: ['app/**', 'server/**', 'db/**', 'features/**'],
+      exclude: [
+        '**/*.test.{ts,tsx}',
+        '**/test-*.ts',
+        '**/*.contract.ts',
+        '**/object-store-contract/**',
+      ],
+    },
     projects: [
       {
         test: {
           name: 'unit',
           include: ['{app,server,db,features}/**/*.test.{ts,tsx}'],
           environment: 'node',
-          // A guard against hangs, not a speed check: key derivation, SRP and Shiki take
-          // seconds when the shared 2-core machine is busy, and 5 s failed them under load.
+          // Key derivation, SRP and Shiki take seconds on a busy machine.
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -35,7 +49,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // expect.poll gives up after 1 s by default: too short for what a browser does on a
-          // loaded 2-core machine (CI once saw a 5 MiB part take longer). A guard, not a speed check.
+          // loaded machine.
           expect: { poll: { timeout: 10_000 } },
           fileParallelism: false,
         },

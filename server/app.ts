@@ -53,12 +53,18 @@ export type ServerOptions = {
   logger?: boolean
   /** Log lines for a person at a terminal (pino-pretty) instead of JSON for a collector. */
   prettyLogs?: boolean
+  /**
+   * The one time source (ms since the epoch) for everything that expires or counts: tokens,
+   * codes, TOTP steps, lockouts, cached pages. The system clock unless a test moves time on.
+   */
+  now?: () => number
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const { config, database } = options
+  const now = options.now ?? Date.now
   const app = Fastify({
     logger:
       options.logger === false
@@ -107,6 +113,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook('onClose', async () => {
     await database.close()
   })
+  app.decorate('now', now)
 
   registerHealth(app, database)
   const markdown = createMarkdownRenderer({ deadlineMs: config.markdownRenderDeadlineMs })
@@ -128,6 +135,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     mailer,
     events: accountEvents(database.db),
     log: app.log,
+    now,
   })
   app.decorate('identity', identity)
   await app.register(identityPlugin, { identity })
@@ -201,6 +209,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     },
     pageCache: createPageCache({
       maxEntries: config.env === 'development' ? 0 : config.pageCacheMaxEntries,
+      now,
     }),
     policy: pagePolicy(config),
   })
@@ -227,5 +236,12 @@ function accountEvents(db: Kysely<DB>): AccountEvents {
     usernameRefusal: (username) => usernameRefusal(db, username),
     accountConfirmed: (account) => createProfileForAccount(db, account),
     accountDeleted: (sub) => deleteProfile(db, sub),
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The server's time source (ServerOptions.now): what routes read the time from. */
+    now: () => number
   }
 }

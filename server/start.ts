@@ -40,7 +40,7 @@ export type RunningServer = {
 /** Opens the database, brings it up to date, and starts listening. */
 export async function startServer(
   config: Config,
-  options: Pick<ServerOptions, 'logger' | 'prettyLogs'> = {},
+  options: Pick<ServerOptions, 'logger' | 'prettyLogs' | 'now'> = {},
 ): Promise<RunningServer> {
   const database = openDatabase(config.database)
   try {
@@ -51,6 +51,7 @@ export async function startServer(
       database,
       logger: options.logger,
       prettyLogs: options.prettyLogs,
+      now: options.now,
       ...(await appBuild(config)),
     })
     // After the app is built: the demo's drawn covers go to its object storage.

@@ -33,10 +33,10 @@ describe('highlightCode', () => {
   it('agrees with the JavaScript tokens a reader expects', () => {
     const html = toHtml(highlightCode('const x = 1 < 2 && "ok"', 'tsx', createCodeHighlighter()))
     expect(html).toContain(
-      '<span style="color:light-dark(#D73A49, #FF7B72);--shiki-light:#D73A49;--shiki-dark:#FF7B72">const</span>',
+      '<span style="color:light-dark(#CF222E, #FF7B72);--shiki-light:#CF222E;--shiki-dark:#FF7B72">const</span>',
     )
     expect(html).toContain(
-      '<span style="color:light-dark(#032F62, #A5D6FF);--shiki-light:#032F62;--shiki-dark:#A5D6FF"> "ok"</span>',
+      '<span style="color:light-dark(#0A3069, #A5D6FF);--shiki-light:#0A3069;--shiki-dark:#A5D6FF"> "ok"</span>',
     )
   })
 })

@@ -12,7 +12,7 @@ import sql from '@shikijs/langs/sql'
 import tsx from '@shikijs/langs/tsx'
 import typescript from '@shikijs/langs/typescript'
 import githubDarkDefault from '@shikijs/themes/github-dark-default'
-import githubLight from '@shikijs/themes/github-light'
+import githubLightDefault from '@shikijs/themes/github-light-default'
 import type { Element, Root } from 'hast'
 import { toString as textOf } from 'hast-util-to-string'
 import { SKIP, visit } from 'unist-util-visit'
@@ -24,8 +24,8 @@ import { SKIP, visit } from 'unist-util-visit'
  */
 export function createCodeHighlighter(): HighlighterCore {
   return createHighlighterCoreSync({
-    // GitHub's current dark palette: the older github-dark greys comments to 3.0:1 (axe, WCAG AA).
-    themes: [githubLight, githubDarkDefault],
+    // GitHub's current palettes: the older github-light and github-dark fall under WCAG AA contrast (axe).
+    themes: [githubLightDefault, githubDarkDefault],
     langs: [bash, css, diff, html, javascript, json, markdown, python, sql, tsx, typescript],
     // Shiki's JavaScript grammar already reads JSX; a separate jsx grammar would add 170 kB.
     langAlias: { jsx: 'javascript' },
@@ -66,7 +66,7 @@ export function highlightCode(
 ): Element {
   const lang = resolveLanguage(shiki, requested)
   const options = {
-    themes: { light: 'github-light', dark: 'github-dark-default' },
+    themes: { light: 'github-light-default', dark: 'github-dark-default' },
     defaultColor: 'light-dark()' as const,
     // No time limit per line: Shiki's default (500 ms) cut lines short while a cold highlighter
     // compiled its patterns, so the same code came out coloured differently on first use (a

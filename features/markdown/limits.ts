@@ -16,4 +16,4 @@ export function isMarkdownTooLong(source: string): boolean {
  * schema, a grammar): stored renderings of an older version are rendered again when next read
  * (features/markdown/stored-html.server.ts, decision 022).
  */
-export const RENDERER_VERSION = 2
+export const RENDERER_VERSION = 3

@@ -98,7 +98,7 @@ describe('renderMarkdown: code highlighting', () => {
     ]) {
       const html = renderMarkdown(`\`\`\`${lang}\nconst x = 1 // "a"\n\`\`\``)
       expect(html, lang).toContain(
-        '<pre class="shiki shiki-themes github-light github-dark-default"',
+        '<pre class="shiki shiki-themes github-light-default github-dark-default"',
       )
       expect(html, lang).toContain(`data-language="${lang}"`)
       expect(html, lang).toMatch(/<span style="color:light-dark\(#[0-9A-F]{6}, #[0-9A-F]{6}\)/i)
@@ -108,7 +108,7 @@ describe('renderMarkdown: code highlighting', () => {
   it('colours tokens differently by language', () => {
     const html = renderMarkdown('```python\ndef f():\n    return None\n```')
     expect(html).toContain('>def</span>')
-    expect(html).toMatch(/<span style="color:light-dark\(#D73A49, #FF7B72\);[^"]*">def<\/span>/)
+    expect(html).toMatch(/<span style="color:light-dark\(#CF222E, #FF7B72\);[^"]*">def<\/span>/)
   })
 
   it('renders unknown and missing languages as plain text, escaped', () => {

@@ -9,6 +9,7 @@ import {
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
+import { adminCreatedUser } from './auth-support.ts'
 import { collectPageErrors, launchBrowser, waitForHydration } from './browser.ts'
 import { answerPasswordWith, type FakeChallenge } from './challenges.ts'
 
@@ -142,22 +143,7 @@ beforeAll(async () => {
   sessionCookies = await signIn('hana_dev')
   // An account made by an administrator: its first sign-in must choose a new password.
   const adminToken = sessionCookies.find((cookie) => cookie.name.endsWith('.accessToken'))?.value
-  const created = await fetch(`${server.url}/cognito-idp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-amz-json-1.1',
-      'x-amz-target': 'AWSCognitoIdentityProviderService.AdminCreateUser',
-      authorization: `Bearer ${adminToken}`,
-    },
-    body: JSON.stringify({
-      UserPoolId: 'ap-northeast-1_TechLabPool',
-      Username: 'kenta_new',
-      TemporaryPassword: TEMPORARY_PASSWORD,
-      MessageAction: 'SUPPRESS',
-      UserAttributes: [{ Name: 'email', Value: 'kenta_new@example.com' }],
-    }),
-  })
-  expect(created.status).toBe(200)
+  await adminCreatedUser(server, adminToken ?? '', 'kenta_new', TEMPORARY_PASSWORD)
 })
 
 afterAll(async () => {

@@ -69,7 +69,10 @@ async function accountWithTotp(): Promise<{ secret: string; otherDeviceToken: st
   const { SecretCode } = (await pool('AssociateSoftwareToken', { AccessToken })) as {
     SecretCode: string
   }
-  await pool('VerifySoftwareToken', { AccessToken, UserCode: totpCode(SecretCode) })
+  await pool('VerifySoftwareToken', {
+    AccessToken,
+    UserCode: totpCode(SecretCode, server.clock.now()),
+  })
   await pool('SetUserMFAPreference', {
     AccessToken,
     SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
@@ -93,8 +96,9 @@ describe('remembered devices on /settings', () => {
 
     await signInOnScreen()
     await expect.poll(() => page.locator('h1').textContent()).toBe('認証アプリのコード')
-    // One time step ahead of the code that set the app up (the server accepts one step ahead).
-    await page.getByLabel('6桁のコード').fill(totpCode(secret, Date.now() + 30_000))
+    // The next time step after the code that set the app up (each step's code is used once).
+    server.clock.advance(30_000)
+    await page.getByLabel('6桁のコード').fill(totpCode(secret, server.clock.now()))
     await page.getByRole('button', { name: 'ログイン', exact: true }).click()
     await page.waitForURL(`${server.url}/`)
 

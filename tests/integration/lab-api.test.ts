@@ -14,13 +14,9 @@ import { BUCKET, signedInPageUser, startStorageServer } from './storage/support.
 type User = Awaited<ReturnType<typeof signedInPageUser>>
 
 let server: TestServer
-let author: User
-let other: User
 
 beforeAll(async () => {
   server = await startStorageServer()
-  author = await signedInPageUser(server, 'labauthor')
-  other = await signedInPageUser(server, 'labother')
 })
 afterAll(async () => {
   await server?.close()
@@ -47,13 +43,42 @@ function randomHex() {
   return randomBytes(6).toString('hex')
 }
 
-describe('lab API and pages', () => {
-  let labId: string
-  let revision: number
-  let screenshot: string
+/** Each test's own author and someone else, so no test depends on what another left behind. */
+async function authorAndOther(): Promise<{ author: User; other: User }> {
+  return {
+    author: await signedInPageUser(server, 'labauthor'),
+    other: await signedInPageUser(server, 'labother'),
+  }
+}
 
+const DESCRIPTION = '## 使った技術\n\n<script>alert(1)</script>Fetch API と Chart.js'
+
+/** A draft lab by `author` with a screenshot they uploaded. */
+async function draftLab(author: User) {
+  const screenshot = await upload(author)
+  const created = await call('POST', '/labs', author, {
+    title: '天気ダッシュボード',
+    description: DESCRIPTION,
+    tags: ['ＪａｖａＳｃｒｉｐｔ'],
+    repositoryUrl: 'https://github.com/example/weather',
+    demoUrl: 'https://weather.example.com',
+    screenshotKeys: [screenshot],
+  })
+  expect(created.status).toBe(201)
+  return { labId: created.body.id as string, revision: created.body.revision as number, screenshot }
+}
+
+async function publishedLab(author: User) {
+  const { labId, revision, screenshot } = await draftLab(author)
+  const published = await call('POST', `/labs/${labId}/publish`, author, { revision })
+  expect(published.status).toBe(200)
+  return { labId, revision: published.body.revision as number, screenshot }
+}
+
+describe('lab API and pages', () => {
   it("accepts only the author's own uploaded screenshots, saving nothing otherwise", async () => {
-    screenshot = await upload(author)
+    const { author, other } = await authorAndOther()
+    const screenshot = await upload(author)
     const theirs = await upload(other)
     // Public, uploaded by the author, but outside their own folder.
     const shared = await upload(author, `public/labs/${randomHex()}.png`)
@@ -72,18 +97,17 @@ describe('lab API and pages', () => {
 
     const created = await call('POST', '/labs', author, {
       title: '天気ダッシュボード',
-      description: '## 使った技術\n\n<script>alert(1)</script>Fetch API と Chart.js',
-      tags: ['ＪａｖａＳｃｒｉｐｔ'],
-      repositoryUrl: 'https://github.com/example/weather',
-      demoUrl: 'https://weather.example.com',
+      description: DESCRIPTION,
       screenshotKeys: [screenshot],
     })
     expect(created.status).toBe(201)
-    labId = created.body.id
-    revision = created.body.revision
+    const saved = await call('GET', `/users/${author.username}/labs/${created.body.id}`, author)
+    expect(saved.body).toMatchObject({ status: 'draft', screenshotKeys: [screenshot] })
   })
 
   it('keeps the draft to its author and refuses every write by others', async () => {
+    const { author, other } = await authorAndOther()
+    const { labId, revision, screenshot } = await draftLab(author)
     const path = `/users/${author.username}/labs/${labId}`
     expect((await call('GET', path, author)).body).toMatchObject({
       status: 'draft',
@@ -113,9 +137,8 @@ describe('lab API and pages', () => {
   })
 
   it('publishes: the page shows screenshots, links and sanitised description to guests', async () => {
-    const published = await call('POST', `/labs/${labId}/publish`, author, { revision })
-    expect(published.status).toBe(200)
-    revision = published.body.revision
+    const { author, other } = await authorAndOther()
+    const { labId, revision, screenshot } = await publishedLab(author)
     const detail = await page(`/${author.username}/labs/${labId}`)
     expect(detail.status).toBe(200)
     expect(detail.html).toContain('天気ダッシュボード')
@@ -140,6 +163,8 @@ describe('lab API and pages', () => {
   })
 
   it('stories: linked to the author’s own lab, with a cover they uploaded', async () => {
+    const { author, other } = await authorAndOther()
+    const { labId } = await publishedLab(author)
     const theirLab = await call('POST', '/labs', other, { title: '他人のラボ' })
     const refused = await call('POST', '/labs_stories', author, {
       title: 'グラフ描画でつまずいた話',

@@ -241,23 +241,27 @@ describe('the server process', () => {
       },
     )
     let output = ''
-    child.stdout.on('data', (chunk) => {
-      output += chunk
+    let failureLogged: () => void = () => {}
+    const deliveryFailed = new Promise<void>((resolve) => {
+      failureLogged = resolve
     })
-    child.stderr.on('data', (chunk) => {
+    const collect = (chunk: Buffer) => {
       output += chunk
-    })
+      if (output.includes('mail delivery failed')) failureLogged()
+    }
+    child.stdout.on('data', collect)
+    child.stderr.on('data', collect)
     cleanups.push(async () => {
       if (child.exitCode === null) {
         child.kill('SIGKILL')
         await once(child, 'exit')
       }
     })
-    for (let wait = 0; wait < 200 && !output.includes('mail delivery failed'); wait++) {
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+    // The log line, or the process's end (then the assertions below say what was missing).
+    const exited = once(child, 'exit')
+    await Promise.race([deliveryFailed, exited])
     child.kill('SIGTERM')
-    await once(child, 'exit')
+    await exited
     expect(output).toContain('mail is delivered through SMTP')
     expect(output).toContain(`no such login ${USER}:***`)
     for (const secret of [

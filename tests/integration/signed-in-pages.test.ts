@@ -190,7 +190,7 @@ describe('the first paint knows who is signed in', () => {
 describe('expired tokens', () => {
   let shortLived: TestServer
   beforeAll(async () => {
-    shortLived = await startTestServer({ ACCESS_TOKEN_TTL_S: '1', ID_TOKEN_TTL_S: '1' })
+    shortLived = await startTestServer({ ACCESS_TOKEN_TTL_S: '60', ID_TOKEN_TTL_S: '60' })
   })
   afterAll(async () => {
     await shortLived?.close()
@@ -201,7 +201,7 @@ describe('expired tokens', () => {
     const cookie = amplifyCookieHeader(CLIENT_ID, 'expiring', tokens)
     const fresh = await fetch(`${shortLived.url}/`, { headers: { cookie } })
     expect(await fresh.text()).toContain('data-user-menu')
-    await new Promise((resolve) => setTimeout(resolve, 2100))
+    shortLived.clock.advance(61_000)
     const stale = await fetch(`${shortLived.url}/`, { headers: { cookie } })
     expect(stale.status).toBe(200)
     expectGuestHeader(await stale.text())

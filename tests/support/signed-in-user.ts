@@ -62,3 +62,18 @@ export async function signedInUser(target: TestServer, username: string) {
 export async function signedInCookie(target: TestServer, username: string): Promise<string> {
   return amplifyCookieHeader(CLIENT_ID, username, await signedInUser(target, username))
 }
+
+let people = 0
+
+/**
+ * A new signed-in user whose name no other test of this file has, so each test sets up its
+ * own state (its drafts, lists and notifications are its own): `prefix` plus a number.
+ */
+export async function newSignedInUser(
+  target: TestServer,
+  prefix: string,
+): Promise<{ username: string; cookie: string }> {
+  people += 1
+  const username = `${prefix}_${people}`
+  return { username, cookie: await signedInCookie(target, username) }
+}

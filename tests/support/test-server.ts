@@ -6,10 +6,16 @@ import { seedDemoContent } from '#db/seed/seed.ts'
 import { createPostgresDatabase } from '#db/test-support.ts'
 import { loadConfig } from '#server/config.ts'
 import { type RunningServer, startServer } from '#server/start.ts'
+import { type TestClock, testClock } from './clock.ts'
 
 export { createPostgresDatabase }
 
-export type TestServer = RunningServer & { dataDir: string; close(): Promise<void> }
+export type TestServer = RunningServer & {
+  dataDir: string
+  /** The server's time: `clock.advance(ms)` instead of waiting for expiry or the next step. */
+  clock: TestClock
+  close(): Promise<void>
+}
 
 /**
  * Starts the real server (the built app) on a free port with its own data directory,
@@ -40,14 +46,16 @@ export async function startTestServer(
     ...(postgres && { DATABASE_URL: postgres.url }),
     ...environment,
   })
-  const server = await startServer(config, { logger: false })
-  await seedDemoContent(server.database.db, Date.now(), server.app.ownImages)
+  const clock = testClock()
+  const server = await startServer(config, { logger: false, now: clock.now })
+  await seedDemoContent(server.database.db, clock.now(), server.app.ownImages)
   return {
     ...server,
     url: server.url.replace('localhost', '127.0.0.1'),
     httpsUrl: server.httpsUrl?.replace('localhost', '127.0.0.1'),
     storageUrl: server.storageUrl?.replace('localhost', '127.0.0.1'),
     dataDir,
+    clock,
     async close() {
       await server.app.close()
       await postgres?.drop()

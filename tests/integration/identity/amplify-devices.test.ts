@@ -50,7 +50,7 @@ describe('aws-amplify v6 remembered devices against the embedded user pool', {
     expect(await currentDeviceClaim()).toBe(deviceKey)
 
     const totp = await setUpTOTP()
-    await verifyTOTPSetup({ code: await nextTotpCode(totp.sharedSecret) })
+    await verifyTOTPSetup({ code: nextTotpCode(totp.sharedSecret, server.clock) })
     await updateMFAPreference({ totp: 'PREFERRED' })
     await signOut()
 
@@ -58,7 +58,7 @@ describe('aws-amplify v6 remembered devices against the embedded user pool', {
     const asked = await signIn(credentials)
     expect(asked.nextStep.signInStep).toBe('CONFIRM_SIGN_IN_WITH_TOTP_CODE')
     const confirmed = await confirmSignIn({
-      challengeResponse: await nextTotpCode(totp.sharedSecret),
+      challengeResponse: nextTotpCode(totp.sharedSecret, server.clock),
     })
     expect(confirmed.isSignedIn).toBe(true)
     expect(storedDeviceKey()).toBe(deviceKey)
@@ -89,7 +89,7 @@ describe('aws-amplify v6 remembered devices against the embedded user pool', {
     await signOut()
     const again = await signIn(credentials)
     expect(again.nextStep.signInStep).toBe('CONFIRM_SIGN_IN_WITH_TOTP_CODE')
-    await confirmSignIn({ challengeResponse: await nextTotpCode(totp.sharedSecret) })
+    await confirmSignIn({ challengeResponse: nextTotpCode(totp.sharedSecret, server.clock) })
     const newKey = storedDeviceKey()
     expect(newKey).toMatch(/^ap-northeast-1_/)
     expect(newKey).not.toBe(deviceKey)
@@ -109,7 +109,7 @@ describe('aws-amplify v6 remembered devices against the embedded user pool', {
     await signOut()
     const afterForget = await signIn(credentials)
     expect(afterForget.nextStep.signInStep).toBe('CONFIRM_SIGN_IN_WITH_TOTP_CODE')
-    await confirmSignIn({ challengeResponse: await nextTotpCode(totp.sharedSecret) })
+    await confirmSignIn({ challengeResponse: nextTotpCode(totp.sharedSecret, server.clock) })
     expect(storedDeviceKey()).not.toBe(newKey)
     expect(await fetchDevices()).toHaveLength(1)
     await signOut()

@@ -22,14 +22,14 @@ describe('aws-amplify v6 when the pool requires MFA', { timeout: 180_000 }, () =
       throw new Error(JSON.stringify(setup.nextStep))
     }
     const secret = setup.nextStep.totpSetupDetails.sharedSecret
-    const done = await confirmSignIn({ challengeResponse: await nextTotpCode(secret) })
+    const done = await confirmSignIn({ challengeResponse: nextTotpCode(secret, server.clock) })
     expect(done).toMatchObject({ isSignedIn: true, nextStep: { signInStep: 'DONE' } })
     await signOut()
 
     const next = await signIn({ username: account.username, password: account.password })
     expect(next.nextStep.signInStep).toBe('CONFIRM_SIGN_IN_WITH_TOTP_CODE')
     expect(
-      (await confirmSignIn({ challengeResponse: await nextTotpCode(secret) })).isSignedIn,
+      (await confirmSignIn({ challengeResponse: nextTotpCode(secret, server.clock) })).isSignedIn,
     ).toBe(true)
     await signOut()
   })

@@ -38,18 +38,18 @@ describe('aws-amplify v6 MFA against the embedded user pool', { timeout: 180_000
     const details = await setUpTOTP()
     const secret = details.sharedSecret
     expect(details.getSetupUri('TechLab').toString()).toContain(`secret=${secret}`)
-    await verifyTOTPSetup({ code: await nextTotpCode(secret) })
+    await verifyTOTPSetup({ code: nextTotpCode(secret, server.clock) })
     await updateMFAPreference({ totp: 'PREFERRED' })
     expect(await fetchMFAPreference()).toEqual({ enabled: ['TOTP'], preferred: 'TOTP' })
     await signOut()
 
     const first = await signIn({ username: account.username, password: account.password })
     expect(first.nextStep.signInStep).toBe('CONFIRM_SIGN_IN_WITH_TOTP_CODE')
-    await expect(confirmSignIn({ challengeResponse: wrongTotpCode(secret) })).rejects.toMatchObject(
-      { name: 'CodeMismatchException' },
-    )
+    await expect(
+      confirmSignIn({ challengeResponse: wrongTotpCode(secret, server.clock) }),
+    ).rejects.toMatchObject({ name: 'CodeMismatchException' })
     // The same sign-in continues after a mistyped code.
-    const done = await confirmSignIn({ challengeResponse: await nextTotpCode(secret) })
+    const done = await confirmSignIn({ challengeResponse: nextTotpCode(secret, server.clock) })
     expect(done).toMatchObject({ isSignedIn: true, nextStep: { signInStep: 'DONE' } })
 
     await updateMFAPreference({ sms: 'ENABLED', totp: 'NOT_PREFERRED' })

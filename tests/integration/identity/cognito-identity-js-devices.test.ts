@@ -48,9 +48,7 @@ function signInWith(
       onFailure: reject,
       totpRequired: () => {
         askedForTotp = true
-        void nextTotpCode(secret).then((code) =>
-          user.sendMFACode(code, callbacks, 'SOFTWARE_TOKEN_MFA'),
-        )
+        user.sendMFACode(nextTotpCode(secret, server.clock), callbacks, 'SOFTWARE_TOKEN_MFA')
       },
     }
     user.authenticateUser(

@@ -385,7 +385,7 @@ describe('remembered devices over the protocol', { timeout: 120_000 }, () => {
 
     const first = await passwordStep(account)
     expect(first.body.ChallengeName).toBe('SOFTWARE_TOKEN_MFA')
-    const mfaDone = await answerTotp(account, first, await nextTotpCode(secret))
+    const mfaDone = await answerTotp(account, first, nextTotpCode(secret, server.clock))
     const tokens = resultOf(mfaDone)
     const { device, verifierConfig } = newDeviceSecret(
       tokens.NewDeviceMetadata as { DeviceKey: string; DeviceGroupKey: string },
@@ -446,10 +446,10 @@ describe('remembered devices over the protocol', { timeout: 120_000 }, () => {
     })
     const notRemembered = await passwordStep(account, device.deviceKey)
     expect(notRemembered.body.ChallengeName).toBe('SOFTWARE_TOKEN_MFA')
-    const wrongCode = await answerTotp(account, notRemembered, wrongTotpCode(secret))
+    const wrongCode = await answerTotp(account, notRemembered, wrongTotpCode(secret, server.clock))
     expect(wrongCode.body.__type).toBe('CodeMismatchException')
     const verified = resultOf(
-      await answerTotp(account, notRemembered, await nextTotpCode(secret), {
+      await answerTotp(account, notRemembered, nextTotpCode(secret, server.clock), {
         DEVICE_KEY: device.deviceKey,
       }),
     )

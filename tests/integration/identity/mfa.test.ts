@@ -106,7 +106,7 @@ async function setUpTotp(user: CognitoUser): Promise<string> {
     user.associateSoftwareToken({ associateSecretCode: resolve, onFailure: reject }),
   )
   expect(secret).toMatch(/^[A-Z2-7]+$/)
-  const code = await nextTotpCode(secret)
+  const code = nextTotpCode(secret, server.clock)
   await new Promise((resolve, reject) =>
     user.verifySoftwareToken(code, 'phone', { onSuccess: resolve, onFailure: reject }),
   )
@@ -135,9 +135,9 @@ describe('TOTP and SMS MFA with amazon-cognito-identity-js', SLOW, () => {
 
     const user = new CognitoUser({ Username: account.username, Pool: poolOf(server) })
     expect((await authenticate(user, account.username, account.password)).kind).toBe('totpRequired')
-    const wrong = await sendCode(user, wrongTotpCode(secret), 'SOFTWARE_TOKEN_MFA')
+    const wrong = await sendCode(user, wrongTotpCode(secret, server.clock), 'SOFTWARE_TOKEN_MFA')
     expect(wrong).toMatchObject({ kind: 'failure', error: { code: 'CodeMismatchException' } })
-    const right = await sendCode(user, await nextTotpCode(secret), 'SOFTWARE_TOKEN_MFA')
+    const right = await sendCode(user, nextTotpCode(secret, server.clock), 'SOFTWARE_TOKEN_MFA')
     if (right.kind !== 'success') throw new Error(JSON.stringify(right))
     expect(right.session.getAccessToken().payload.username).toBe(account.username)
   })
@@ -182,13 +182,13 @@ describe('TOTP and SMS MFA with amazon-cognito-identity-js', SLOW, () => {
       user.associateSoftwareToken({ associateSecretCode: resolve, onFailure: reject }),
     )
     const done = await new Promise<Step>((resolve) =>
-      user.verifySoftwareToken(wrongTotpCode(secret), 'phone', callbacks(resolve)),
+      user.verifySoftwareToken(wrongTotpCode(secret, server.clock), 'phone', callbacks(resolve)),
     ).then(async (first) => {
       expect(first).toMatchObject({
         kind: 'failure',
         error: { code: 'EnableSoftwareTokenMFAException' },
       })
-      const code = await nextTotpCode(secret)
+      const code = nextTotpCode(secret, server.clock)
       return new Promise<Step>((resolve) =>
         user.verifySoftwareToken(code, 'phone', callbacks(resolve)),
       )
@@ -251,10 +251,13 @@ describe('MFA errors through the AWS SDK', () => {
     ).rejects.toMatchObject({ name: 'InvalidParameterException' })
     await expect(
       cognito.send(
-        new VerifySoftwareTokenCommand({ AccessToken, UserCode: wrongTotpCode(secret) }),
+        new VerifySoftwareTokenCommand({
+          AccessToken,
+          UserCode: wrongTotpCode(secret, server.clock),
+        }),
       ),
     ).rejects.toMatchObject({ name: 'EnableSoftwareTokenMFAException' })
-    const verifyCode = await nextTotpCode(secret)
+    const verifyCode = nextTotpCode(secret, server.clock)
     expect(
       (await cognito.send(new VerifySoftwareTokenCommand({ AccessToken, UserCode: verifyCode })))
         .Status,
@@ -288,9 +291,11 @@ describe('MFA errors through the AWS SDK', () => {
       )
     // The code that verified the app is spent: replaying it is a mismatch.
     await expect(respond(verifyCode)).rejects.toMatchObject({ name: 'CodeMismatchException' })
-    await expect(respond(await nextTotpCode(secret), 'E'.repeat(60))).rejects.toMatchObject({
-      name: 'NotAuthorizedException',
-    })
+    await expect(respond(nextTotpCode(secret, server.clock), 'E'.repeat(60))).rejects.toMatchObject(
+      {
+        name: 'NotAuthorizedException',
+      },
+    )
     cognito.destroy()
   })
 })

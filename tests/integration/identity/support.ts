@@ -1,9 +1,10 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider'
 import { Amplify } from 'aws-amplify'
 import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito'
-import { totpCode, totpStep } from '#server/identity/totp.ts'
+import { TOTP_STEP_SECONDS, totpCode, totpStep } from '#server/identity/totp.ts'
 import { srpClient as fastSrpClient } from '#server/identity/user-pool/test-support.ts'
 import { listOutbox } from '#server/mail/outbox.ts'
+import type { TestClock } from '#tests/support/clock.ts'
 import type { TestServer } from '#tests/support/test-server.ts'
 
 export const POOL_ID = 'ap-northeast-1_TechLabPool'
@@ -129,7 +130,7 @@ export async function enableTotpMfa(
   const secret = String(associated.body.SecretCode)
   const verified = await call(server, 'VerifySoftwareToken', {
     AccessToken,
-    UserCode: await nextTotpCode(secret),
+    UserCode: nextTotpCode(secret, server.clock),
   })
   if (verified.body.Status !== 'SUCCESS') throw new Error(JSON.stringify(verified.body))
   await call(server, 'SetUserMFAPreference', {
@@ -140,24 +141,27 @@ export async function enableTotpMfa(
 }
 
 const lastTotpStep = new Map<string, number>()
+const STEP_MS = TOTP_STEP_SECONDS * 1000
 
 /**
  * A fresh authenticator-app code for the secret: codes are single-use per 30-second step, so
- * this takes a step after the last one it handed out (the server accepts one step ahead),
- * waiting for the clock when even that has been used.
+ * when this step's code has been handed out already, the server's clock moves on to the next
+ * step instead of the test waiting for it.
  */
-export async function nextTotpCode(secret: string): Promise<string> {
+export function nextTotpCode(secret: string, clock: TestClock): string {
   const last = lastTotpStep.get(secret)
-  let step = totpStep(Date.now())
-  if (last !== undefined && step <= last) step = last + 1
-  while (step > totpStep(Date.now()) + 1) await new Promise((resolve) => setTimeout(resolve, 500))
+  let step = totpStep(clock.now())
+  if (last !== undefined && step <= last) {
+    step = last + 1
+    clock.advance(step * STEP_MS - clock.now())
+  }
   lastTotpStep.set(secret, step)
   return totpCode(secret, step)
 }
 
-/** A code the secret would not give now or a step either side. */
-export function wrongTotpCode(secret: string): string {
-  const step = totpStep(Date.now())
+/** A code the secret would not give at the server's time or a step either side. */
+export function wrongTotpCode(secret: string, clock: TestClock): string {
+  const step = totpStep(clock.now())
   const near = new Set([-1, 0, 1, 2].map((offset) => totpCode(secret, step + offset)))
   for (let candidate = 0; ; candidate += 1) {
     const code = String(candidate).padStart(6, '0')

@@ -20,19 +20,30 @@ const MiB = 1024 * 1024
 const md5 = (data: Uint8Array) => createHash('md5').update(data).digest('hex')
 
 /** Counts the UploadPart requests that really leave the client. */
-function countPartRequests(person: Person): { sent: number[]; stop(): void } {
+/** The part uploads a person's client sends, and a wait for those in flight to be answered. */
+function countPartRequests(person: Person): {
+  sent: number[]
+  answered(): Promise<unknown>
+  stop(): void
+} {
   const sent: number[] = []
+  const inFlight: Promise<unknown>[] = []
   const name = `count-parts-${Math.random()}`
   person.s3.middlewareStack.add(
     (next, context) => async (args) => {
-      if (context.commandName === 'UploadPartCommand') {
-        sent.push((args.input as { PartNumber: number }).PartNumber)
-      }
-      return next(args)
+      if (context.commandName !== 'UploadPartCommand') return next(args)
+      sent.push((args.input as { PartNumber: number }).PartNumber)
+      const answer = next(args)
+      inFlight.push(answer)
+      return answer
     },
     { step: 'finalizeRequest', name },
   )
-  return { sent, stop: () => person.s3.middlewareStack.remove(name) }
+  return {
+    sent,
+    answered: () => Promise.allSettled(inFlight),
+    stop: () => person.s3.middlewareStack.remove(name),
+  }
 }
 
 function memoryResumeStore(): ResumeStore & { entries: Map<string, string> } {
@@ -99,10 +110,10 @@ describe('UploadTask against /s3', () => {
     const counter = countPartRequests(user)
     const task = await pausedTask(key, new Blob([data]), resumeStore)
     expect(task.state).toBe('PAUSED')
-    // Parts in flight when paused still land; give them a moment, then see what is held.
+    // Parts in flight when paused still land; once they are answered, see what is held.
     const uploadId = [...resumeStore.entries.values()][0] as string
     expect(uploadId).toBeTruthy()
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    await counter.answered()
     const held = await user.s3.send(
       new ListPartsCommand({ Bucket: BUCKET, Key: key, UploadId: uploadId }),
     )
@@ -126,8 +137,10 @@ describe('UploadTask against /s3', () => {
     const key = `private/${user.identityId}/reloaded.bin`
     const resumeStore = memoryResumeStore()
     const file = new Blob([data])
+    const firstCounter = countPartRequests(user)
     const first = await pausedTask(key, file, resumeStore)
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    await firstCounter.answered()
+    firstCounter.stop()
     expect(resumeStore.get(first.fileId)).toBeTruthy()
 
     const counter = countPartRequests(user)

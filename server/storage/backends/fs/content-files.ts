@@ -123,10 +123,9 @@ export async function openContentFiles(
       }
       file ??= await openTemporary()
       // What is left of a body, up to 64 KiB, is written with a synchronous call, and the file
-      // renamed with one: microseconds each (p99 0.1 and 0.3 ms measured under load), where a
-      // thread pool round trip costs more in wake-ups and context switches. The flushes, which
-      // wait for the disk, stay on the pool; so does creating a file, which can wait for it too
-      // (up to 18 ms).
+      // renamed with one: each takes less than a thread pool round trip costs in wake-ups and
+      // context switches. The flushes, which wait for the disk, stay on the pool; so does
+      // creating a file, which can wait for it too (decision 010, "Performance").
       if (pendingBytes <= SYNCHRONOUS_WRITE_BYTES) writeChunksNow(file.descriptor, pending)
       else await writeChunks(file.descriptor, pending)
       renameSync(file.path, contentPath(fileId))

@@ -21,13 +21,12 @@ export type FileRecycler = {
 /**
  * What becomes of content files no longer needed, done on a thread of its own in batches:
  * every retirement asked for in one turn of the event loop goes in one message (replaced and
- * deleted content goes in rounds, see durable-removals.ts). Through the thread pool, each
- * unlink cost about 34 µs of CPU for a 5 µs call (measured here). And creating a file costs
- * more than reusing one: on ext4 without a journal, as here, a new inode is searched for past
- * every inode freed in the last 30 s, a quarter of a 4 KiB PUT's server CPU when objects are
- * replaced at a thousand a second. So up to `maxSpares` retired files are kept under spare
- * names for the next writes to truncate and fill; the caller retires only files nobody has
- * open (content-files.ts), so no reader ever sees a spare's new bytes.
+ * deleted content goes in rounds, see durable-removals.ts): through the thread pool an unlink
+ * costs several times its own CPU in wake-ups. And creating a file costs more than reusing
+ * one: ext4 without a journal searches past every recently freed inode for a new one. So up to
+ * `maxSpares` retired files are kept under spare names for the next writes to truncate and
+ * fill; the caller retires only files nobody has open (content-files.ts), so no reader ever
+ * sees a spare's new bytes. The measurements: decision 010, "Performance".
  */
 export function createFileRecycler(options: {
   maxSpares: number
