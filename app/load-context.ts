@@ -30,7 +30,12 @@ export type AppContext = {
   /** Starts delivering mail an action wrote to the outbox in its own transaction, once committed. */
   mail: QueuedMailDelivery
   /** The contact form's limits, and who its messages are mailed to (ADMIN_USERS), decision 030. */
-  contact: { limits: ContactLimits; admins: readonly string[] }
+  contact: {
+    limits: ContactLimits
+    admins: readonly string[]
+    /** The server's clock (ServerOptions.now), which messages and admin actions are dated by. */
+    now: () => number
+  }
   /** This request's client address (per TRUST_PROXY), which per-address limits key on. */
   clientAddress?: string
   /** The process's logger (pino): structured, with secrets redacted. */

@@ -188,7 +188,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   const contactLimiter = config.identity.limits.redisUrl
     ? redisRateLimiter({ url: config.identity.limits.redisUrl })
-    : memoryRateLimiter()
+    : memoryRateLimiter({ now })
   app.addHook('onClose', () => contactLimiter.close())
 
   registerReactRouter(app, {
@@ -204,6 +204,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       contact: {
         limits: { limiter: contactLimiter, ...config.contact },
         admins: config.identity.admins,
+        now,
       },
       log: app.log,
     },

@@ -216,3 +216,19 @@ describe('/admin/contact', () => {
     expect((await page('/admin/contact?status=answered', admin)).html).toContain(id)
   })
 })
+
+describe('the hourly window', () => {
+  // Last in the file: moving the server's clock an hour on also ends the sessions above.
+  it('takes a limited sender again once the hour has passed, dated by the server clock', async () => {
+    expect((await post('/contact', form('often@example.com'))).response.status).toBe(429)
+    server.clock.advance(60 * 60 * 1000)
+    expect((await post('/contact', form('often@example.com'))).response.status).toBe(302)
+    const row = await server.database.db
+      .selectFrom('contact_messages')
+      .select('created_at')
+      .where('email', '=', 'often@example.com')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow()
+    expect(Number(row.created_at)).toBeGreaterThanOrEqual(Date.now() + 59 * 60 * 1000)
+  })
+})

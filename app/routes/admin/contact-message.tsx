@@ -41,7 +41,13 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const work = async (): Promise<ActionResult> => {
     if (form.intent === 'reply') {
       try {
-        const mailIds = await replyToContactMessage(context.db, admin, params.id, form)
+        const mailIds = await replyToContactMessage(
+          context.db,
+          admin,
+          params.id,
+          form,
+          context.contact.now(),
+        )
         await context.mail.deliverQueued(mailIds)
       } catch (error) {
         return { errors: formFieldErrors(error) }
@@ -49,7 +55,13 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       return { notice: '返信を送りました。' }
     }
     if (form.intent === 'close' || form.intent === 'reopen') {
-      await setContactMessageClosed(context.db, admin, params.id, form.intent === 'close')
+      await setContactMessageClosed(
+        context.db,
+        admin,
+        params.id,
+        form.intent === 'close',
+        context.contact.now(),
+      )
       return { notice: form.intent === 'close' ? '完了にしました。' : '対応中に戻しました。' }
     }
     throw data('不明な操作です', { status: 400 })

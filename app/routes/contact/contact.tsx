@@ -56,6 +56,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       admins: context.contact.admins,
       baseUrl: context.settings.baseUrl,
       warn: (details, message) => context.log.warn(details, message),
+      now: context.contact.now(),
     })
   } catch (error) {
     return data({ errors: formFieldErrors(error) }, { status: 400, headers: noStore })
