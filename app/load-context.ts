@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
+import type { ContactLimits } from '#features/contact/contact.server.ts'
 import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
 import type { PublicSettings } from '#server/config.ts'
+import type { QueuedMailDelivery } from '#server/mail/mailer.ts'
 import type { SignedInUser } from '#server/web-session/reader.ts'
 import type { ClientIdentitySettings } from './lib/auth/identity-config.ts'
 import type { ClientStorageSettings } from './lib/storage/storage-settings.ts'
@@ -25,6 +27,17 @@ export type AppContext = {
    * inline scripts React and React Router render carry it.
    */
   cspNonce?: string
+  /** Starts delivering mail an action wrote to the outbox in its own transaction, once committed. */
+  mail: QueuedMailDelivery
+  /** The contact form's limits, and who its messages are mailed to (ADMIN_USERS), decision 030. */
+  contact: {
+    limits: ContactLimits
+    admins: readonly string[]
+    /** The server's clock (ServerOptions.now), which messages and admin actions are dated by. */
+    now: () => number
+  }
+  /** This request's client address (per TRUST_PROXY), which per-address limits key on. */
+  clientAddress?: string
   /** The process's logger (pino): structured, with secrets redacted. */
   log: {
     error(details: object, message: string): void

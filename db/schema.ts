@@ -193,6 +193,34 @@ export interface RenderedMarkdownTable {
   rendered_at: EpochMs
 }
 
+/** What a contact message is about (the form's 講座について / 不具合の報告 / お支払い / その他). */
+export type ContactCategory = 'course' | 'bug' | 'payment' | 'other'
+export type ContactStatus = 'new' | 'answered' | 'closed'
+
+/** Added by migration 0021: a message sent through /contact. */
+export interface ContactMessagesTable {
+  id: string
+  name: string
+  email: string
+  category: ContactCategory
+  body: string
+  user_id: string | null
+  status: Defaulted<ContactStatus>
+  created_at: EpochMs
+  updated_at: EpochMs
+}
+
+/** Added by migration 0021: what an admin did to a contact message, and who and when. */
+export interface ContactMessageEventsTable {
+  id: string
+  message_id: string
+  actor_id: string
+  actor_name: string
+  kind: 'reply' | 'closed' | 'reopened'
+  body: string | null
+  created_at: EpochMs
+}
+
 export interface DB {
   users: UsersTable
   courses: CoursesTable
@@ -214,6 +242,8 @@ export interface DB {
   notifications: NotificationsTable
   follows: FollowsTable
   rendered_markdown: RenderedMarkdownTable
+  contact_messages: ContactMessagesTable
+  contact_message_events: ContactMessageEventsTable
   identity_users: IdentityUsersTable
   identity_user_groups: IdentityUserGroupsTable
   identity_codes: IdentityCodesTable

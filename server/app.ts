@@ -25,6 +25,7 @@ import { createMailer } from './mail/create-mailer.ts'
 import { registerDevMailbox } from './mail/dev-mailbox.ts'
 import { createMarkdownRenderer } from './markdown-renderer.ts'
 import { createPageCache } from './page-cache.ts'
+import { memoryRateLimiter, redisRateLimiter } from './rate-limiter.ts'
 import { registerReactRouter } from './react-router.ts'
 import { serializeRequest } from './request-log.ts'
 import { RESERVED_PREFIXES, reservePrefix } from './reserved.ts'
@@ -185,6 +186,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     })
   }
 
+  const contactLimiter = config.identity.limits.redisUrl
+    ? redisRateLimiter({ url: config.identity.limits.redisUrl })
+    : memoryRateLimiter({ now })
+  app.addHook('onClose', () => contactLimiter.close())
+
   registerReactRouter(app, {
     build: options.build,
     mode: config.env === 'development' ? 'development' : 'production',
@@ -194,6 +200,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       settings: config.public,
       auth: sessions,
       storage,
+      mail: mailer,
+      contact: {
+        limits: { limiter: contactLimiter, ...config.contact },
+        admins: config.identity.admins,
+        now,
+      },
       log: app.log,
     },
     pageCache: createPageCache({

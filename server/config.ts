@@ -141,6 +141,8 @@ const environmentSchema = z.object({
   SIGN_UPS_PER_IP_PER_HOUR: wholeNumber('a whole number').default(50),
   MAILS_PER_ADDRESS_PER_HOUR: wholeNumber('a whole number').default(5),
   MAILS_PER_IP_PER_HOUR: wholeNumber('a whole number').default(100),
+  CONTACT_MESSAGES_PER_IP_PER_HOUR: wholeNumber('a whole number').default(10),
+  CONTACT_MESSAGES_PER_EMAIL_PER_HOUR: wholeNumber('a whole number').default(5),
   FAILED_SIGN_INS_PER_SOURCE: wholeNumber('a whole number').default(5),
   FAILED_SIGN_INS_PER_USER_PER_DAY: wholeNumber('a whole number').default(100),
   REDIS_URL: z
@@ -260,6 +262,8 @@ export type Config = {
   public: PublicSettings
   identity: IdentitySettings
   mail: { smtpUrl: string | undefined; from: string }
+  /** The contact form's hourly limits (docs/decisions/030). */
+  contact: { messagesPerIpPerHour: number; messagesPerEmailPerHour: number }
   storage: StorageSettings
   /**
    * A second, TLS listener of the same app (HTTPS_PORT): Amplify's hosted sign-in only speaks
@@ -530,6 +534,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       },
     },
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
+    contact: {
+      messagesPerIpPerHour: values.CONTACT_MESSAGES_PER_IP_PER_HOUR,
+      messagesPerEmailPerHour: values.CONTACT_MESSAGES_PER_EMAIL_PER_HOUR,
+    },
     storage: storageSettings(values, dataDir, region),
     https:
       values.HTTPS_PORT === undefined

@@ -49,8 +49,11 @@ export function registerReactRouter(
       const nonce = newNonce()
       // Development's policy allows inline scripts (Vite's); a nonce there only makes React warn
       // that the browser hid it from the `<link>` it hydrates.
-      const context =
-        options.mode === 'development' ? options.context : { ...options.context, cspNonce: nonce }
+      const context: AppContext = {
+        ...options.context,
+        clientAddress: request.ip,
+        ...(options.mode !== 'development' && { cspNonce: nonce }),
+      }
       const render = async (path?: string) =>
         withNonce(await handle(toWebRequest(request, reply, path), context), options.policy, nonce)
       const cacheable = (request.method === 'GET' || request.method === 'HEAD') && isGuest(request)

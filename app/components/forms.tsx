@@ -3,6 +3,8 @@ import {
   type InputHTMLAttributes,
   type ReactNode,
   type RefObject,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
   useEffect,
   useId,
   useRef,
@@ -277,4 +279,87 @@ export function useFocusOnErrors(
     if (invalid) invalid.focus()
     else if (result.formError) message.current?.focus()
   }, [result, form, message])
+}
+
+/** A multi-line field, labelled and described like TextField. */
+export function TextAreaField({
+  label,
+  name,
+  error,
+  hint,
+  ...textarea
+}: {
+  label: string
+  name: string
+  error?: string | undefined
+  hint?: ReactNode
+} & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name'>) {
+  const id = useId()
+  const describedBy = [hint ? `${id}-hint` : '', `${id}-error`].filter(Boolean).join(' ')
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-semibold">
+        {label}
+      </label>
+      {hint && (
+        <div
+          id={`${id}-hint`}
+          className="text-xs leading-relaxed text-slate-600 dark:text-slate-400"
+        >
+          {hint}
+        </div>
+      )}
+      <textarea
+        {...textarea}
+        id={id}
+        name={name}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className={`${inputClass} ${borderClass(Boolean(error))} ${textarea.className ?? ''}`}
+      />
+      <FieldError id={`${id}-error`} error={error} />
+    </div>
+  )
+}
+
+/** A choice among a few options, labelled and described like TextField. */
+export function SelectField({
+  label,
+  name,
+  error,
+  options,
+  placeholder,
+  ...select
+}: {
+  label: string
+  name: string
+  error?: string | undefined
+  options: readonly { value: string; label: string }[]
+  /** The first, empty option (nothing chosen yet). */
+  placeholder?: string
+} & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'name' | 'children'>) {
+  const id = useId()
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-semibold">
+        {label}
+      </label>
+      <select
+        {...select}
+        id={id}
+        name={name}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-error`}
+        className={`${inputClass} ${borderClass(Boolean(error))} ${select.className ?? ''}`}
+      >
+        {placeholder !== undefined && <option value="">{placeholder}</option>}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <FieldError id={`${id}-error`} error={error} />
+    </div>
+  )
 }

@@ -18,15 +18,6 @@ const BROWSE: EmptyStateAction = { to: '/courses', label: 'コースを見る' }
 const SIGN_UP: EmptyStateAction = { to: '/auth/signup', label: '無料で始める' }
 
 export const UPCOMING_PAGES: Record<string, UpcomingPage> = {
-  contact: {
-    title: 'お問い合わせ',
-    description: 'サイトや講座についてのお問い合わせ窓口です。',
-    heading: 'お問い合わせ',
-    emptyTitle: 'お問い合わせフォームは準備中です',
-    emptyBody:
-      'フォームの公開までもうしばらくお待ちください。よくある質問は各コースのページでもご案内しています。',
-    actions: [BROWSE],
-  },
   dms: {
     title: 'メッセージ',
     description: 'ほかの学習者とのダイレクトメッセージです。',

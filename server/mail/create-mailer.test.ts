@@ -344,6 +344,31 @@ describe('send', () => {
   })
 })
 
+describe('deliverQueued', () => {
+  it('delivers what a caller wrote in its own transaction, once, and never to a list', async () => {
+    const smtp = await smtpServer()
+    const mail = mailer({ smtpUrl: smtp.url })
+    const ids = await database.db
+      .transaction()
+      .execute(async (trx) => [
+        await enqueue(trx, JAPANESE, clock),
+        await enqueue(trx, { ...JAPANESE, to: 'a@example.com, b@example.com' }, clock),
+      ])
+    await mail.deliverQueued(ids)
+    await mail.deliverQueued(ids)
+    const [received] = await smtp.waitFor(1)
+    expect(received?.envelopeTo).toEqual(['hana@example.com'])
+    await mail.idle()
+    const messages = await listOutbox(database.db)
+    expect(messages.find((message) => message.id === ids[0])).toMatchObject({ attempts: 1 })
+    expect(messages.find((message) => message.id === ids[1])).toMatchObject({
+      attempts: 0,
+      sentAt: null,
+    })
+    expect(smtp.received).toHaveLength(1)
+  })
+})
+
 describe('claimAttempt', () => {
   it('lets exactly one of several concurrent attempts take a message', async () => {
     const id = await enqueue(database.db, JAPANESE)

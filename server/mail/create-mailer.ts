@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely'
 import nodemailer from 'nodemailer'
 import type { DB } from '#db/schema.ts'
-import type { Mailer, MailMessage } from './mailer.ts'
+import type { Mailer, MailMessage, QueuedMailDelivery } from './mailer.ts'
 import {
   claimAttempt,
   dueForDelivery,
   enqueue,
+  findOutboxMessages,
   markFailed,
   markSent,
   type OutboxMessage,
@@ -43,19 +44,20 @@ export type MailerOptions = {
 }
 
 /** A Mailer that also tells how delivery is going and can be shut down. */
-export type MailService = Mailer & {
-  /** Whether messages are delivered by SMTP (otherwise they stay in the outbox). */
-  readonly delivers: boolean
-  /** Attempts every message that is due now; resolves with how many were delivered. */
-  retryDue(): Promise<number>
-  /** Resolves once the deliveries under way have finished (for tests and shutdown). */
-  idle(): Promise<void>
-  /**
-   * Stops the retry loop and closes the SMTP transport, after waiting (a few seconds at most)
-   * for deliveries under way. A delivery cut short stays in the outbox and is sent later.
-   */
-  close(): Promise<void>
-}
+export type MailService = Mailer &
+  QueuedMailDelivery & {
+    /** Whether messages are delivered by SMTP (otherwise they stay in the outbox). */
+    readonly delivers: boolean
+    /** Attempts every message that is due now; resolves with how many were delivered. */
+    retryDue(): Promise<number>
+    /** Resolves once the deliveries under way have finished (for tests and shutdown). */
+    idle(): Promise<void>
+    /**
+     * Stops the retry loop and closes the SMTP transport, after waiting (a few seconds at most)
+     * for deliveries under way. A delivery cut short stays in the outbox and is sent later.
+     */
+    close(): Promise<void>
+  }
 
 export const DEFAULT_RETRY = {
   intervalMs: 15_000,
@@ -175,6 +177,18 @@ export function createMailer(options: MailerOptions): MailService {
     return true
   }
 
+  /** A message just written to the outbox: logged without SMTP, else its first attempt begun. */
+  function start(message: OutboxMessage): void {
+    if (!transport) {
+      // Nobody receives it: this line is how whoever runs the site finishes a sign-up.
+      log.info({ mailId: message.id }, unsentMailLine(message, options.mailboxUrl))
+      return
+    }
+    if (closed) return
+    // Not awaited: the caller answers its user while the SMTP server is being talked to.
+    track(attempt(message))
+  }
+
   async function retryDue(): Promise<number> {
     if (!transport || closed) return 0
     let delivered = 0
@@ -209,14 +223,27 @@ export function createMailer(options: MailerOptions): MailService {
       }
       const createdAt = now()
       const id = await enqueue(db, message, createdAt)
-      if (!transport) {
-        // Nobody receives it: this line is how whoever runs the site finishes a sign-up.
-        log.info({ mailId: id }, unsentMailLine(message, options.mailboxUrl))
+      start({ ...message, id, createdAt, sentAt: null, attempts: 0, lastError: null })
+    },
+
+    async deliverQueued(ids: readonly string[]): Promise<void> {
+      let messages: OutboxMessage[]
+      try {
+        messages = await findOutboxMessages(db, ids)
+      } catch (error) {
+        // Committed already: the retry loop delivers them; the caller's work is done.
+        log.warn({ error: describe(error) }, 'queued mail not started; left to the retry loop')
         return
       }
-      if (closed) return
-      // Not awaited: the caller answers its user while the SMTP server is being talked to.
-      track(attempt({ ...message, id, createdAt, sentAt: null, attempts: 0, lastError: null }))
+      for (const message of messages) {
+        if (message.sentAt !== null || message.attempts > 0) continue
+        // The caller wrote the row itself, past `send`'s check: never deliver to a list.
+        if (!SINGLE_ADDRESS.test(message.to)) {
+          log.error({ mailId: message.id }, 'queued mail has no single recipient; not delivered')
+          continue
+        }
+        start(message)
+      }
     },
 
     retryDue,

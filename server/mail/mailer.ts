@@ -14,3 +14,12 @@ export type MailMessage = {
 export interface Mailer {
   send(message: MailMessage): Promise<void>
 }
+
+/**
+ * Delivery of messages a caller wrote to the outbox itself (`enqueue` in its own transaction,
+ * so they commit with its rows): called after the commit, it starts them as `send` would.
+ * Never throws: what it cannot start, the retry loop delivers later.
+ */
+export interface QueuedMailDelivery {
+  deliverQueued(ids: readonly string[]): Promise<void>
+}

@@ -52,6 +52,16 @@ export async function listOutbox(
   return rows.map(toMessage)
 }
 
+/** These messages, as written (a caller that enqueued them in its transaction, after the commit). */
+export async function findOutboxMessages(
+  db: Kysely<DB>,
+  ids: readonly string[],
+): Promise<OutboxMessage[]> {
+  if (ids.length === 0) return []
+  const rows = await db.selectFrom('mail_outbox').selectAll().where('id', 'in', ids).execute()
+  return rows.map(toMessage)
+}
+
 export type RetrySchedule = {
   /** The delay before the first retry; each later one waits twice as long as the one before. */
   baseDelayMs: number

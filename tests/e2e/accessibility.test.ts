@@ -161,6 +161,11 @@ function routes(): { route: string; path: string }[] {
   return [
     { route: '/', path: '/' },
     { route: '/contact', path: '/contact' },
+    { route: '/contact/sent', path: '/contact/sent' },
+    // Not an admin here (guests sign in, others get 403); e2e/contact.test.ts checks them as one.
+    { route: '/admin', path: '/admin' },
+    { route: '/admin/contact', path: '/admin/contact' },
+    { route: '/admin/contact/{id}', path: '/admin/contact/00000000-0000-7000-8000-000000000000' },
     { route: '/courses', path: '/courses' },
     { route: '/dms', path: '/dms' },
     { route: '/dms/{id}', path: '/dms/room0000000001' },

@@ -21,8 +21,8 @@ export type TestServer = RunningServer & {
  * Starts the real server (the built app) on a free port with its own data directory,
  * seeded with the demo content. With TEST_DATABASE_URL set it runs on a fresh PostgreSQL
  * database created for this server and dropped afterwards; otherwise on SQLite.
- * Every test's requests come from 127.0.0.1, so the abuse limits on sign-ups and mails are
- * lifted unless a test sets them (the lockout keeps its defaults).
+ * Every test's requests come from 127.0.0.1, so the abuse limits on sign-ups, mails and contact
+ * messages are lifted unless a test sets them (the lockout keeps its defaults).
  */
 export async function startTestServer(
   environment: Record<string, string> = {},
@@ -41,6 +41,8 @@ export async function startTestServer(
     SIGN_UPS_PER_IP_PER_HOUR: '100000',
     MAILS_PER_ADDRESS_PER_HOUR: '100000',
     MAILS_PER_IP_PER_HOUR: '100000',
+    CONTACT_MESSAGES_PER_IP_PER_HOUR: '100000',
+    CONTACT_MESSAGES_PER_EMAIL_PER_HOUR: '100000',
     ...(postgres && { DATABASE_URL: postgres.url }),
     ...environment,
   })
