@@ -113,6 +113,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook('onClose', async () => {
     await database.close()
   })
+  // Closing ends the connections idle at that moment; one still answering would then stay open
+  // until its keep-alive timeout and hold close() up: end it as soon as its answer is sent.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+  app.addHook('onResponse', async (request) => {
+    if (closing) request.raw.socket?.end()
+  })
   app.decorate('now', now)
 
   registerHealth(app, database)
