@@ -1,6 +1,7 @@
 import { Link } from 'react-router'
 import { contentPath } from '#features/content-kinds.ts'
 import { type CourseCard as Course, LEVEL_LABELS } from '#features/courses/course-card.ts'
+import { AccessBadge } from './access-badge.tsx'
 import { Byline } from './byline.tsx'
 import { CoverImage } from './courses/course-cover.tsx'
 import { TagLinks } from './tag-links.tsx'
@@ -17,18 +18,6 @@ function placeholderBackground(id: string): string {
   let sum = 0
   for (const character of id) sum += character.charCodeAt(0)
   return PLACEHOLDER_BACKGROUNDS[sum % PLACEHOLDER_BACKGROUNDS.length] ?? ''
-}
-
-export function AccessBadge({ access }: { access: Course['access'] }) {
-  return access === 'premium' ? (
-    <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-900 dark:text-amber-100">
-      プレミアム
-    </span>
-  ) : (
-    <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100">
-      無料
-    </span>
-  )
 }
 
 export function CourseCard({ course }: { course: Course }) {

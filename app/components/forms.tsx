@@ -10,7 +10,7 @@ import {
   useRef,
   useState,
 } from 'react'
-import { passwordChecks } from '#app/lib/auth/validation.ts'
+import { passwordChecks } from '#app/lib/auth/password-rules.ts'
 
 /**
  * Form pieces for the sign-in screens and settings: every field has a visible label, its

@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { useRevalidator } from 'react-router'
-import { browserHasCookie } from '#app/lib/auth/flow.ts'
+import { browserHasCookie } from '#app/lib/auth/browser-cookie.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
 
 /**

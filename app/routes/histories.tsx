@@ -7,7 +7,6 @@ import { viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { useSettings } from '#app/lib/root-data.ts'
 import { actorOf } from '#features/actor.ts'
-import { peopleRoutes } from '#features/api/people.ts'
 import { CONTENT_KINDS } from '#features/content-kinds.ts'
 import {
   type HistoryEntry,
@@ -138,7 +137,9 @@ function Timeline({ firstPage, timeZone }: { firstPage: Page<HistoryEntry>; time
       label="タイムライン"
       firstPage={firstPage}
       fetchPage={(cursor) =>
-        callApi(apiGatewayUrl, peopleRoutes.histories, { query: { limit: PAGE_SIZE, cursor } })
+        callApi(apiGatewayUrl, 'people.histories', {
+          query: { limit: PAGE_SIZE, cursor },
+        })
       }
       getKey={(entry) => entry.id}
       renderItem={(entry) => (

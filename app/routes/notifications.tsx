@@ -8,7 +8,6 @@ import { contentForPage, viewerCacheControl } from '#app/lib/content-response.se
 import { pageMeta } from '#app/lib/meta.ts'
 import { useCurrentUser, useSettings } from '#app/lib/root-data.ts'
 import { actorOf } from '#features/actor.ts'
-import { socialRoutes } from '#features/api/social.ts'
 import { listNotifications, type NotificationView } from '#features/social/notifications.server.ts'
 import type { Route } from './+types/notifications'
 
@@ -47,7 +46,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (posted.current || unreadCount === 0) return
     posted.current = true
-    void callApi(apiGatewayUrl, socialRoutes.markRead).then(() => revalidator.revalidate())
+    void callApi(apiGatewayUrl, 'social.markRead').then(() => revalidator.revalidate())
   }, [unreadCount, apiGatewayUrl, revalidator])
 
   return (
@@ -64,7 +63,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
           label="通知"
           firstPage={loaderData.firstPage}
           fetchPage={(cursor) =>
-            callApi(apiGatewayUrl, socialRoutes.notifications, {
+            callApi(apiGatewayUrl, 'social.notifications', {
               query: { limit: NOTIFICATION_PAGE_SIZE, cursor },
             })
           }

@@ -4,7 +4,6 @@ import { EmptyState } from '#app/components/empty-state.tsx'
 import { InfiniteList } from '#app/components/infinite-list.tsx'
 import { callApi } from '#app/lib/api/client.ts'
 import { useSettings } from '#app/lib/root-data.ts'
-import { peopleRoutes } from '#features/api/people.ts'
 import { CONTENT_KINDS } from '#features/content-kinds.ts'
 import type { PublishedItem } from '#features/follows/follow-views.ts'
 import type { Page } from '#features/pagination.ts'
@@ -30,7 +29,9 @@ export function FeedList({ firstPage }: { firstPage: Page<PublishedItem> }) {
           label="フォロー中の新着"
           firstPage={firstPage}
           fetchPage={(cursor) =>
-            callApi(apiGatewayUrl, peopleRoutes.feed, { query: { limit: FEED_PAGE_SIZE, cursor } })
+            callApi(apiGatewayUrl, 'people.feed', {
+              query: { limit: FEED_PAGE_SIZE, cursor },
+            })
           }
           getKey={(item) => `${item.kind}/${item.id}`}
           renderItem={(item) => (

@@ -3,7 +3,6 @@ import { Link } from 'react-router'
 import { ApiRequestError, callApi } from '#app/lib/api/client.ts'
 import { query } from '#app/lib/query-string.ts'
 import { useCurrentUser, useSettings } from '#app/lib/root-data.ts'
-import { peopleRoutes } from '#features/api/people.ts'
 import { profilePath } from '#features/content-kinds.ts'
 import type { FollowState } from '#features/follows/follow-views.ts'
 
@@ -27,7 +26,7 @@ export function FollowButton(props: { username: string; onChange(state: FollowSt
   useEffect(() => {
     if (!user || isSelf) return
     let cancelled = false
-    callApi(apiGatewayUrl, peopleRoutes.followState, { params: { username } }).then(
+    callApi(apiGatewayUrl, 'people.followState', { params: { username } }).then(
       (state) => {
         if (cancelled) return
         setFollowing(state.following)
@@ -70,14 +69,14 @@ export function FollowButton(props: { username: string; onChange(state: FollowSt
     try {
       const person = { params: { username } }
       const state = await (following
-        ? callApi(apiGatewayUrl, peopleRoutes.unfollow, person)
-        : callApi(apiGatewayUrl, peopleRoutes.follow, person))
+        ? callApi(apiGatewayUrl, 'people.unfollow', person)
+        : callApi(apiGatewayUrl, 'people.follow', person))
       setFollowing(state.following)
       onChange(state)
     } catch (caught) {
       // Another tab already did it: show where things stand now.
       if (caught instanceof ApiRequestError && caught.status === 409) {
-        const state = await callApi(apiGatewayUrl, peopleRoutes.followState, {
+        const state = await callApi(apiGatewayUrl, 'people.followState', {
           params: { username },
         })
         setFollowing(state.following)

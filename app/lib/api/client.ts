@@ -1,10 +1,46 @@
 import { trackRequest } from '#app/lib/loading-progress.ts'
-import {
-  apiErrorBody,
-  type RouteContract,
-  type RouteRequest,
-  type RouteResult,
-} from '#features/api/contract.ts'
+import type { RouteContract, RouteRequest, RouteResult } from '#features/api/contract.ts'
+import type { apiRoutes } from '#features/api/routes.ts'
+
+type ApiRoutes = typeof apiRoutes
+
+/**
+ * A route by name (`'people.follow'`), or its contract itself. The contracts are zod schemas, and
+ * a page a guest reads must not download zod before the reader acts (issue 19's first-load
+ * budget): its components name routes, and the contracts load on the first call. Editors, which
+ * load zod anyway, may pass the contract.
+ */
+export type RouteKey = {
+  [G in keyof ApiRoutes]: `${G & string}.${keyof ApiRoutes[G] & string}`
+}[keyof ApiRoutes]
+
+/** The contract a route key names. */
+export type ContractAt<K extends RouteKey> = K extends `${infer G}.${infer N}`
+  ? G extends keyof ApiRoutes
+    ? N extends keyof ApiRoutes[G]
+      ? Extract<ApiRoutes[G][N], RouteContract>
+      : never
+    : never
+  : never
+
+export type RouteRef<C extends RouteContract> = C | RouteKey
+
+let contracts: Promise<ApiRoutes> | undefined
+
+async function contractOf<C extends RouteContract>(ref: RouteRef<C>): Promise<C> {
+  if (typeof ref !== 'string') return ref
+  contracts ??= import('#features/api/routes.ts').then(
+    (module) => module.apiRoutes,
+    (error: unknown) => {
+      contracts = undefined
+      throw error
+    },
+  )
+  const [group, name] = ref.split('.') as [keyof ApiRoutes, string]
+  const contract = ((await contracts)[group] as Record<string, RouteContract>)[name]
+  if (!contract) throw new Error(`no /api route named ${ref}`)
+  return contract as C
+}
 
 /** An /api answer that was not 2xx, with the API's own error code and field errors. */
 export class ApiRequestError extends Error {
@@ -52,11 +88,21 @@ function addressOf(contract: RouteContract, { params, query }: LooseRequest): st
  * contract (features/api) and the answer is parsed with its response schema: the same schemas the
  * server validates and serialises with, so a renamed field breaks `tsc` here, not the page.
  */
+export function callApi<K extends RouteKey>(
+  baseUrl: string,
+  route: K,
+  ...[request]: RequestArgument<ContractAt<K>>
+): Promise<RouteResult<ContractAt<K>>>
 export function callApi<C extends RouteContract>(
   baseUrl: string,
   contract: C,
   ...[request]: RequestArgument<C>
-): Promise<RouteResult<C>> {
+): Promise<RouteResult<C>>
+export function callApi(
+  baseUrl: string,
+  contract: RouteRef<RouteContract>,
+  request?: LooseRequest,
+): Promise<unknown> {
   return callRoute(baseUrl, contract, request ?? {})
 }
 
@@ -64,11 +110,12 @@ export function callApi<C extends RouteContract>(
  * `callApi` for code generic over several routes of one shape (the editors' kinds, the lists):
  * the input is checked by the server alone, the answer still by the route's response schema.
  */
-export function callRoute<C extends RouteContract>(
+export async function callRoute<C extends RouteContract>(
   baseUrl: string,
-  contract: C,
+  ref: RouteRef<C>,
   request: LooseRequest,
 ): Promise<RouteResult<C>> {
+  const contract = await contractOf(ref)
   const schema: C['response'] = contract.response
   return send(baseUrl, contract, request).then((answer) => schema.parse(answer))
 }
@@ -87,6 +134,7 @@ function send(baseUrl: string, contract: RouteContract, request: LooseRequest): 
     if (response.status === 204) return undefined
     const body: unknown = await response.json().catch(() => null)
     if (!response.ok) {
+      const { apiErrorBody } = await import('#features/api/contract.ts')
       const error = apiErrorBody.safeParse(body).data?.error
       throw new ApiRequestError(
         response.status,

@@ -1,5 +1,5 @@
-import { parseCookie } from 'cookie'
 import type { z } from 'zod'
+import { browserHasCookie } from './browser-cookie.ts'
 import { type AuthAction, type AuthErrorMessage, authErrorMessage } from './errors.ts'
 
 /** What a form submission on an auth screen comes back with when it does not move on. */
@@ -70,22 +70,6 @@ export function safeRedirect(target: string | null | undefined, fallback = '/'):
   if (url.origin !== SITE || path.startsWith('//')) return fallback
   if (/^\/auth(\/|$|\?)/.test(path)) return fallback
   return path
-}
-
-/**
- * Whether this browser has the cookie (by its decoded name, as js-cookie writes it). The name
- * comes from the server's identity settings (`sessionCookie`), never spelled here.
- */
-export function browserHasCookie(cookieName: string): boolean {
-  return Object.keys(parseCookie(document.cookie)).some((name) => decodedName(name) === cookieName)
-}
-
-function decodedName(name: string): string {
-  try {
-    return decodeURIComponent(name)
-  } catch {
-    return name
-  }
 }
 
 /**

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import { passwordChecks, passwordMeetsPolicy } from './password-rules.ts'
 import {
   codeError,
   emailError,
   newPasswordError,
   normalizeCode,
-  passwordChecks,
-  passwordMeetsPolicy,
   usernameError,
 } from './validation.ts'
 

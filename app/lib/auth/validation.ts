@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { emailSchema, usernameSchema } from '#features/users/account-input.ts'
-import { PASSWORD_FORMAT } from './identity-config.ts'
+import { passwordChecks } from './password-rules.ts'
 
 /**
  * The rules of the sign-up and password forms, checked in the browser before anything is
@@ -9,39 +9,6 @@ import { PASSWORD_FORMAT } from './identity-config.ts'
 
 export const USERNAME_RULE =
   '半角の英小文字（a〜z）・数字・アンダースコア（_）で、3〜20文字。ページのURL（/ユーザー名）になります。'
-
-export const PASSWORD_RULES = [
-  {
-    id: 'length',
-    label: `${PASSWORD_FORMAT.minLength}文字以上`,
-    test: (p: string) => [...p].length >= PASSWORD_FORMAT.minLength,
-  },
-  { id: 'upper', label: '英大文字（A〜Z）', test: (p: string) => /[A-Z]/.test(p) },
-  { id: 'lower', label: '英小文字（a〜z）', test: (p: string) => /[a-z]/.test(p) },
-  { id: 'digit', label: '数字（0〜9）', test: (p: string) => /[0-9]/.test(p) },
-  {
-    id: 'symbol',
-    label: '記号（!・#・@ など）',
-    // Cognito's special characters: ^ $ * . [ ] { } ( ) ? " ! @ # % & / \ , > < ' : ; | _ ~ ` = + - and space.
-    test: (p: string) => /[\^$*.[\]{}()?"!@#%&/\\,><':;|_~`=+\- ]/.test(p),
-  },
-] as const
-
-export type PasswordRuleId = (typeof PASSWORD_RULES)[number]['id']
-
-export function passwordChecks(
-  password: string,
-): { id: PasswordRuleId; label: string; met: boolean }[] {
-  return PASSWORD_RULES.map((rule) => ({
-    id: rule.id,
-    label: rule.label,
-    met: rule.test(password),
-  }))
-}
-
-export function passwordMeetsPolicy(password: string): boolean {
-  return PASSWORD_RULES.every((rule) => rule.test(password))
-}
 
 /** The first message of a field's schema (features/users/account-input.ts), or undefined. */
 function firstError(schema: z.ZodType, value: string): string | undefined {

@@ -9,7 +9,6 @@ import { viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { useSettings } from '#app/lib/root-data.ts'
 import { actorOf } from '#features/actor.ts'
-import { courseRoutes } from '#features/api/courses.ts'
 import {
   type CatalogueFilters,
   catalogueFilters,
@@ -212,7 +211,7 @@ export default function Catalogue({ loaderData }: Route.ComponentProps) {
               label="コース"
               firstPage={firstPage}
               fetchPage={(cursor) =>
-                callApi(apiGatewayUrl, courseRoutes.catalogue, {
+                callApi(apiGatewayUrl, 'courses.catalogue', {
                   query: { ...filters, limit: PAGE_SIZE, cursor },
                 })
               }

@@ -1,10 +1,10 @@
+import { lazy, Suspense } from 'react'
 import { data, Link, Outlet, useOutlet } from 'react-router'
-import { AccessBadge } from '#app/components/course-card.tsx'
+import { AccessBadge } from '#app/components/access-badge.tsx'
 import { CoverImage } from '#app/components/courses/course-cover.tsx'
 import { CourseOutline } from '#app/components/courses/course-outline.tsx'
 import { ShareButtons } from '#app/components/share-buttons.tsx'
 import { COMMENT_PAGE_SIZE } from '#app/components/social/comment-section.tsx'
-import { SocialSection } from '#app/components/social/social-section.tsx'
 import { TagLinks } from '#app/components/tag-links.tsx'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { formatDate } from '#app/lib/format.ts'
@@ -15,6 +15,14 @@ import { LEVEL_LABELS } from '#features/courses/course-card.ts'
 import { readCourseForViewer } from '#features/courses/course-view.server.ts'
 import { socialView } from '#features/social/social-view.server.ts'
 import type { Route } from './+types/course'
+
+// The likes and comments show on the course page, not under a lesson (this route's outlet):
+// a lesson's first load does not download them.
+const SocialSection = lazy(() =>
+  import('#app/components/social/social-section.tsx').then((module) => ({
+    default: module.SocialSection,
+  })),
+)
 
 /** Not found, forbidden or broken: said inside the layout, with the header still there. */
 export { ContentErrorBoundary as ErrorBoundary } from '#app/components/error-page.tsx'
@@ -164,7 +172,9 @@ export default function CoursePage({
           <CourseOutline course={course} />
         </div>
       </section>
-      <SocialSection kind="course" id={course.id} social={social} signedIn={signedIn} />
+      <Suspense>
+        <SocialSection kind="course" id={course.id} social={social} signedIn={signedIn} />
+      </Suspense>
     </article>
   )
 }

@@ -11,7 +11,6 @@ import { errorMeta, shareableMeta } from '#app/lib/meta.ts'
 import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { actorOf } from '#features/actor.ts'
-import { labRoutes } from '#features/api/editable.ts'
 import { contentPath, createPathOf, editPath } from '#features/content-kinds.ts'
 import { listPublishedLabStories } from '#features/labs/lab-lists.server.ts'
 import { readLabForViewer } from '#features/labs/lab-view.server.ts'
@@ -135,7 +134,7 @@ export default function LabPage({ loaderData }: Route.ComponentProps) {
         <LabList
           kind="labs_stories"
           firstPage={stories}
-          pages={pagesOf(labRoutes.stories, { labId: lab.id })}
+          pages={pagesOf('labs.stories', { labId: lab.id })}
         />
       </section>
       <SocialSection kind="lab" id={lab.id} social={social} signedIn={viewer !== null} />

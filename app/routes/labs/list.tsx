@@ -5,7 +5,6 @@ import { LIST_PAGE_SIZE } from '#app/components/published-list.tsx'
 import { pagesOf } from '#app/lib/api/lists.ts'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { pageMeta } from '#app/lib/meta.ts'
-import { labRoutes, labStoryRoutes } from '#features/api/editable.ts'
 import { listPublishedLabStories, listPublishedLabs } from '#features/labs/lab-lists.server.ts'
 import { studyListQuery } from '#features/studies/study-lists.server.ts'
 import type { Route } from './+types/list'
@@ -53,7 +52,7 @@ export default function Labs({ loaderData: { kind, firstPage } }: Route.Componen
       <LabList
         kind={kind}
         firstPage={firstPage}
-        pages={pagesOf(kind === 'labs' ? labRoutes.list : labStoryRoutes.list)}
+        pages={pagesOf(kind === 'labs' ? 'labs.list' : 'labStories.list')}
       />
     </div>
   )

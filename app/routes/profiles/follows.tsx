@@ -5,7 +5,6 @@ import { pagesOf } from '#app/lib/api/lists.ts'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { contentForPage } from '#app/lib/content-response.server.ts'
 import { pageMeta } from '#app/lib/meta.ts'
-import { peopleRoutes } from '#features/api/people.ts'
 import { profilePath } from '#features/content-kinds.ts'
 import { listFollows } from '#features/follows/follows.server.ts'
 import { pageQuery } from '#features/pagination.ts'
@@ -75,7 +74,9 @@ export default function ProfileFollows({ loaderData }: Route.ComponentProps) {
           key={`${loaderData.username}/${list.direction}`}
           label={list.title}
           firstPage={loaderData.firstPage}
-          pages={pagesOf(peopleRoutes[list.direction], { username: loaderData.username })}
+          pages={pagesOf(list.direction === 'followers' ? 'people.followers' : 'people.following', {
+            username: loaderData.username,
+          })}
         />
       )}
     </div>

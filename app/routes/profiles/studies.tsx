@@ -4,7 +4,6 @@ import { STUDY_PAGE_SIZE, StudyList } from '#app/components/studies/study-list.t
 import { pagesOf } from '#app/lib/api/lists.ts'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { pageMeta } from '#app/lib/meta.ts'
-import { studyRoutes } from '#features/api/editable.ts'
 import { listPublishedStudies, studyListQuery } from '#features/studies/study-lists.server.ts'
 import type { Route } from './+types/studies'
 
@@ -40,7 +39,7 @@ export default function ProfileStudies({ loaderData }: Route.ComponentProps) {
       </HeadingWithCreate>
       <StudyList
         firstPage={loaderData.firstPage}
-        pages={pagesOf(studyRoutes.listByAuthor, { username: loaderData.username })}
+        pages={pagesOf('studies.listByAuthor', { username: loaderData.username })}
       />
     </div>
   )

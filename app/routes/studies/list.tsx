@@ -4,7 +4,6 @@ import { STUDY_PAGE_SIZE, StudyList } from '#app/components/studies/study-list.t
 import { pagesOf } from '#app/lib/api/lists.ts'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { pageMeta } from '#app/lib/meta.ts'
-import { studyRoutes } from '#features/api/editable.ts'
 import { listPublishedStudies, studyListQuery } from '#features/studies/study-lists.server.ts'
 import type { Route } from './+types/list'
 
@@ -32,7 +31,7 @@ export default function Studies({ loaderData }: Route.ComponentProps) {
       </p>
       {/* The cards are h3s, as under the home page's h2 sections; this keeps the order (heading-order). */}
       <h2 className="sr-only">スタディの一覧</h2>
-      <StudyList firstPage={loaderData.firstPage} pages={pagesOf(studyRoutes.list)} />
+      <StudyList firstPage={loaderData.firstPage} pages={pagesOf('studies.list')} />
     </div>
   )
 }
