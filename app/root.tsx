@@ -21,6 +21,7 @@ import { SiteHeader } from './components/site-header.tsx'
 import { provideIdentitySettings } from './lib/auth/identity-settings.ts'
 import { errorMeta } from './lib/meta.ts'
 import { publicObjectUrl } from './lib/storage/storage-settings.ts'
+import './lib/zod-without-eval.ts'
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
