@@ -8,6 +8,8 @@
 type ZodGlobal = { __zod_globalConfig?: { jitless?: boolean } }
 
 if (typeof document !== 'undefined') {
-  const zodConfig = ((globalThis as ZodGlobal).__zod_globalConfig ??= {})
-  zodConfig.jitless = true
+  // The same object zod holds if it is loaded already: changed in place, not replaced.
+  const zod = globalThis as ZodGlobal
+  zod.__zod_globalConfig ??= {}
+  zod.__zod_globalConfig.jitless = true
 }
