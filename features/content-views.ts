@@ -21,6 +21,19 @@ export const publicationStatus = z.enum([
   'published',
 ]) satisfies z.ZodType<PublicationStatus>
 
+/**
+ * The fields every authored item's view ends with (studies, labs, lab stories): its publication,
+ * its revision, its author, and whether the viewer may edit, publish, unpublish or delete it.
+ */
+export const authoredItemFields = {
+  status: publicationStatus,
+  publishedAt: z.number().nullable(),
+  updatedAt: z.number(),
+  revision: z.number(),
+  author: authorRef,
+  canEdit: z.boolean(),
+}
+
 /** What a create answers: the new item's id and first revision. */
 export const created = z.object({ id: z.string(), revision: z.number() })
 

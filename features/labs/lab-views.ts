@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { authorRef, publicationStatus } from '#features/content-views.ts'
+import { authoredItemFields, authorRef } from '#features/content-views.ts'
 
 /** Zod schemas of what labs' and stories' reads answer (types inferred, see content-views.ts). */
 
@@ -26,12 +26,7 @@ export const labView = z.object({
   demoUrl: z.string().nullable(),
   /** Object keys of public images, in the author's order. */
   screenshotKeys: z.array(z.string()),
-  status: publicationStatus,
-  publishedAt: z.number().nullable(),
-  updatedAt: z.number(),
-  revision: z.number(),
-  author: authorRef,
-  canEdit: z.boolean(),
+  ...authoredItemFields,
 })
 export type LabView = z.output<typeof labView>
 
@@ -60,12 +55,7 @@ export const labStoryView = z.object({
   coverKey: z.string().nullable(),
   /** The lab it tells of, when the viewer may see that lab. */
   lab: labRef.nullable(),
-  status: publicationStatus,
-  publishedAt: z.number().nullable(),
-  updatedAt: z.number(),
-  revision: z.number(),
-  author: authorRef,
-  canEdit: z.boolean(),
+  ...authoredItemFields,
 })
 export type LabStoryView = z.output<typeof labStoryView>
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { authorRef, publicationStatus } from '#features/content-views.ts'
+import { authoredItemFields, authorRef } from '#features/content-views.ts'
 
 /** Zod schemas of what studies' reads answer (types inferred from them, see content-views.ts). */
 
@@ -21,13 +21,7 @@ export const studyView = z.object({
   summary: z.string(),
   notes: z.string(),
   tags: z.array(z.string()),
-  status: publicationStatus,
-  publishedAt: z.number().nullable(),
-  updatedAt: z.number(),
-  revision: z.number(),
-  author: authorRef,
-  /** The viewer may edit, publish, unpublish or delete it. */
-  canEdit: z.boolean(),
+  ...authoredItemFields,
 })
 export type StudyView = z.output<typeof studyView>
 
