@@ -8,6 +8,8 @@ import pinoPretty from 'pino-pretty'
 import type { ServerBuild } from 'react-router'
 import type { Database } from '#db/database.ts'
 import type { DB } from '#db/schema.ts'
+import { planPrice } from '#features/plans/plan-catalogue.ts'
+import type { Billing } from '#features/plans/subscriptions.server.ts'
 import {
   createProfileForAccount,
   deleteProfile,
@@ -25,8 +27,10 @@ import { createMailer } from './mail/create-mailer.ts'
 import { registerDevMailbox } from './mail/dev-mailbox.ts'
 import { createMarkdownRenderer } from './markdown-renderer.ts'
 import { createPageCache } from './page-cache.ts'
+import { createEmbeddedGateway } from './payments/embedded-gateway.ts'
 import { memoryRateLimiter, redisRateLimiter } from './rate-limiter.ts'
 import { registerReactRouter } from './react-router.ts'
+import { scheduleRenewals } from './renewals.ts'
 import { serializeRequest } from './request-log.ts'
 import { RESERVED_PREFIXES, reservePrefix } from './reserved.ts'
 import { ownImageStore, siteStorage } from './site-storage.ts'
@@ -200,6 +204,24 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     : memoryRateLimiter({ now })
   app.addHook('onClose', () => contactLimiter.close())
 
+  const billing: Billing = {
+    db: database.db,
+    gateway: createEmbeddedGateway(database.db, now),
+    prices: {
+      'premium-monthly': planPrice('premium-monthly', config.payments.prices['premium-monthly']),
+      'premium-yearly': planPrice('premium-yearly', config.payments.prices['premium-yearly']),
+    },
+    now,
+  }
+  if (config.env === 'production') {
+    app.log.warn(
+      config.payments.embeddedOnPublicSite
+        ? 'payments: the embedded gateway takes test cards only, on a public site (ALLOW_EMBEDDED_PAYMENTS=true)'
+        : 'payments: the embedded gateway takes test cards only (4242 4242 4242 4242); no money moves',
+    )
+  }
+  scheduleRenewals(app, billing, mailer, config.payments.renewalIntervalMs)
+
   registerReactRouter(app, {
     build: options.build,
     mode: config.env === 'development' ? 'development' : 'production',
@@ -215,6 +237,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         admins: config.identity.admins,
         now,
       },
+      plans: { billing },
       log: app.log,
     },
     pageCache: createPageCache({

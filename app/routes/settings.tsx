@@ -2,6 +2,7 @@ import { redirect } from 'react-router'
 import { z } from 'zod'
 import { AccountSummary } from '#app/components/settings/account-summary.tsx'
 import { AvatarSettings } from '#app/components/settings/avatar-settings.tsx'
+import { BillingHistory } from '#app/components/settings/billing-history.tsx'
 import { ChangePassword } from '#app/components/settings/change-password.tsx'
 import { DeleteAccount } from '#app/components/settings/delete-account.tsx'
 import { ProfileSettings } from '#app/components/settings/profile-settings.tsx'
@@ -23,6 +24,7 @@ import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { actorOf } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
+import { billingHistory } from '#features/plans/subscriptions.server.ts'
 import { removeAvatar, setAvatar } from '#features/users/avatars.server.ts'
 import { TIME_ZONES } from '#features/users/profile-input.ts'
 import { findProfile, readOwnProfile, updateOwnProfile } from '#features/users/profiles.server.ts'
@@ -32,7 +34,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
     title: '設定',
     description:
-      'プロフィール（表示名・自己紹介・リンク・タイムゾーン）と画像、パスワードの変更、二段階認証、記憶した端末、アカウントの削除を行います。',
+      'プロフィール（表示名・自己紹介・リンク・タイムゾーン）と画像、パスワードの変更、二段階認証、記憶した端末、お支払いの履歴、アカウントの削除を行います。',
   })
 
 export function headers() {
@@ -53,6 +55,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     // The server's list, so that the page hydrates with the options it was rendered with.
     timeZones: TIME_ZONES,
     features: context.auth.client.features,
+    billing: await billingHistory(context.db, user.sub),
   }
 }
 
@@ -185,7 +188,8 @@ export async function clientAction({
 }
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  const { username, displayName, email, avatarUrl, profile, timeZones, features } = loaderData
+  const { username, displayName, email, avatarUrl, profile, timeZones, features, billing } =
+    loaderData
   const storage = useStorageSettings()
   return (
     <div className="max-w-2xl">
@@ -204,6 +208,9 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         <ChangePassword />
         <MfaSection username={username} available={features.totpMfa} />
         <DevicesSection available={features.rememberedDevices} />
+        <Section title="お支払い" id="billing">
+          <BillingHistory entries={billing} />
+        </Section>
         <SignOutEverywhere />
         <DeleteAccount username={username} />
       </div>

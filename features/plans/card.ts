@@ -16,6 +16,11 @@ export const CARD_BRAND_LABELS: Record<CardBrand, string> = {
   unknown: 'カード',
 }
 
+/** A stored brand as people read it (Visa, JCB…). */
+export function cardBrandLabel(brand: string | null | undefined): string {
+  return CARD_BRAND_LABELS[(brand ?? 'unknown') as CardBrand] ?? 'カード'
+}
+
 /** Digits only: spaces and hyphens as people type them are dropped. */
 export function cardDigits(number: string): string {
   return number.replace(/[\s-]/g, '')

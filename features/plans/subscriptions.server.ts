@@ -10,7 +10,7 @@ import type {
   PaymentGateway,
   SavedCard,
 } from '#server/payments/gateway.ts'
-import { CARD_BRAND_LABELS, type CardBrand } from './card.ts'
+import { cardBrandLabel } from './card.ts'
 import { formatYen, type PaidPlanId, type PlanPrice } from './plan-catalogue.ts'
 import {
   cancel,
@@ -367,10 +367,6 @@ async function enqueueFor(
   return to ? [await enqueue(trx, { ...mail, to }, now)] : []
 }
 
-function brandLabel(brand: string | null): string {
-  return CARD_BRAND_LABELS[(brand ?? 'unknown') as CardBrand] ?? brand ?? 'カード'
-}
-
 async function mailReceipt(
   trx: Executor,
   userId: string,
@@ -389,7 +385,7 @@ async function mailReceipt(
         `プラン: ${planName(charge.plan_id)}`,
         `期間: ${jstDate(Number(charge.period_start))} 〜 ${jstDate(Number(charge.period_end))}`,
         `金額: ${formatYen(charge.amount_yen)}（うち消費税 ${formatYen(charge.tax_yen)}）`,
-        `お支払い方法: ${brandLabel(charge.card_brand)} 末尾 ${charge.card_last4}`,
+        `お支払い方法: ${cardBrandLabel(charge.card_brand)} 末尾 ${charge.card_last4}`,
         '',
         'お支払いの履歴は設定ページ（/settings）の「お支払い」からご覧いただけます。',
       ].join('\n'),
@@ -630,7 +626,7 @@ export async function billingHistory(
     planId: row.plan_id,
     amountYen: row.amount_yen,
     taxYen: row.tax_yen,
-    card: `${brandLabel(row.card_brand)} •••• ${row.card_last4 ?? ''}`,
+    card: `${cardBrandLabel(row.card_brand)} •••• ${row.card_last4 ?? ''}`,
     receiptNumber: row.receipt_number,
     status: row.status === 'succeeded' ? 'succeeded' : 'failed',
   }))

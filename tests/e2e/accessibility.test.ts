@@ -176,6 +176,12 @@ function routes(): { route: string; path: string }[] {
     { route: '/labs', path: '/labs' },
     { route: '/labs_stories', path: '/labs_stories' },
     { route: '/plans', path: '/plans' },
+    { route: '/plans/checkout', path: '/plans/checkout?plan=premium-yearly' },
+    // A charge of nobody's: the step itself (e2e/plans.test.ts drives it with a real one).
+    {
+      route: '/plans/checkout/{chargeId}/authenticate',
+      path: '/plans/checkout/nocharge0000000/authenticate',
+    },
     { route: '/privacy', path: '/privacy' },
     { route: '/studies', path: '/studies' },
     { route: '/terms', path: '/terms' },

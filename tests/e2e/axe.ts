@@ -54,3 +54,15 @@ export async function axeViolationsInBothThemes(page: Page): Promise<string[]> {
   await page.emulateMedia({ colorScheme: 'light' })
   return [...light.map((line) => `[light] ${line}`), ...dark.map((line) => `[dark] ${line}`)]
 }
+
+/** axe at both screen sizes in both themes: each violation as a line naming page and screen. */
+export async function axeAtBothSizes(page: Page): Promise<string[]> {
+  const failures: string[] = []
+  for (const screen of SCREENS) {
+    await page.setViewportSize(screen)
+    for (const line of await axeViolationsInBothThemes(page)) {
+      failures.push(`${page.url()} [${screen.name}]${line}`)
+    }
+  }
+  return failures
+}
