@@ -4,6 +4,7 @@ import { Form, Link, NavLink } from 'react-router'
 import type { CurrentUser } from '#app/lib/root-data.ts'
 import { profilePath } from '#features/content-kinds.ts'
 import { Avatar } from './avatar.tsx'
+import { useLiveUnreadCount } from './live-unread-count.ts'
 import { createLinks, MAIN_SECTIONS, MY_SECTIONS } from './navigation.ts'
 import { SearchBox } from './search-results.tsx'
 
@@ -195,8 +196,9 @@ function CreateMenu({ username }: { username: string }) {
   )
 }
 
-/** The bell: the user's notifications, with the number not seen yet. */
-function NotificationsLink({ unread }: { unread: number }) {
+/** The bell: the user's notifications, with the number not seen yet (updated live). */
+function NotificationsLink({ unread: loaded }: { unread: number }) {
+  const unread = useLiveUnreadCount(loaded)
   return (
     // Named by its text rather than aria-label: axe (label-content-name-mismatch) wants the
     // visible count inside the name, which 「通知（未読 3 件）」 has.

@@ -26,8 +26,7 @@ describe('/api/openapi.json', () => {
         delete: async () => undefined,
         publicKeyOf: () => undefined,
       },
-      currentUser: async () => undefined,
-      bearerUser: async () => undefined,
+      user: async () => undefined,
     })
     await app.ready()
   })
