@@ -2,7 +2,7 @@ import path from 'node:path'
 import type { TLSSocket } from 'node:tls'
 import fastifyCompress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import pinoPretty from 'pino-pretty'
 import type { ServerBuild } from 'react-router'
@@ -28,8 +28,9 @@ import { scheduleMessageDigest } from './message-digest.ts'
 import { createPageCache } from './page-cache.ts'
 import { memoryRateLimiter, redisRateLimiter } from './rate-limiter.ts'
 import { registerReactRouter } from './react-router.ts'
+import { registerRealtime } from './realtime/index.ts'
+import { registerLiveBadge } from './realtime-badge.ts'
 import { serializeRequest } from './request-log.ts'
-import { RESERVED_PREFIXES, reservePrefix } from './reserved.ts'
 import { ownImageStore, siteStorage } from './site-storage.ts'
 import {
   buildStorageOrigin,
@@ -125,6 +126,17 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   })
   app.decorate('now', now)
 
+  // First: @fastify/websocket answers upgrades on routes registered after it.
+  const realtime = await registerRealtime(app, {
+    ...config.realtime,
+    siteOrigin: new URL(config.public.baseUrl).origin,
+    now,
+    authenticate: async (request) => {
+      const user = await sessionUser(sessions, request)
+      return user && { userId: user.sub, expiresAt: user.expiresAt }
+    },
+  })
+  registerLiveBadge(app, database.db, realtime)
   registerHealth(app, database)
   const markdown = createMarkdownRenderer({ deadlineMs: config.markdownRenderDeadlineMs })
   app.addHook('onClose', () => markdown.close())
@@ -167,9 +179,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       siteOrigin: new URL(config.public.baseUrl).origin,
       markdown,
       images: storage.images,
-      messages: { limits: { limiter, ...config.messages }, now },
-      currentUser: (request) => sessions.currentUser(request),
-      bearerUser: (authorization) => sessions.bearerUser(authorization),
+      messages: { limits: { limiter, ...config.messages }, now, publish: realtime.publish },
+      user: (request) => sessionUser(sessions, request),
     })
   })
   scheduleUploadExpiry(app, store, config.storage)
@@ -185,7 +196,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   if (config.storage.origin) {
     app.decorate('storageOrigin', await buildStorageOrigin(app, endpoint, options.logger !== false))
   }
-  for (const prefix of RESERVED_PREFIXES) reservePrefix(app, prefix)
 
   if (options.devServer) {
     const { devServer } = options
@@ -225,6 +235,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         now,
       },
       log: app.log,
+      realtime,
     },
     pageCache: createPageCache({
       maxEntries: config.env === 'development' ? 0 : config.pageCacheMaxEntries,
@@ -247,6 +258,20 @@ function webSessions(config: Config, verify: TokenVerifier) {
     embedded: { identityPool: true, totpMfa: true, rememberedDevices: true },
     httpsPort: config.https?.port,
   })
+}
+
+/**
+ * Who sends a request to /api or /realtime: the user of its `Authorization: Bearer` token, or
+ * else of its session cookies (the same session the pages read). A request that names a bearer
+ * token is that token's, valid or not: it never falls back to cookies.
+ */
+function sessionUser(sessions: ReturnType<typeof webSessions>, request: FastifyRequest) {
+  if (request.headers.authorization !== undefined) {
+    return sessions.bearerUser(request.headers.authorization)
+  }
+  // The session reader reads only the Cookie header, so that is all it is handed.
+  const cookie = request.headers.cookie ?? ''
+  return sessions.currentUser(new Request('http://api.invalid/', { headers: { cookie } }))
 }
 
 /** What the user pool asks of, and tells, the product's accounts (features/users). */

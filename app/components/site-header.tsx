@@ -4,6 +4,8 @@ import { Form, Link, NavLink } from 'react-router'
 import type { CurrentUser } from '#app/lib/root-data.ts'
 import { profilePath } from '#features/content-kinds.ts'
 import { Avatar } from './avatar.tsx'
+import { useLiveUnreadCount } from './live-unread-count.ts'
+import { useLiveUnreadMessages } from './messages/live-unread-messages.ts'
 import { createLinks, MAIN_SECTIONS, MY_SECTIONS } from './navigation.ts'
 import { SearchBox } from './search-results.tsx'
 
@@ -196,8 +198,9 @@ function CreateMenu({ username }: { username: string }) {
   )
 }
 
-/** Direct messages (/dms), with the number of messages not read yet. */
-function MessagesLink({ unread }: { unread: number }) {
+/** Direct messages (/dms), with the number of messages not read yet (updated live). */
+function MessagesLink({ unread: loaded }: { unread: number }) {
+  const unread = useLiveUnreadMessages(loaded)
   return (
     <Link to="/dms" className={`relative ${iconButtonClass}`} data-messages-link>
       <MessageCircle aria-hidden="true" className="size-5" />
@@ -217,8 +220,9 @@ function MessagesLink({ unread }: { unread: number }) {
   )
 }
 
-/** The bell: the user's notifications, with the number not seen yet. */
-function NotificationsLink({ unread }: { unread: number }) {
+/** The bell: the user's notifications, with the number not seen yet (updated live). */
+function NotificationsLink({ unread: loaded }: { unread: number }) {
+  const unread = useLiveUnreadCount(loaded)
   return (
     // Named by its text rather than aria-label: axe (label-content-name-mismatch) wants the
     // visible count inside the name, which 「通知（未読 3 件）」 has.

@@ -33,24 +33,15 @@ export async function apiPlugin(
     images: ImageStorage
     /** Direct messages' per-user limit, their clock, and where their events go (server/realtime). */
     messages: { limits: MessageLimits; now: () => number; publish?: Publish | undefined }
-    /** Who is signed in: the same session (Amplify's cookies) the pages read. */
-    currentUser(request: Request): Promise<SessionUser | undefined>
-    /** Or, for clients outside the browser, the user of an `Authorization: Bearer` access token. */
-    bearerUser(authorization: string | undefined): Promise<SessionUser | undefined>
+    /**
+     * Who is signed in: the user of an `Authorization: Bearer` access token (clients outside
+     * the browser), or else of the same session (Amplify's cookies) the pages read.
+     */
+    user(request: FastifyRequest): Promise<SessionUser | undefined>
   },
 ): Promise<void> {
-  // A request that names a bearer token is that token's, valid or not: it never falls back to
-  // cookies. The session reader reads only the Cookie header, so that is all it is handed.
   const actor = async (request: FastifyRequest): Promise<Actor | undefined> =>
-    actorOf(
-      request.headers.authorization !== undefined
-        ? await options.bearerUser(request.headers.authorization)
-        : await options.currentUser(
-            new Request('http://api.invalid/', {
-              headers: { cookie: request.headers.cookie ?? '' },
-            }),
-          ),
-    )
+    actorOf(await options.user(request))
   api.addHook('onRequest', refuseCrossSiteWrites(options.siteOrigin))
   api.addHook('onSend', keepSignedInAnswersPrivate)
   api.setErrorHandler((error: FastifyError, request, reply) => {

@@ -27,8 +27,7 @@ describe('/api/openapi.json', () => {
         delete: async () => undefined,
         publicKeyOf: () => undefined,
       },
-      currentUser: async () => undefined,
-      bearerUser: async () => undefined,
+      user: async () => undefined,
       messages: { limits: { limiter: memoryRateLimiter(), perUserPerMinute: 30 }, now: Date.now },
     })
     await app.ready()

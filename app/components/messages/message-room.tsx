@@ -11,9 +11,9 @@ import {
 import { useRevalidator } from 'react-router'
 import { ApiRequestError, callApi } from '#app/lib/api/client.ts'
 import { formatDateTime } from '#app/lib/format.ts'
-import { useCatchUpPolling } from '#app/lib/messages/live-updates.ts'
+import { useCatchUp, useRealtimeEvent } from '#app/lib/realtime/index.ts'
 import { useCurrentUser, useSettings } from '#app/lib/root-data.ts'
-import { TYPING_THROTTLE_MS } from '#features/messages/events.ts'
+import { TYPING_SHOWN_MS, TYPING_THROTTLE_MS } from '#features/messages/events.ts'
 import { MESSAGE_MAX_LENGTH } from '#features/messages/message-input.ts'
 import type { MessagePage, MessageView, RoomView } from '#features/messages/message-views.ts'
 import { MessageText } from './message-text.tsx'
@@ -42,6 +42,11 @@ function merged(current: MessageView[], incoming: MessageView[]): MessageView[] 
   return changed ? [...byId.values()].sort((a, b) => a.seq - b.seq) : current
 }
 
+/** Whether the reader is at the bottom of the list, following the conversation. */
+function isFollowing(list: HTMLElement | null): boolean {
+  return !list || list.scrollHeight - list.scrollTop - list.clientHeight < FOLLOWING_PX
+}
+
 function errorText(error: unknown, fallback: string): string {
   if (error instanceof ApiRequestError) return error.fields?.body?.[0] ?? error.message
   return fallback
@@ -68,10 +73,7 @@ export function MessageRoom({ room, firstPage }: { room: RoomView; firstPage: Me
   const busy = useRef({ catchingUp: false, older: false, reading: false })
   const roomRef = { params: { roomId: room.id } }
 
-  const followingAlong = () => {
-    const list = listRef.current
-    return !list || list.scrollHeight - list.scrollTop - list.clientHeight < FOLLOWING_PX
-  }
+  const followingAlong = () => isFollowing(listRef.current)
 
   const receive = useCallback((incoming: MessageView[], scrollDown: boolean) => {
     if (incoming.length === 0) return
@@ -89,7 +91,7 @@ export function MessageRoom({ room, firstPage }: { room: RoomView; firstPage: Me
           params: { roomId: room.id },
           query: { after: version.current },
         })
-        receive(changes.messages, followingAlong())
+        receive(changes.messages, isFollowing(listRef.current))
         version.current = Math.max(version.current, changes.version)
         setOtherReadSeq(changes.otherReadSeq)
         if (!changes.more) break
@@ -101,7 +103,32 @@ export function MessageRoom({ room, firstPage }: { room: RoomView; firstPage: Me
       busy.current.catchingUp = false
     }
   }, [apiGatewayUrl, room.id, receive])
-  useCatchUpPolling(() => void catchUp())
+  useCatchUp(() => void catchUp())
+
+  // Live: each event carries the message itself; the version the page asks from next stays
+  // where it was, so a catch-up after a dropped connection still brings everything.
+  const live = (data: { roomId: string; message: MessageView }) => {
+    if (data.roomId === room.id)
+      receive([data.message], followingAlong() || data.message.sender === me)
+  }
+  useRealtimeEvent('message.created', live)
+  useRealtimeEvent('message.updated', live)
+  useRealtimeEvent('message.deleted', live)
+  useRealtimeEvent('room.read', (data) => {
+    if (data.roomId === room.id && data.username !== me) {
+      setOtherReadSeq((current) => Math.max(current, data.seq))
+    }
+  })
+  const [typingUntil, setTypingUntil] = useState(0)
+  useRealtimeEvent('typing', (data) => {
+    if (data.roomId === room.id && data.username !== me)
+      setTypingUntil(Date.now() + TYPING_SHOWN_MS)
+  })
+  useEffect(() => {
+    if (typingUntil === 0) return
+    const timer = setTimeout(() => setTypingUntil(0), Math.max(0, typingUntil - Date.now()))
+    return () => clearTimeout(timer)
+  }, [typingUntil])
 
   // Where the view goes after messages change: to the bottom, or kept on what was on screen.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each change of the list
@@ -158,6 +185,7 @@ export function MessageRoom({ room, firstPage }: { room: RoomView; firstPage: Me
       busy.current.reading = false
     }
   }, [apiGatewayUrl, room.id, revalidator])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: observes the list's items after each change
   useEffect(() => {
     const list = listRef.current
     if (!list) return
@@ -237,6 +265,9 @@ export function MessageRoom({ room, firstPage }: { room: RoomView; firstPage: Me
           </ol>
         )}
       </div>
+      <p aria-live="polite" className="min-h-5 text-sm text-slate-600 dark:text-slate-400">
+        {typingUntil > 0 ? `${room.other.displayName}さんが入力中…` : ''}
+      </p>
       {problem && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">
           {problem}

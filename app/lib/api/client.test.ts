@@ -31,8 +31,7 @@ describe('callApi', () => {
         delete: async () => undefined,
         publicKeyOf: () => undefined,
       },
-      currentUser: async () => ({ sub: 'user-author', groups: [] }),
-      bearerUser: async () => undefined,
+      user: async () => ({ sub: 'user-author', groups: [] }),
       messages: { limits: { limiter: memoryRateLimiter(), perUserPerMinute: 30 }, now: Date.now },
     })
     const address = await app.listen({ port: 0, host: '127.0.0.1' })

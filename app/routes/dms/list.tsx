@@ -3,8 +3,8 @@ import { Avatar } from '#app/components/avatar.tsx'
 import { EmptyState } from '#app/components/empty-state.tsx'
 import { contentForPage } from '#app/lib/content-response.server.ts'
 import { formatDateTime } from '#app/lib/format.ts'
-import { useCatchUpPolling } from '#app/lib/messages/live-updates.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { useCatchUp, useRealtimeEvent } from '#app/lib/realtime/index.ts'
 import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { actorOf } from '#features/actor.ts'
@@ -54,10 +54,16 @@ export async function action({ context, request }: Route.ActionArgs) {
 export default function DirectMessages({ loaderData }: Route.ComponentProps) {
   const storage = useStorageSettings()
   const revalidator = useRevalidator()
-  // New messages move rooms up and raise their counts: read the list again while it is open.
-  useCatchUpPolling(() => {
+  // New messages move rooms up and change their counts and previews: read the list again, as
+  // each arrives and whenever some may have been missed.
+  const reload = () => {
     if (revalidator.state === 'idle') void revalidator.revalidate()
-  })
+  }
+  useRealtimeEvent('message.created', reload)
+  useRealtimeEvent('message.updated', reload)
+  useRealtimeEvent('message.deleted', reload)
+  useRealtimeEvent('room.read', reload)
+  useCatchUp(reload)
   const { items } = loaderData.rooms
   return (
     <div className="max-w-3xl">
