@@ -24,6 +24,7 @@ import type { TokenVerifier } from './identity/tokens/verifier.ts'
 import { createMailer } from './mail/create-mailer.ts'
 import { registerDevMailbox } from './mail/dev-mailbox.ts'
 import { createMarkdownRenderer } from './markdown-renderer.ts'
+import { scheduleMessageDigest } from './message-digest.ts'
 import { createPageCache } from './page-cache.ts'
 import { memoryRateLimiter, redisRateLimiter } from './rate-limiter.ts'
 import { registerReactRouter } from './react-router.ts'
@@ -165,6 +166,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook('onClose', () => store.close())
   const storage = siteStorage(store, config.storage, identity, config.identity.oauth.siteOrigins)
   app.decorate('ownImages', ownImageStore(store, config.storage, database.db, config.identity))
+  // The abuse limits of the contact form and of direct messages: shared through Redis when set.
+  const limiter = config.identity.limits.redisUrl
+    ? redisRateLimiter({ url: config.identity.limits.redisUrl })
+    : memoryRateLimiter({ now })
+  app.addHook('onClose', () => limiter.close())
   await app.register(async (api) => {
     await api.register(fastifyCompress, onTheFlyCompression)
     await api.register(apiPlugin, {
@@ -173,10 +179,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       siteOrigin: new URL(config.public.baseUrl).origin,
       markdown,
       images: storage.images,
+      messages: { limits: { limiter, ...config.messages }, now, publish: realtime.publish },
       user: (request) => sessionUser(sessions, request),
     })
   })
   scheduleUploadExpiry(app, store, config.storage)
+  scheduleMessageDigest(app, {
+    db: database.db,
+    mail: mailer,
+    siteUrl: config.public.baseUrl,
+    siteTitle: config.public.siteTitle,
+    now,
+  })
   const endpoint = { store, settings: config.storage, findCredentials: identity.findCredentials }
   await app.register(storagePlugin, { prefix: STORAGE_MOUNT, ...endpoint })
   if (config.storage.origin) {
@@ -205,11 +219,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     })
   }
 
-  const contactLimiter = config.identity.limits.redisUrl
-    ? redisRateLimiter({ url: config.identity.limits.redisUrl })
-    : memoryRateLimiter({ now })
-  app.addHook('onClose', () => contactLimiter.close())
-
   registerReactRouter(app, {
     build: options.build,
     mode: config.env === 'development' ? 'development' : 'production',
@@ -221,7 +230,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       storage,
       mail: mailer,
       contact: {
-        limits: { limiter: contactLimiter, ...config.contact },
+        limits: { limiter, ...config.contact },
         admins: config.identity.admins,
         now,
       },

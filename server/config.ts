@@ -143,6 +143,7 @@ const environmentSchema = z.object({
   MAILS_PER_IP_PER_HOUR: wholeNumber('a whole number').default(100),
   CONTACT_MESSAGES_PER_IP_PER_HOUR: wholeNumber('a whole number').default(10),
   CONTACT_MESSAGES_PER_EMAIL_PER_HOUR: wholeNumber('a whole number').default(5),
+  DM_MESSAGES_PER_USER_PER_MINUTE: wholeNumber('a whole number').default(30),
   FAILED_SIGN_INS_PER_SOURCE: wholeNumber('a whole number').default(5),
   FAILED_SIGN_INS_PER_USER_PER_DAY: wholeNumber('a whole number').default(100),
   REDIS_URL: z
@@ -272,6 +273,8 @@ export type Config = {
   mail: { smtpUrl: string | undefined; from: string }
   /** The contact form's hourly limits (docs/decisions/030). */
   contact: { messagesPerIpPerHour: number; messagesPerEmailPerHour: number }
+  /** Direct messages (docs/decisions/035): sends and edits per user per minute. */
+  messages: { perUserPerMinute: number }
   /**
    * The `/realtime` WebSocket endpoint (docs/decisions/036): events fan out through Redis when
    * `redisUrl` is set (REDIS_URL), in this process otherwise.
@@ -551,6 +554,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       messagesPerIpPerHour: values.CONTACT_MESSAGES_PER_IP_PER_HOUR,
       messagesPerEmailPerHour: values.CONTACT_MESSAGES_PER_EMAIL_PER_HOUR,
     },
+    messages: { perUserPerMinute: values.DM_MESSAGES_PER_USER_PER_MINUTE },
     realtime: {
       redisUrl: values.REDIS_URL,
       socketsPerUser: values.REALTIME_SOCKETS_PER_USER,

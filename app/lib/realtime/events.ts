@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { messageEvents } from '#features/messages/events.ts'
 import {
   NOTIFICATIONS_COUNT,
   notificationsCountEvent,
@@ -11,6 +12,7 @@ import {
  */
 export const EVENT_SCHEMAS = {
   [NOTIFICATIONS_COUNT]: notificationsCountEvent,
+  ...messageEvents,
 } satisfies Record<string, z.ZodType>
 
 export type RealtimeEvents = {
