@@ -84,11 +84,40 @@ afterAll(async () => {
 const follow = (on: Server, who: User, whom: User, method = 'POST') =>
   callApi(on.url, method, `/users/${whom.username}/follow`, who.cookie)
 
+/** Resolves with what `frame` gave, and fails if it took 1 s or more from now. */
+async function withinASecond<T>(frame: Promise<T>): Promise<T> {
+  const started = Date.now()
+  const result = await frame
+  expect(Date.now() - started).toBeLessThan(1_000)
+  return result
+}
+
+let room: string
+
 it.skipIf(!reachable)(
-  "crosses instances within 1 s: a write on one raises the bell on the other's sockets",
+  'crosses instances within 1 s: a message, a read marker and the bell',
   async () => {
     const bobTab = await openSocket(two.url, pageHeaders(two.url, bob.cookie))
     const aliceTab = await openSocket(one.url, pageHeaders(one.url, alice.cookie))
+    room = (await callApi(one.url, 'POST', '/dms/rooms', alice.cookie, { username: bob.username }))
+      .body.id
+    const created = bobTab.next('message.created', 1_000)
+    const sent = await callApi(one.url, 'POST', `/dms/rooms/${room}/messages`, alice.cookie, {
+      body: 'インスタンスをまたいで届きますか？',
+    })
+    expect(sent.status).toBe(201)
+    expect((await withinASecond(created)).data).toEqual({ roomId: room, message: sent.body })
+    const read = aliceTab.next('room.read', 1_000)
+    const marked = await callApi(two.url, 'POST', `/dms/rooms/${room}/read`, bob.cookie, {
+      seq: sent.body.seq,
+    })
+    expect(marked.status).toBe(200)
+    expect((await withinASecond(read)).data).toEqual({
+      roomId: room,
+      username: bob.username,
+      seq: sent.body.seq,
+    })
+
     let started = Date.now()
     const followed = follow(one, alice, bob)
     expect((await bobTab.next('notifications.count', 1_000)).data).toEqual({ unread: 1 })
@@ -106,6 +135,7 @@ it.skipIf(!reachable)(
   'without Redis, clients catch up by polling and lose nothing; with it back, they are live again',
   async () => {
     const counts: number[] = []
+    const unreadMessages: number[] = []
     const events: unknown[] = []
     const liveChanges: boolean[] = []
     const waitFor = async (what: string, done: () => boolean, timeoutMs: number) => {
@@ -130,6 +160,9 @@ it.skipIf(!reachable)(
         void callApi(two.url, 'GET', '/notifications/unread-count', bob.cookie).then((answer) =>
           counts.push(answer.body.unread),
         )
+        void callApi(two.url, 'GET', '/dms/unread-count', bob.cookie).then((answer) =>
+          unreadMessages.push(answer.body.unread),
+        )
       },
     })
     try {
@@ -143,7 +176,12 @@ it.skipIf(!reachable)(
       expect(JSON.parse(refused.body).error.code).toBe('REALTIME_UNAVAILABLE')
       // Writes go on and are stored; Bob's page learns of them by polling.
       expect((await follow(one, carol, bob)).status).toBe(200)
+      const sent = await callApi(one.url, 'POST', `/dms/rooms/${room}/messages`, alice.cookie, {
+        body: 'Redis が止まっている間のメッセージ',
+      })
+      expect(sent.status).toBe(201)
       await waitFor('caught up by polling', () => counts.includes(2), 3_000)
+      await waitFor('the message counted by polling', () => unreadMessages.includes(1), 3_000)
 
       await proxy.start()
       await waitFor('live again', () => client.live, 15_000)
@@ -152,6 +190,16 @@ it.skipIf(!reachable)(
       expect((await follow(one, carol, bob, 'DELETE')).status).toBe(200)
       await waitFor('event after recovery', () => events.length > before, 1_000)
       expect(events.at(-1)).toEqual({ unread: 1 })
+      // Nothing was lost: the message sent while Redis was down is in the room.
+      const changes = await callApi(
+        two.url,
+        'GET',
+        `/dms/rooms/${room}/changes?after=0`,
+        bob.cookie,
+      )
+      expect(changes.body.messages.map((message: { body: string }) => message.body)).toContain(
+        'Redis が止まっている間のメッセージ',
+      )
     } finally {
       client.close()
     }
