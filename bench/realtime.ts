@@ -7,9 +7,9 @@
  * - publish → B: an event the server publishes (asked over IPC) to B's socket, at
  *   BENCH_REALTIME_RATE (default 200) per second, against the bare relay sending the same frame:
  *   the realtime layer alone;
- * - A writes → B: a user's write (a follow or unfollow through /api, stored in its transaction)
- *   to the other user's socket event (`notifications.count`), against a bare frame from A's
- *   socket to B's through the relay: the product path;
+ * - A writes → B: a direct message sent through /api (stored in its transaction) to the other
+ *   member's socket event (`message.created`), against a bare frame from A's socket to B's
+ *   through the relay: the product path;
  *   each with p50/p99 from the scheduled send (open loop), then the most deliveries per second
  *   with 8 senders each waiting for its delivery (closed loop);
  * - the same two across two instances through Redis (the machine's, BENCH_REDIS_URL), against
@@ -138,26 +138,27 @@ async function throughput(lanes: Lane[], durationS: number): Promise<number> {
   return delivered / durationS
 }
 
-/** Lanes through the app: fan k follows or unfollows host k on `writeOn`; host k listens on `listenOn`. */
+/** Lanes through the app: fan k writes to host k in their room on `writeOn`; host k listens on `listenOn`. */
 async function appLanes(writeOn: Server, listenOn: Server, fans: User[], hosts: User[]) {
   const lanes: Lane[] = []
+  const post = async (fan: User, pathname: string, body: unknown) => {
+    const response = await fetch(`${writeOn.url}/api${pathname}`, {
+      method: 'POST',
+      headers: { cookie: fan.cookie, origin: writeOn.url, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    const answer = await response.json()
+    if (!response.ok) throw new BenchError(`POST ${pathname} answered ${response.status}`)
+    return answer as { id: string }
+  }
   for (const [index, fan] of fans.entries()) {
     const host = hosts[index] as User
     const socket = await appSocket(listenOn, host)
-    const state = await fetch(`${writeOn.url}/api/users/${host.username}/follow`, {
-      headers: { cookie: fan.cookie },
-    })
-    let { following } = (await state.json()) as { following: boolean }
+    const room = await post(fan, '/dms/rooms', { username: host.username })
     lanes.push({
-      receiver: receiver(socket, (frame) => frame.startsWith('{"type":"notifications.count"')),
-      async send() {
-        const response = await fetch(`${writeOn.url}/api/users/${host.username}/follow`, {
-          method: following ? 'DELETE' : 'POST',
-          headers: { cookie: fan.cookie, origin: writeOn.url },
-        })
-        await response.arrayBuffer()
-        if (!response.ok) throw new BenchError(`follow answered ${response.status}`)
-        following = !following
+      receiver: receiver(socket, (frame) => frame.startsWith('{"type":"message.created"')),
+      send: async () => {
+        await post(fan, `/dms/rooms/${room.id}/messages`, { body: 'ベンチマークのメッセージ' })
       },
     })
   }
@@ -237,6 +238,7 @@ async function main(): Promise<number> {
         ...appEnvironment(dataDir),
         SEED_DEMO_CONTENT: 'never',
         REALTIME_SOCKETS_PER_USER: '1000',
+        DM_MESSAGES_PER_USER_PER_MINUTE: '1000000',
         SIGN_UPS_PER_IP_PER_HOUR: '100000',
         MAILS_PER_ADDRESS_PER_HOUR: '100000',
         MAILS_PER_IP_PER_HOUR: '100000',
@@ -375,8 +377,8 @@ async function main(): Promise<number> {
         '\nlatency from the scheduled send at the offered rate (open loop); max/s with ' +
         `${LANES} senders each waiting for its delivery (closed loop). "publish → B": the ` +
         'server publishes an event (asked over IPC, both sides): the realtime layer alone. ' +
-        '"A writes → B": a follow or unfollow through /api (session, transaction, count) and ' +
-        "the event it causes, against a frame from A's socket the bare relay forwards as it is.",
+        '"A writes → B": a direct message sent through /api (session, limit, transaction) and ' +
+        "its event, against a frame from A's socket the bare relay forwards as it is.",
     )
     return 0
   } finally {
