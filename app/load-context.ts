@@ -6,6 +6,7 @@ import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
 import type { Billing } from '#features/plans/subscriptions.server.ts'
 import type { PublicSettings } from '#server/config.ts'
 import type { QueuedMailDelivery } from '#server/mail/mailer.ts'
+import type { RealtimePublisher } from '#server/realtime/index.ts'
 import type { SignedInUser } from '#server/web-session/reader.ts'
 import type { ClientIdentitySettings } from './lib/auth/identity-config.ts'
 import type { ClientStorageSettings } from './lib/storage/storage-settings.ts'
@@ -46,6 +47,11 @@ export type AppContext = {
     error(details: object, message: string): void
     warn(details: object, message: string): void
   }
+  /**
+   * Events for users' open pages (server/realtime, docs/decisions/036): publish after the
+   * transaction that stored what the event announces has committed.
+   */
+  realtime: RealtimePublisher
 }
 
 /** The web session (server/web-session/service.ts): the only way pages learn who is asking. */

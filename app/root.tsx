@@ -7,6 +7,7 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from 'react-router'
+import { countUnreadMessages } from '#features/messages/messages.server.ts'
 import { countUnreadNotifications } from '#features/social/notifications.server.ts'
 import { findProfile } from '#features/users/profiles.server.ts'
 import type { Route } from './+types/root'
@@ -45,6 +46,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
           email: session.email ?? null,
           groups: session.groups,
           unreadNotifications: await countUnreadNotifications(context.db, session.sub),
+          unreadMessages: await countUnreadMessages(context.db, session.sub),
           issuedAt: session.issuedAt,
           expiresAt: session.expiresAt,
         }

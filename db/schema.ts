@@ -14,6 +14,10 @@ export interface UsersTable {
   links: Defaulted<string>
   /** Added by migration 0013: the IANA zone /histories counts days in (default Asia/Tokyo). */
   time_zone: Defaulted<string>
+  /** Added by migration 0023: 1 when the user wants an e-mail digest of unread messages. */
+  dm_digest: Defaulted<Flag>
+  /** Added by migration 0023: when a digest was last considered for the user (claims a period). */
+  dm_digest_at: ColumnType<EpochMs | null, EpochMs | null | undefined, EpochMs | null>
   created_at: EpochMs
   updated_at: EpochMs
 }
@@ -221,6 +225,38 @@ export interface ContactMessageEventsTable {
   created_at: EpochMs
 }
 
+/** Added by migration 0023: the one room of a pair of users (ids in order: low < high). */
+export interface DmRoomsTable {
+  id: string
+  user_low: string
+  user_high: string
+  /** The room's change counter: each new, edited or deleted message takes the next number. */
+  version: Defaulted<number>
+  activity_at: EpochMs
+  created_at: EpochMs
+}
+
+/** Added by migration 0023: a member of a room, with how far they have read. */
+export interface DmMembersTable {
+  room_id: string
+  user_id: string
+  read_seq: Defaulted<number>
+  digested_seq: Defaulted<number>
+}
+
+/** Added by migration 0023: a plain-text message; `seq` orders the room, `version` its changes. */
+export interface DmMessagesTable {
+  id: string
+  room_id: string
+  seq: number
+  version: number
+  sender_id: string
+  body: string
+  created_at: EpochMs
+  edited_at: EpochMs | null
+  deleted_at: EpochMs | null
+}
+
 export interface DB {
   users: UsersTable
   courses: CoursesTable
@@ -244,6 +280,9 @@ export interface DB {
   rendered_markdown: RenderedMarkdownTable
   contact_messages: ContactMessagesTable
   contact_message_events: ContactMessageEventsTable
+  dm_rooms: DmRoomsTable
+  dm_members: DmMembersTable
+  dm_messages: DmMessagesTable
   identity_users: IdentityUsersTable
   identity_user_groups: IdentityUserGroupsTable
   identity_codes: IdentityCodesTable

@@ -11,6 +11,7 @@ export type ContentErrorCode =
   | 'CONFLICT'
   | 'VALIDATION_FAILED'
   | 'LOCKED'
+  | 'RATE_LIMITED'
 
 /** The HTTP status pages and /api answer each code with. */
 const HTTP_STATUS: Record<ContentErrorCode, number> = {
@@ -21,6 +22,7 @@ const HTTP_STATUS: Record<ContentErrorCode, number> = {
   STALE_REVISION: 409,
   CONFLICT: 409,
   VALIDATION_FAILED: 400,
+  RATE_LIMITED: 429,
 }
 
 /**

@@ -2,7 +2,7 @@ import path from 'node:path'
 import type { TLSSocket } from 'node:tls'
 import fastifyCompress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import pinoPretty from 'pino-pretty'
 import type { ServerBuild } from 'react-router'
@@ -26,13 +26,15 @@ import type { TokenVerifier } from './identity/tokens/verifier.ts'
 import { createMailer } from './mail/create-mailer.ts'
 import { registerDevMailbox } from './mail/dev-mailbox.ts'
 import { createMarkdownRenderer } from './markdown-renderer.ts'
+import { scheduleMessageDigest } from './message-digest.ts'
 import { createPageCache } from './page-cache.ts'
 import { createEmbeddedGateway } from './payments/embedded-gateway.ts'
 import { memoryRateLimiter, redisRateLimiter } from './rate-limiter.ts'
 import { registerReactRouter } from './react-router.ts'
+import { registerRealtime } from './realtime/index.ts'
+import { registerLiveBadge } from './realtime-badge.ts'
 import { scheduleRenewals } from './renewals.ts'
 import { serializeRequest } from './request-log.ts'
-import { RESERVED_PREFIXES, reservePrefix } from './reserved.ts'
 import { ownImageStore, siteStorage } from './site-storage.ts'
 import {
   buildStorageOrigin,
@@ -128,6 +130,17 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   })
   app.decorate('now', now)
 
+  // First: @fastify/websocket answers upgrades on routes registered after it.
+  const realtime = await registerRealtime(app, {
+    ...config.realtime,
+    siteOrigin: new URL(config.public.baseUrl).origin,
+    now,
+    authenticate: async (request) => {
+      const user = await sessionUser(sessions, request)
+      return user && { userId: user.sub, expiresAt: user.expiresAt }
+    },
+  })
+  registerLiveBadge(app, database.db, realtime)
   registerHealth(app, database)
   const markdown = createMarkdownRenderer({ deadlineMs: config.markdownRenderDeadlineMs })
   app.addHook('onClose', () => markdown.close())
@@ -157,6 +170,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook('onClose', () => store.close())
   const storage = siteStorage(store, config.storage, identity, config.identity.oauth.siteOrigins)
   app.decorate('ownImages', ownImageStore(store, config.storage, database.db, config.identity))
+  // The abuse limits of the contact form and of direct messages: shared through Redis when set.
+  const limiter = config.identity.limits.redisUrl
+    ? redisRateLimiter({ url: config.identity.limits.redisUrl })
+    : memoryRateLimiter({ now })
+  app.addHook('onClose', () => limiter.close())
   await app.register(async (api) => {
     await api.register(fastifyCompress, onTheFlyCompression)
     await api.register(apiPlugin, {
@@ -165,17 +183,23 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       siteOrigin: new URL(config.public.baseUrl).origin,
       markdown,
       images: storage.images,
-      currentUser: (request) => sessions.currentUser(request),
-      bearerUser: (authorization) => sessions.bearerUser(authorization),
+      messages: { limits: { limiter, ...config.messages }, now, publish: realtime.publish },
+      user: (request) => sessionUser(sessions, request),
     })
   })
   scheduleUploadExpiry(app, store, config.storage)
+  scheduleMessageDigest(app, {
+    db: database.db,
+    mail: mailer,
+    siteUrl: config.public.baseUrl,
+    siteTitle: config.public.siteTitle,
+    now,
+  })
   const endpoint = { store, settings: config.storage, findCredentials: identity.findCredentials }
   await app.register(storagePlugin, { prefix: STORAGE_MOUNT, ...endpoint })
   if (config.storage.origin) {
     app.decorate('storageOrigin', await buildStorageOrigin(app, endpoint, options.logger !== false))
   }
-  for (const prefix of RESERVED_PREFIXES) reservePrefix(app, prefix)
 
   if (options.devServer) {
     const { devServer } = options
@@ -198,11 +222,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       },
     })
   }
-
-  const contactLimiter = config.identity.limits.redisUrl
-    ? redisRateLimiter({ url: config.identity.limits.redisUrl })
-    : memoryRateLimiter({ now })
-  app.addHook('onClose', () => contactLimiter.close())
 
   const billing: Billing = {
     db: database.db,
@@ -233,12 +252,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       storage,
       mail: mailer,
       contact: {
-        limits: { limiter: contactLimiter, ...config.contact },
+        limits: { limiter, ...config.contact },
         admins: config.identity.admins,
         now,
       },
       plans: { billing },
       log: app.log,
+      realtime,
     },
     pageCache: createPageCache({
       maxEntries: config.env === 'development' ? 0 : config.pageCacheMaxEntries,
@@ -261,6 +281,20 @@ function webSessions(config: Config, verify: TokenVerifier) {
     embedded: { identityPool: true, totpMfa: true, rememberedDevices: true },
     httpsPort: config.https?.port,
   })
+}
+
+/**
+ * Who sends a request to /api or /realtime: the user of its `Authorization: Bearer` token, or
+ * else of its session cookies (the same session the pages read). A request that names a bearer
+ * token is that token's, valid or not: it never falls back to cookies.
+ */
+function sessionUser(sessions: ReturnType<typeof webSessions>, request: FastifyRequest) {
+  if (request.headers.authorization !== undefined) {
+    return sessions.bearerUser(request.headers.authorization)
+  }
+  // The session reader reads only the Cookie header, so that is all it is handed.
+  const cookie = request.headers.cookie ?? ''
+  return sessions.currentUser(new Request('http://api.invalid/', { headers: { cookie } }))
 }
 
 /** What the user pool asks of, and tells, the product's accounts (features/users). */

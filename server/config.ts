@@ -162,12 +162,21 @@ const environmentSchema = z.object({
   MAILS_PER_IP_PER_HOUR: wholeNumber('a whole number').default(100),
   CONTACT_MESSAGES_PER_IP_PER_HOUR: wholeNumber('a whole number').default(10),
   CONTACT_MESSAGES_PER_EMAIL_PER_HOUR: wholeNumber('a whole number').default(5),
+  DM_MESSAGES_PER_USER_PER_MINUTE: wholeNumber('a whole number').default(30),
   FAILED_SIGN_INS_PER_SOURCE: wholeNumber('a whole number').default(5),
   FAILED_SIGN_INS_PER_USER_PER_DAY: wholeNumber('a whole number').default(100),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
+  // Realtime (/realtime, docs/decisions/036): sockets one user may hold open on one instance,
+  // and how often each is pinged (one that has not answered the last ping is closed).
+  REALTIME_SOCKETS_PER_USER: wholeNumber('a whole number from 1 to 1000', 1000)
+    .pipe(z.number().min(1, 'must be a whole number from 1 to 1000'))
+    .default(8),
+  REALTIME_HEARTBEAT_MS: wholeNumber('a whole number of milliseconds from 100', 3_600_000)
+    .pipe(z.number().min(100, 'must be a whole number of milliseconds from 100'))
+    .default(30_000),
   TRUST_PROXY: z
     .string()
     .regex(
@@ -293,6 +302,13 @@ export type Config = {
     /** Set when the embedded test gateway runs on a public site (a warning at start-up). */
     embeddedOnPublicSite: boolean
   }
+  /** Direct messages (docs/decisions/035): sends and edits per user per minute. */
+  messages: { perUserPerMinute: number }
+  /**
+   * The `/realtime` WebSocket endpoint (docs/decisions/036): events fan out through Redis when
+   * `redisUrl` is set (REDIS_URL), in this process otherwise.
+   */
+  realtime: { redisUrl: string | undefined; socketsPerUser: number; heartbeatMs: number }
   storage: StorageSettings
   /**
    * A second, TLS listener of the same app (HTTPS_PORT): Amplify's hosted sign-in only speaks
@@ -590,6 +606,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       },
       renewalIntervalMs: values.RENEWAL_INTERVAL_MS,
       embeddedOnPublicSite: publicSite && values.PAYMENT_GATEWAY === 'embedded',
+    },
+    messages: { perUserPerMinute: values.DM_MESSAGES_PER_USER_PER_MINUTE },
+    realtime: {
+      redisUrl: values.REDIS_URL,
+      socketsPerUser: values.REALTIME_SOCKETS_PER_USER,
+      heartbeatMs: values.REALTIME_HEARTBEAT_MS,
     },
     storage: storageSettings(values, dataDir, region),
     https:

@@ -32,6 +32,15 @@ describe('pagePolicy', () => {
     expect(parsed['object-src']).toEqual(["'none'"])
   })
 
+  it("lets pages open the realtime socket on the site's own origin, and no other", () => {
+    const secure = directives(
+      pagePolicy(loadConfig({ PUBLIC_BASE_URL: 'https://techlab.example' }))('abc'),
+    )
+    expect(secure['connect-src']).toEqual(["'self'", 'wss://techlab.example'])
+    const plain = directives(pagePolicy(loadConfig({ PORT: '3000' }))('abc'))
+    expect(plain['connect-src']).toEqual(["'self'", 'ws://localhost:3000'])
+  })
+
   it('relaxes scripts for Vite in development only', () => {
     const parsed = directives(pagePolicy(loadConfig({ NODE_ENV: 'development' }))('abc'))
     expect(parsed['script-src']).toEqual(["'self'", "'unsafe-inline'", "'unsafe-eval'"])

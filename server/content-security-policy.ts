@@ -17,7 +17,10 @@ export function newNonce(): string {
 export function pagePolicy(config: Config): PagePolicy {
   const { identity, storage } = config
   const publicObjects = storage.publicUrl ? [new URL(storage.publicUrl).origin] : []
-  const connect = ["'self'", ...publicObjects]
+  // The realtime socket (/realtime): CSP 3 lets 'self' cover ws(s) to the same host, older
+  // engines need the site's own origin in its WebSocket scheme.
+  const socketOrigin = new URL(config.public.baseUrl).origin.replace(/^http/, 'ws')
+  const connect = ["'self'", socketOrigin, ...publicObjects]
   if (identity.endpoints === 'aws') {
     connect.push(
       `https://cognito-idp.${identity.region}.amazonaws.com`,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 /**
  * How modules reach each other, checked so it stays one way: across top-level folders through the
  * `#app/*`, `#features/*`, `#db/*`, `#server/*`, `#tests/*`, `#bench/*` aliases of package.json, never `../`;
- * the protocol services (identity, storage) never import product features; and the server never
+ * the protocol services (identity, storage, realtime, payments) never import product features; and the server never
  * imports the app (it loads the app's build by path, at run time, in server/react-router.ts).
  */
 const sources = execFileSync('git', ['ls-files', '*.ts', '*.tsx'], { encoding: 'utf8' })
@@ -36,9 +36,9 @@ describe('import rules', () => {
     expect(offenders).toEqual([])
   })
 
-  it('identity and storage never import product features', () => {
+  it('identity, storage, realtime and payments never import product features', () => {
     const offenders = sources
-      .filter((file) => /^server\/(identity|storage)\//.test(file))
+      .filter((file) => /^server\/(identity|storage|realtime|payments)\//.test(file))
       .flatMap((file) =>
         importsOf(file)
           .filter((specifier) => specifier.startsWith('#features/'))

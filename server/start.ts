@@ -85,6 +85,8 @@ export async function startServer(
       database,
       async drain() {
         draining = true
+        // Open WebSockets would hold the listener open until their clients leave.
+        app.realtime.shutdown()
         await Promise.all([app.server, tls?.server].filter((server) => !!server).map(drained))
       },
     }
@@ -102,6 +104,8 @@ async function tlsListener(app: FastifyInstance, https: NonNullable<Config['http
   const server: HttpsServer = createHttpsServer(await loadCertificate(https), (request, response) =>
     app.routing(request, response),
   )
+  // WebSocket handshakes (/realtime) go where the plain port's go.
+  server.on('upgrade', (request, socket, head) => app.server.emit('upgrade', request, socket, head))
   app.addHook('onClose', async () => {
     server.closeAllConnections()
     await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -1,9 +1,11 @@
-import { Bell, Menu, PenLine, Search } from 'lucide-react'
+import { Bell, Menu, MessageCircle, PenLine, Search } from 'lucide-react'
 import type { MouseEvent, ReactNode } from 'react'
 import { Form, Link, NavLink } from 'react-router'
 import type { CurrentUser } from '#app/lib/root-data.ts'
 import { profilePath } from '#features/content-kinds.ts'
 import { Avatar } from './avatar.tsx'
+import { useLiveUnreadCount } from './live-unread-count.ts'
+import { useLiveUnreadMessages } from './messages/live-unread-messages.ts'
 import { createLinks, MAIN_SECTIONS, MY_SECTIONS } from './navigation.ts'
 import { SearchBox } from './search-results.tsx'
 
@@ -111,6 +113,7 @@ export function SiteHeader({ siteTitle, user }: { siteTitle?: string; user: Curr
           {user ? (
             <>
               <CreateMenu username={user.username} />
+              <MessagesLink unread={user.unreadMessages} />
               <NotificationsLink unread={user.unreadNotifications} />
               <UserMenu user={user} />
             </>
@@ -195,8 +198,31 @@ function CreateMenu({ username }: { username: string }) {
   )
 }
 
-/** The bell: the user's notifications, with the number not seen yet. */
-function NotificationsLink({ unread }: { unread: number }) {
+/** Direct messages (/dms), with the number of messages not read yet (updated live). */
+function MessagesLink({ unread: loaded }: { unread: number }) {
+  const unread = useLiveUnreadMessages(loaded)
+  return (
+    <Link to="/dms" className={`relative ${iconButtonClass}`} data-messages-link>
+      <MessageCircle aria-hidden="true" className="size-5" />
+      <span className="sr-only">
+        {unread > 0 ? `メッセージ（未読 ${unread} 件）` : 'メッセージ'}
+      </span>
+      {unread > 0 && (
+        <span
+          data-testid="unread-messages-badge"
+          aria-hidden="true"
+          className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-bold leading-5 text-white"
+        >
+          {unread > 99 ? '99+' : unread}
+        </span>
+      )}
+    </Link>
+  )
+}
+
+/** The bell: the user's notifications, with the number not seen yet (updated live). */
+function NotificationsLink({ unread: loaded }: { unread: number }) {
+  const unread = useLiveUnreadCount(loaded)
   return (
     // Named by its text rather than aria-label: axe (label-content-name-mismatch) wants the
     // visible count inside the name, which 「通知（未読 3 件）」 has.

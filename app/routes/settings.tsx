@@ -5,6 +5,7 @@ import { AvatarSettings } from '#app/components/settings/avatar-settings.tsx'
 import { BillingHistory } from '#app/components/settings/billing-history.tsx'
 import { ChangePassword } from '#app/components/settings/change-password.tsx'
 import { DeleteAccount } from '#app/components/settings/delete-account.tsx'
+import { MessageDigestSettings } from '#app/components/settings/message-digest.tsx'
 import { ProfileSettings } from '#app/components/settings/profile-settings.tsx'
 import { Section, type SettingsResult } from '#app/components/settings/section.tsx'
 import { SignOutEverywhere } from '#app/components/settings/sign-out-everywhere.tsx'
@@ -24,6 +25,7 @@ import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { actorOf } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
+import { readDigestSetting, updateDigestSetting } from '#features/messages/messages.server.ts'
 import { billingHistory } from '#features/plans/subscriptions.server.ts'
 import { removeAvatar, setAvatar } from '#features/users/avatars.server.ts'
 import { TIME_ZONES } from '#features/users/profile-input.ts'
@@ -52,6 +54,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       ? publicObjectUrl(context.storage.client, profile.avatarKey)
       : null,
     profile: await readOwnProfile(context.db, actorOf(user)),
+    messageDigest: (await readDigestSetting(context.db, actorOf(user))).digest,
     // The server's list, so that the page hydrates with the options it was rendered with.
     timeZones: TIME_ZONES,
     features: context.auth.client.features,
@@ -75,6 +78,16 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   if (intent === 'updateProfile') {
     return { intent, ...(await saveProfile(context.db, actorOf(user), form)) }
+  }
+  if (intent === 'messageDigest') {
+    const on = form.get('digest') === 'on'
+    await updateDigestSetting(context.db, actorOf(user), on)
+    return {
+      intent,
+      notice: on
+        ? '未読のメッセージをメールでお知らせします。'
+        : 'メッセージのメール通知を止めました。',
+    }
   }
   if (intent === 'removeAvatar') {
     await removeAvatar(context.db, context.storage.images, user.sub)
@@ -118,7 +131,7 @@ const changePasswordForm = newPasswordPair
     error: '今と違うパスワードにしてください。',
   })
 
-const SERVER_INTENTS = new Set(['setAvatar', 'removeAvatar', 'updateProfile'])
+const SERVER_INTENTS = new Set(['setAvatar', 'removeAvatar', 'updateProfile', 'messageDigest'])
 
 export async function clientAction({
   request,
@@ -188,8 +201,17 @@ export async function clientAction({
 }
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  const { username, displayName, email, avatarUrl, profile, timeZones, features, billing } =
-    loaderData
+  const {
+    username,
+    displayName,
+    email,
+    avatarUrl,
+    profile,
+    timeZones,
+    features,
+    billing,
+    messageDigest,
+  } = loaderData
   const storage = useStorageSettings()
   return (
     <div className="max-w-2xl">
@@ -204,6 +226,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         <Section title="プロフィール画像" id="avatar">
           <AvatarSettings name={displayName} avatarUrl={avatarUrl} storage={storage} />
         </Section>
+        <MessageDigestSettings digest={messageDigest} />
         <AccountSummary username={username} email={email} />
         <ChangePassword />
         <MfaSection username={username} available={features.totpMfa} />

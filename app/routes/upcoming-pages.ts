@@ -18,22 +18,6 @@ const BROWSE: EmptyStateAction = { to: '/courses', label: 'コースを見る' }
 const SIGN_UP: EmptyStateAction = { to: '/auth/signup', label: '無料で始める' }
 
 export const UPCOMING_PAGES: Record<string, UpcomingPage> = {
-  dms: {
-    title: 'メッセージ',
-    description: 'ほかの学習者とのダイレクトメッセージです。',
-    heading: 'メッセージ',
-    emptyTitle: 'メッセージはまだありません',
-    emptyBody: 'ログインすると、プロフィールページからほかの学習者にメッセージを送れます。',
-    actions: [SIGN_UP],
-  },
-  'dm-room': {
-    title: 'メッセージ',
-    description: 'ダイレクトメッセージのやりとりです。',
-    heading: 'メッセージ',
-    emptyTitle: 'このメッセージルームは表示できません',
-    emptyBody: 'メッセージを読むにはログインが必要です。',
-    actions: [{ to: '/dms', label: 'メッセージ一覧へ' }],
-  },
   exercises: {
     title: '演習',
     description: 'スタディに含まれる演習問題の一覧です。',

@@ -17,6 +17,8 @@ export type RouteContract = {
   params?: z.ZodObject
   query?: z.ZodObject
   body?: z.ZodType
+  /** The largest request body in bytes, when smaller than Fastify's 1 MiB (413 past it). */
+  bodyLimit?: number
   /** The success status; 204 answers have no body (`noContent`). */
   status: 200 | 201 | 204
   response: z.ZodType

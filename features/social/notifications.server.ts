@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Kysely } from 'kysely'
 import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
@@ -11,6 +12,21 @@ import type { NotificationView } from '#features/social/social-views.ts'
 import type { Subject } from './subjects.server.ts'
 
 export type { NotificationView }
+
+/**
+ * Whose unread count the work of the current request may have changed: the server runs each
+ * request in `collectUnreadChanges` and, once it has answered (so its transaction committed),
+ * publishes the new counts to those users' open pages (server/realtime-badge.ts).
+ */
+const unreadChanges = new AsyncLocalStorage<Set<string>>()
+
+export function collectUnreadChanges(userIds: Set<string>, work: () => void): void {
+  unreadChanges.run(userIds, work)
+}
+
+function unreadMayChange(userId: string): void {
+  unreadChanges.getStore()?.add(userId)
+}
 
 /** Something that happened to a user's content or account, caused by someone else. */
 export type NewNotification = {
@@ -31,6 +47,7 @@ export async function notify(
   now = Date.now(),
 ): Promise<void> {
   if (notification.recipientId === notification.actorId) return
+  unreadMayChange(notification.recipientId)
   await db
     .insertInto('notifications')
     .values({
@@ -65,6 +82,7 @@ export async function withdrawNotification(
   db: Kysely<DB>,
   notification: Omit<NewNotification, 'commentId'>,
 ): Promise<void> {
+  unreadMayChange(notification.recipientId)
   let query = db
     .deleteFrom('notifications')
     .where('recipient_id', '=', notification.recipientId)
@@ -189,6 +207,8 @@ export async function markNotificationsRead(
   now = Date.now(),
 ): Promise<{ unread: 0 }> {
   if (!actor) throw ContentError.signInRequired()
+  // The user's other tabs clear their bell too.
+  unreadMayChange(actor.userId)
   await db
     .updateTable('notifications')
     .set({ read_at: now })

@@ -5,10 +5,13 @@ import type { DB } from '#db/schema.ts'
 import { type Actor, actorOf } from '#features/actor.ts'
 import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
+import type { Publish } from '#features/messages/events.ts'
+import type { MessageLimits } from '#features/messages/message-limits.server.ts'
 import { ApiError } from './api-error.ts'
 import { registerCourseRoutes } from './courses.ts'
 import { keepSignedInAnswersPrivate, refuseCrossSiteWrites } from './cross-site.ts'
 import { registerLabRoutes } from './labs.ts'
+import { registerMessageRoutes } from './messages.ts'
 import { registerOpenApi } from './openapi.ts'
 import { registerPeopleRoutes } from './people.ts'
 import { validateWithZod } from './serve.ts'
@@ -28,29 +31,26 @@ export async function apiPlugin(
     markdown: MarkdownRenderer
     /** Checks of uploaded images (covers, screenshots), answered by the site's object storage. */
     images: ImageStorage
-    /** Who is signed in: the same session (Amplify's cookies) the pages read. */
-    currentUser(request: Request): Promise<SessionUser | undefined>
-    /** Or, for clients outside the browser, the user of an `Authorization: Bearer` access token. */
-    bearerUser(authorization: string | undefined): Promise<SessionUser | undefined>
+    /** Direct messages' per-user limit, their clock, and where their events go (server/realtime). */
+    messages: { limits: MessageLimits; now: () => number; publish?: Publish | undefined }
+    /**
+     * Who is signed in: the user of an `Authorization: Bearer` access token (clients outside
+     * the browser), or else of the same session (Amplify's cookies) the pages read.
+     */
+    user(request: FastifyRequest): Promise<SessionUser | undefined>
   },
 ): Promise<void> {
-  // A request that names a bearer token is that token's, valid or not: it never falls back to
-  // cookies. The session reader reads only the Cookie header, so that is all it is handed.
   const actor = async (request: FastifyRequest): Promise<Actor | undefined> =>
-    actorOf(
-      request.headers.authorization !== undefined
-        ? await options.bearerUser(request.headers.authorization)
-        : await options.currentUser(
-            new Request('http://api.invalid/', {
-              headers: { cookie: request.headers.cookie ?? '' },
-            }),
-          ),
-    )
+    actorOf(await options.user(request))
   api.addHook('onRequest', refuseCrossSiteWrites(options.siteOrigin))
   api.addHook('onSend', keepSignedInAnswersPrivate)
   api.setErrorHandler((error: FastifyError, request, reply) => {
     const known = ApiError.from(error)
     if (known) return reply.code(known.status).send(known.toJSON())
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      const tooLarge = new ApiError(413, 'PAYLOAD_TOO_LARGE', '送信する内容が大きすぎます')
+      return reply.code(413).send(tooLarge.toJSON())
+    }
     // Fastify's own 4xx errors (bad JSON, body too large, unsupported media type…).
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       const apiError = new ApiError(error.statusCode, error.code ?? 'BAD_REQUEST', error.message)
@@ -82,6 +82,7 @@ export async function apiPlugin(
   registerLabRoutes(api, options.db, options.images, actor)
   registerSocialRoutes(api, options.db, options.markdown, actor)
   registerPeopleRoutes(api, options.db, actor)
+  registerMessageRoutes(api, options.db, actor, options.messages)
   // Claims the rest of /api, so that no unknown API path falls through to the page router.
   api.all('/*', { schema: { hide: true } }, async () => {
     throw ApiError.notFound('この API は存在しません')

@@ -2,6 +2,7 @@ import Fastify, { type RouteOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.ts'
 import { apiRoutes } from '#features/api/routes.ts'
+import { memoryRateLimiter } from '#server/rate-limiter.ts'
 import { apiPlugin } from './index.ts'
 
 describe('/api/openapi.json', () => {
@@ -26,8 +27,8 @@ describe('/api/openapi.json', () => {
         delete: async () => undefined,
         publicKeyOf: () => undefined,
       },
-      currentUser: async () => undefined,
-      bearerUser: async () => undefined,
+      user: async () => undefined,
+      messages: { limits: { limiter: memoryRateLimiter(), perUserPerMinute: 30 }, now: Date.now },
     })
     await app.ready()
   })

@@ -58,6 +58,7 @@ export function serve<C extends RouteContract>(
   api.route({
     method: contract.method,
     url: contract.path,
+    ...(contract.bodyLimit && { bodyLimit: contract.bodyLimit }),
     schema: fastifySchema(contract),
     handler: async (request, reply) => {
       // The validator compiler replaced params, query and body with the schemas' output.

@@ -31,6 +31,8 @@ type Fixture = {
     tag: string
   }
   mine: { course: string; lesson: string; study: string; lab: string; story: string }
+  /** A direct-message room of ME and OTHER, with messages both ways (a link, line breaks). */
+  room: string
 }
 
 let fixture: Fixture
@@ -150,7 +152,13 @@ beforeAll(async () => {
   await api(OTHER, 'PUT', `/likes/study/${study}`)
   await api(OTHER, 'POST', `/comments/study/${study}`, { body: '**とても**わかりやすいです' })
   await api(OTHER, 'PUT', `/likes/course/${course}`)
-  fixture = { demo, mine: { course, lesson, study, lab, story } }
+  const room = (await api(ME, 'POST', '/dms/rooms', { username: OTHER })).id
+  await api(OTHER, 'POST', `/dms/rooms/${room}/messages`, {
+    body: 'はじめまして！\nスタディを読みました: https://example.com/notes',
+  })
+  await api(ME, 'POST', `/dms/rooms/${room}/messages`, { body: 'ありがとうございます。' })
+  await api(OTHER, 'POST', `/dms/rooms/${room}/messages`, { body: 'また質問させてください' })
+  fixture = { demo, mine: { course, lesson, study, lab, story }, room }
 }, 60_000)
 
 /** Every route of the seed's table (spec §2), with real ids; placeholders count too. */
@@ -168,7 +176,7 @@ function routes(): { route: string; path: string }[] {
     { route: '/admin/contact/{id}', path: '/admin/contact/00000000-0000-7000-8000-000000000000' },
     { route: '/courses', path: '/courses' },
     { route: '/dms', path: '/dms' },
-    { route: '/dms/{id}', path: '/dms/room0000000001' },
+    { route: '/dms/{id}', path: `/dms/${fixture.room}` },
     { route: '/drafts', path: '/drafts' },
     { route: '/example', path: '/example' },
     { route: '/exercises', path: '/exercises' },

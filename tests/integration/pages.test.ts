@@ -67,8 +67,6 @@ describe('server-rendered pages', () => {
     '/',
     '/contact',
     '/courses',
-    '/dms',
-    '/dms/room1',
     '/example',
     '/exercises',
     '/histories',
@@ -116,6 +114,8 @@ describe('server-rendered pages', () => {
     '/techlab/labs_stories/create',
     '/techlab/labs_stories/abc/edit',
     '/drafts',
+    '/dms',
+    '/dms/room1',
   ])('sends a guest at the private page %s to sign in first', async (path) => {
     const { response } = await page(path, { redirect: 'manual' })
     expect(response.status).toBe(302)

@@ -38,11 +38,15 @@ describe('health', () => {
   })
 })
 
-describe('reserved prefixes', () => {
-  it.each(['/realtime'])('keeps %s out of the page router', async (path) => {
-    const response = await fetch(`${server.url}${path}`, { method: 'POST' })
-    expect(response.status).toBe(501)
-    expect((await response.json()).code).toBe('NotImplemented')
+describe('/realtime outside WebSocket', () => {
+  it.each([
+    ['GET', '/realtime', 426, 'UPGRADE_REQUIRED'],
+    ['POST', '/realtime', 405, 'METHOD_NOT_ALLOWED'],
+    ['GET', '/realtime/anything', 404, 'NOT_FOUND'],
+  ])('answers %s %s with %i, not a page', async (method, path, status, code) => {
+    const response = await fetch(`${server.url}${path}`, { method })
+    expect(response.status).toBe(status)
+    expect((await response.json()).error.code).toBe(code)
   })
 })
 

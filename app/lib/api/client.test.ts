@@ -5,6 +5,7 @@ import { courseRoutes } from '#features/api/courses.ts'
 import { studyRoutes } from '#features/api/editable.ts'
 import { insertTestUsers } from '#features/content-test-support.ts'
 import { apiPlugin } from '#server/api/index.ts'
+import { memoryRateLimiter } from '#server/rate-limiter.ts'
 import { ApiRequestError, callApi } from './client.ts'
 import { courseApi } from './courses.ts'
 import { studyApi } from './drafts.ts'
@@ -30,8 +31,8 @@ describe('callApi', () => {
         delete: async () => undefined,
         publicKeyOf: () => undefined,
       },
-      currentUser: async () => ({ sub: 'user-author', groups: [] }),
-      bearerUser: async () => undefined,
+      user: async () => ({ sub: 'user-author', groups: [] }),
+      messages: { limits: { limiter: memoryRateLimiter(), perUserPerMinute: 30 }, now: Date.now },
     })
     const address = await app.listen({ port: 0, host: '127.0.0.1' })
     baseUrl = `${address}/api`

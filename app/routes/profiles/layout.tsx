@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react'
 import { NavLink, Outlet } from 'react-router'
 import { Avatar } from '#app/components/avatar.tsx'
+import { MessageButton } from '#app/components/messages/message-button.tsx'
 import { FollowButton } from '#app/components/people/follow-button.tsx'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { contentForPage } from '#app/lib/content-response.server.ts'
@@ -100,7 +101,10 @@ function ProfileHeader({ profile }: { profile: Profile }) {
               @{profile.username}・{formatDate(profile.joinedAt)} から参加
             </p>
           </div>
-          <FollowButton username={profile.username} onChange={onFollowChange} />
+          <div className="flex flex-wrap items-center gap-2">
+            <MessageButton username={profile.username} />
+            <FollowButton username={profile.username} onChange={onFollowChange} />
+          </div>
         </div>
         {profile.bio && (
           <p className="mt-3 whitespace-pre-line text-slate-700 dark:text-slate-300">

@@ -1,0 +1,173 @@
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
+import { callApi } from '#tests/support/http.ts'
+import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
+import { axeViolationsInBothThemes, SCREENS } from './axe.ts'
+import { collectPageErrors, waitForHydration } from './browser.ts'
+import { browserSuite } from './suite.ts'
+
+/**
+ * Direct messages in Chromium with two browser contexts (issue 17): A starts a room from B's
+ * profile, messages cross both ways live, unread counts and read markers follow, older messages
+ * load on scrolling up without the view jumping, and axe finds nothing on /dms and /dms/{id}.
+ */
+const site = browserSuite({ DM_MESSAGES_PER_USER_PER_MINUTE: '1000' })
+const A = 'akari_dm'
+const B = 'bunta_dm'
+const cookies: Record<string, string> = {}
+
+async function api(who: string, method: string, path: string, body?: unknown) {
+  const answer = await callApi(site.server.url, method, path, cookies[who], body)
+  expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBeLessThan(300)
+  return answer.body
+}
+
+beforeAll(async () => {
+  for (const name of [A, B]) {
+    cookies[name] = amplifyCookieHeader(CLIENT_ID, name, await signedInUser(site.server, name))
+  }
+}, 60_000)
+
+async function send(page: Page, text: string) {
+  await page.locator('textarea[name="body"]').fill(text)
+  await page.getByRole('button', { name: '送信' }).click()
+}
+
+const messageList = (page: Page) => page.getByRole('log', { name: 'メッセージ' })
+
+describe('direct messages', () => {
+  let roomPath: string
+
+  test('A starts a room from B’s profile; messages, unread counts and 既読 cross live', async () => {
+    const a = await site.newPage(cookies[A])
+    const b = await site.newPage(cookies[B])
+    const aErrors = collectPageErrors(a)
+    const bErrors = collectPageErrors(b)
+
+    await a.goto(`/${B}`)
+    await waitForHydration(a)
+    await a.getByRole('button', { name: 'メッセージ' }).click()
+    await a.waitForURL(/\/dms\/[0-9a-z]+$/)
+    roomPath = new URL(a.url()).pathname
+    await waitForHydration(a)
+    await expect
+      .poll(() => a.getByRole('heading', { level: 1 }).textContent())
+      .toContain('さんとのメッセージ')
+
+    // B waits on /dms; A's first message raises B's counts there and in the header.
+    await b.goto('/dms')
+    await waitForHydration(b)
+    await send(a, 'こんにちは！\n質問してもいいですか？ https://example.com/q')
+    await expect
+      .poll(() => b.locator(`[data-room="${A}"] [data-unread]`).getAttribute('data-unread'), {
+        timeout: 15_000,
+      })
+      .toBe('1')
+    await expect
+      .poll(() => b.locator('[data-testid="unread-messages-badge"]').textContent(), {
+        timeout: 15_000,
+      })
+      .toBe('1')
+
+    // B opens the room: the message is there (lines and link kept), and A sees 既読 live.
+    await b.locator(`[data-room="${A}"] a`).click()
+    await b.waitForURL(roomPath)
+    await waitForHydration(b)
+    const received = messageList(b).getByText('質問してもいいですか？', { exact: false })
+    await expect.poll(() => received.count()).toBe(1)
+    expect(await messageList(b).getByRole('link', { name: 'https://example.com/q' }).count()).toBe(
+      1,
+    )
+    await expect.poll(() => a.locator('[data-read-marker]').count(), { timeout: 15_000 }).toBe(1)
+    await expect
+      .poll(() => b.locator('[data-testid="unread-messages-badge"]').count(), { timeout: 15_000 })
+      .toBe(0)
+
+    // B answers; A reads it without reloading.
+    await send(b, 'どうぞ！ <b>なんでも</b>')
+    await expect
+      .poll(() => messageList(a).getByText('どうぞ！ <b>なんでも</b>').count(), { timeout: 15_000 })
+      .toBe(1)
+    await send(a, 'ありがとうございます')
+    await expect
+      .poll(() => messageList(b).getByText('ありがとうございます').count(), { timeout: 15_000 })
+      .toBe(1)
+
+    // A edits its last message within the 10 minutes; B sees 編集済み.
+    const mine = messageList(a).locator('li').filter({ hasText: 'ありがとうございます' })
+    await mine.getByRole('button', { name: '編集' }).click()
+    await mine.getByLabel('メッセージを編集').fill('ありがとうございます！')
+    await mine.getByRole('button', { name: '保存' }).click()
+    await expect
+      .poll(() => messageList(b).getByText('ありがとうございます！').count(), { timeout: 15_000 })
+      .toBe(1)
+    expect(await messageList(b).getByText('編集済み').count()).toBe(1)
+
+    expect(aErrors).toEqual([])
+    expect(bErrors).toEqual([])
+  }, 90_000)
+
+  test('older messages load on scrolling up, and the view stays where it was', async () => {
+    const room = roomPath.split('/').at(-1)
+    for (let index = 1; index <= 40; index += 1) {
+      await api(index % 2 ? A : B, 'POST', `/dms/rooms/${room}/messages`, {
+        body: `古い順 ${index}`,
+      })
+    }
+    const a = await site.newPage(cookies[A])
+    await a.goto(roomPath)
+    await waitForHydration(a)
+    const items = messageList(a).locator('li[data-message]')
+    // The newest page (30) is shown, scrolled to the bottom.
+    expect(await items.count()).toBe(30)
+    const atBottom = await messageList(a).evaluate(
+      (list) => list.scrollHeight - list.scrollTop - list.clientHeight < 2,
+    )
+    expect(atBottom).toBe(true)
+
+    const firstShown = await items.first().getAttribute('data-message')
+    const offsetOf = () =>
+      a.evaluate((id) => {
+        const list = document.querySelector('[data-message-list]') as HTMLElement
+        const item = document.querySelector(`[data-message="${id}"]`) as HTMLElement
+        return item.getBoundingClientRect().top - list.getBoundingClientRect().top
+      }, firstShown)
+    // The older page is held until the view's position is measured, so the test sees the jump
+    // a prepend would cause, if the page did not keep its anchor.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await a.route('**/api/dms/rooms/*/messages?*', async (route) => {
+      await held
+      await route.continue()
+    })
+    await messageList(a).evaluate((list) => {
+      list.scrollTop = 0
+    })
+    const before = await offsetOf()
+    release()
+    await expect.poll(() => items.count(), { timeout: 15_000 }).toBe(43)
+    // The message that was at the top is still where the reader saw it (no jump).
+    expect(Math.abs((await offsetOf()) - before)).toBeLessThan(4)
+    expect(await messageList(a).getByText('こんにちは！', { exact: false }).count()).toBe(1)
+  }, 90_000)
+
+  test('axe finds nothing on /dms and /dms/{id}, light and dark, desktop and mobile', async () => {
+    const page = await site.newPage(cookies[B])
+    const failures: string[] = []
+    for (const path of ['/dms', roomPath]) {
+      await page.setViewportSize(SCREENS[0])
+      await page.goto(path)
+      await waitForHydration(page)
+      for (const screen of SCREENS) {
+        await page.setViewportSize(screen)
+        for (const line of await axeViolationsInBothThemes(page)) {
+          failures.push(`${path} [${screen.name}]${line}`)
+        }
+      }
+    }
+    expect(failures).toEqual([])
+  }, 120_000)
+})
