@@ -84,6 +84,22 @@ describe('Python in the sandbox', () => {
     })
   }, 120_000)
 
+  it('takes no time to sleep, and caps recursion below what would crash the thread', async () => {
+    const sleepy = await python(
+      'import time\nfor n in range(3, 0, -1):\n    print(n)\n    time.sleep(1)',
+    )
+    expect(sleepy).toMatchObject({ outcome: 'completed', stdout: '3\n2\n1\n' })
+    expect(sleepy.durationMs).toBeLessThan(1_000)
+    const deep = await python(
+      'import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\nf(0)',
+      { timeLimitMs: 10_000 },
+    )
+    expect(deep).toMatchObject({
+      outcome: 'error',
+      error: { message: expect.stringMatching(/^RecursionError/), line: 4 },
+    })
+  })
+
   it('ends a memory bomb with MemoryError, and the next run works', async () => {
     const bomb = await python('keep = []\nwhile True:\n    keep.append(" " * 10**6)', {
       timeLimitMs: 10_000,

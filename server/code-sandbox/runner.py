@@ -38,6 +38,29 @@ def _no_processes(*args, **kwargs):
 
 # Emscripten's system() would hand the command to the host (refused there too, fatally).
 os.system = _no_processes
+
+_MAX_RECURSION = 10_000
+_set_recursion_limit = sys.setrecursionlimit
+
+
+def _capped_recursion_limit(limit):
+    # Deeper, Python's frames overflow the thread's own stack: a fatal error, not RecursionError.
+    if isinstance(limit, int) and limit > _MAX_RECURSION:
+        limit = _MAX_RECURSION
+    _set_recursion_limit(limit)
+
+
+sys.setrecursionlimit = _capped_recursion_limit
+
+
+def _sleep(seconds):
+    # Sleeping blocks the thread where no interrupt reaches it; like the JavaScript timers, a
+    # sleep takes no time here (the output is the same, and the time limit is for computing).
+    if float(seconds) < 0:
+        raise ValueError('sleep length must be non-negative')
+
+
+time.sleep = _sleep
 os.environ.pop('_', None)
 
 _WRITABLE = ('/tmp', '/home/pyodide')

@@ -114,6 +114,13 @@ export function createCodeSandbox(settings: CodeSandboxSettings = defaultSandbox
       if (!momentary && !verdicts.has(key)) remember(key, outcomes)
       return { outcomes, passed: allPassed(outcomes, tests), cached: false }
     },
+    /**
+     * Loads a language's engine ahead of the first run (a Python worker takes seconds): for a
+     * page about to offer code questions of that language.
+     */
+    warm(language: CodeLanguage) {
+      pools[language].warm()
+    },
     stats(): CodeSandboxStats {
       return {
         javascript: pools.javascript.stats(),
