@@ -139,6 +139,17 @@ describe('Python in the sandbox', () => {
       'from pyodide.ffi import to_js\nto_js([1]).constructor.constructor("return process")()',
       /Code generation from strings is not available/,
     )
+    // No JavaScript object stored at start-up (the Pyodide API above all) is left to find.
+    const hunt = await python(
+      [
+        'import gc',
+        'def values(o):',
+        '    d = o if isinstance(o, dict) else getattr(o, "__dict__", None)',
+        '    return list(d.values()) if isinstance(d, dict) else list(o) if isinstance(o, (list, tuple, set)) else []',
+        'print(sum(1 for o in gc.get_objects() for v in values(o) if "JsProxy" in type(v).__name__ and not isinstance(v, type)))',
+      ].join('\n'),
+    )
+    expect(hunt).toMatchObject({ outcome: 'completed', stdout: '0\n' })
     await refused('print(open("/etc/passwd").read())', /FileNotFoundError/)
     const project = path.resolve('package.json')
     await refused(`print(open(${JSON.stringify(project)}).read())`, /FileNotFoundError/)
