@@ -106,6 +106,9 @@ function disarmRealm() {
   Object.defineProperty(Error, 'prepareStackTrace', { value: undefined, writable: false })
 }
 
+/** What file descriptor 0 gives the run under way. */
+const stdin = { bytes: new Uint8Array(), offset: 0 }
+
 type PythonRun = (
   code: string,
   stdin: string,
@@ -127,6 +130,17 @@ async function load(): Promise<{ run: PythonRun; pyodide: PyodideAPI }> {
     stderr: () => {},
   })
   if (start.interrupt) pyodide.setInterruptBuffer(new Int32Array(start.interrupt))
+  // File descriptor 0 (`open(0).read()`) reads the run's stdin too; without this it would read
+  // the thread's own, through the files that are closed below (a fatal error).
+  pyodide.setStdin({
+    read(buffer) {
+      const count = Math.min(buffer.length, stdin.bytes.length - stdin.offset)
+      buffer.set(stdin.bytes.subarray(stdin.offset, stdin.offset + count))
+      stdin.offset += count
+      return count
+    },
+    isatty: false,
+  })
   pyodide.unregisterJsModule('js')
   pyodide.unregisterJsModule('pyodide_js')
   // Once loaded (its modules are imported, and their classes extended, by then). Files are read
@@ -161,6 +175,8 @@ try {
   port.on('message', ({ id, request }: RunMessage) => {
     const started = performance.now()
     let reply: ReturnType<PythonRun>
+    stdin.bytes = new TextEncoder().encode(request.stdin)
+    stdin.offset = 0
     try {
       reply = run(request.code, request.stdin, MAX_OUTPUT_BYTES)
     } catch (error) {

@@ -164,6 +164,16 @@ def _restore():
     sys.settrace(None)
     sys.setprofile(None)
     os.chdir(_cwd)
+    # `open(0)` closes descriptor 0 with the file: the next run gets it back.
+    for fd, device, flags in ((0, '/dev/stdin', os.O_RDONLY), (1, '/dev/stdout', os.O_WRONLY),
+                              (2, '/dev/stderr', os.O_WRONLY)):
+        try:
+            os.fstat(fd)
+        except OSError:
+            reopened = os.open(device, flags)
+            if reopened != fd:
+                os.dup2(reopened, fd)
+                os.close(reopened)
     if dict(os.environ) != _environ:
         os.environ.clear()
         os.environ.update(_environ)
@@ -202,7 +212,7 @@ def run(code, stdin, output_limit):
     stdout, stderr = [], []
     budget = [output_limit, False]
     outcome, message, line, failure = 'completed', '', 0, None
-    sys.stdin = io.StringIO(stdin)
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode('utf-8')), encoding='utf-8')
     sys.stdout = _Output(stdout, budget)
     sys.stderr = _Output(stderr, budget)
     try:
