@@ -98,7 +98,15 @@ export function createCodeEditorView(options: CodeEditorViewOptions): {
   if (options.describedBy) aria['aria-describedby'] = options.describedBy
   const language = new Compartment()
   const runKeys = options.onRunShortcut
-    ? [{ key: 'Mod-Enter', run: () => (options.onRunShortcut?.(), true) }]
+    ? [
+        {
+          key: 'Mod-Enter',
+          run: () => {
+            options.onRunShortcut?.()
+            return true
+          },
+        },
+      ]
     : []
   const view = new EditorView({
     parent: options.parent,

