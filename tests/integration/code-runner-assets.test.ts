@@ -1,5 +1,4 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { request as httpRequest } from 'node:http'
 import path from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -10,6 +9,7 @@ import {
   PYODIDE_VERSION,
   RUNNER_WORKER_PATH,
 } from '#app/lib/code-runner/pyodide-assets.ts'
+import { type RawAnswer, rawGet } from '#tests/support/http.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -26,28 +26,8 @@ afterAll(async () => {
   await server?.close()
 })
 
-type RawAnswer = {
-  status: number
-  headers: Record<string, string | string[] | undefined>
-  body: Buffer
-}
-
 function get(target: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(`${server.url}${target}`, { headers }, (response) => {
-      const chunks: Buffer[] = []
-      response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: response.headers,
-          body: Buffer.concat(chunks),
-        }),
-      )
-    })
-    request.on('error', reject)
-    request.end()
-  })
+  return rawGet(`${server.url}${target}`, headers)
 }
 
 const builtWorkers = readdirSync(
