@@ -153,6 +153,16 @@ describe('the JavaScript runner', () => {
       '  worker: () => new Worker("/assets/x.js"),',
       '  broadcast: () => new BroadcastChannel("site"),',
       '  postMessage: () => postMessage({ type: "output", stream: "stdout", text: "forged" }),',
+      '  notification: () => new Notification("x"),',
+      // Nor found again on the global scope's prototypes.
+      '  prototypes: () => {',
+      '    for (let o = Object.getPrototypeOf(self); o; o = Object.getPrototypeOf(o)) {',
+      '      for (const name of ["fetch", "postMessage", "indexedDB", "caches", "importScripts", "XMLHttpRequest"]) {',
+      '        if (Object.getOwnPropertyDescriptor(o, name)) return name',
+      '      }',
+      '    }',
+      '    throw new Error("none")',
+      '  },',
       '}',
       'for (const [name, attempt] of Object.entries(tries)) {',
       '  try { await attempt(); console.log(name, "allowed") } catch (e) { console.log(name, "refused") }',
@@ -169,7 +179,7 @@ describe('the JavaScript runner', () => {
     const result = await run(page, { code })
     expect(result.outcome).toBe('completed')
     const lines = result.stdout.trim().split('\n')
-    expect(lines).toHaveLength(17)
+    expect(lines).toHaveLength(19)
     for (const line of lines) expect(line).toMatch(/ refused$/)
     expect(requests.filter((url) => url.includes('/api/') || url.includes('example.com'))).toEqual(
       [],
