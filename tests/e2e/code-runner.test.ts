@@ -334,8 +334,18 @@ describe('the run panel', () => {
     expect(await second.textContent()).toContain('あなたの出力こんにちは、タロウ')
     expect(await axeViolations(page)).toEqual([])
 
-    // An error points at its line; the editor marks it.
+    // Tab indents inside the editor; Escape then Tab leaves it (no keyboard trap).
     const editor = panel.locator('.cm-content')
+    await editor.click()
+    await page.keyboard.press('Tab')
+    expect(
+      await page.evaluate(() => document.activeElement?.classList.contains('cm-content')),
+    ).toBe(true)
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('実行')
+
+    // An error points at its line; the editor marks it.
     await editor.click()
     await page.keyboard.press('Control+a')
     await page.keyboard.type('const a = 1\nconsole.log(a.b.c)\n')
