@@ -78,7 +78,7 @@ const codeTheme = EditorView.theme({
     color: 'light-dark(#475569, #94a3b8)',
   },
   '.cm-activeLine': { backgroundColor: 'light-dark(#f1f5f9, #1e293b)' },
-  '.cm-error-line': { backgroundColor: 'light-dark(#fee2e2, #450a0a)' },
+  '.cm-error-line': { backgroundColor: 'light-dark(#fef2f2, #450a0a)' },
 })
 
 /**
@@ -135,9 +135,11 @@ export function createCodeEditorView(options: CodeEditorViewOptions): {
         errorLineField,
         pageTheme,
         codeTheme,
-        EditorView.theme({
-          '.cm-scroller': { minHeight: `${options.rows * 1.7}em`, maxHeight: '32rem' },
-        }),
+        // Long lines wrap and the editor grows with the program: a scrolling region inside the
+        // page is awkward on a phone, and one without a focusable element of its own fails axe
+        // (scrollable-region-focusable).
+        EditorView.lineWrapping,
+        EditorView.theme({ '.cm-scroller': { minHeight: `${options.rows * 1.7}em` } }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) options.onChange(update.state.doc.toString())
         }),

@@ -37,10 +37,23 @@ const DARK_TWINS: Record<string, string> = {
   '#940': '#fcd34d',
   '#f00': '#f87171',
 }
+/**
+ * The default colours under 4.5:1 on the light page (program tokens show them: #e40 for escapes
+ * and template strings was 3.8:1 on white), darkened to at least 5:1 on white, the active line
+ * (slate-100) and the error line (red-50).
+ */
+const LIGHT_FIXES: Record<string, string> = {
+  '#e40': '#b83300',
+  '#085': '#047857',
+  '#f00': '#b91c1c',
+}
 export const highlightStyle = HighlightStyle.define(
   defaultHighlightStyle.specs.map((spec) =>
     typeof spec.color === 'string' && DARK_TWINS[spec.color]
-      ? { ...spec, color: `light-dark(${spec.color}, ${DARK_TWINS[spec.color]})` }
+      ? {
+          ...spec,
+          color: `light-dark(${LIGHT_FIXES[spec.color] ?? spec.color}, ${DARK_TWINS[spec.color]})`,
+        }
       : spec,
   ),
 )

@@ -156,7 +156,7 @@ export function CodeRunPanel(props: CodeRunPanelProps) {
           type="button"
           onClick={() => void run()}
           disabled={busy !== undefined}
-          className={`${buttonClass} border border-brand-600 text-brand-700 hover:bg-brand-50 dark:text-brand-300 dark:hover:bg-slate-800`}
+          className={`${buttonClass} border border-brand-600 text-brand-700 hover:bg-brand-50 dark:text-brand-100 dark:hover:bg-slate-800`}
         >
           {busy === 'run' ? '実行中…' : '実行'}
         </button>
