@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { z } from 'zod'
 import type { DB } from '#db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '#db/test-support.ts'
 import { insertTestUsers, refused, testActors } from '#features/content-test-support.ts'
@@ -10,7 +11,10 @@ import { createMarkdownRenderer } from '#server/markdown-renderer.ts'
 import { memoryRateLimiter } from '#server/rate-limiter.ts'
 import { answerQuestion, type ExerciseServices, listMyAttempts } from './answers.server.ts'
 import { exerciseProgressOfStudies, readExerciseSet } from './exercise-set.server.ts'
-import type { QuestionFields } from './question-input.ts'
+import type { questionFields } from './question-input.ts'
+
+type QuestionInput = z.input<typeof questionFields>
+
 import {
   createQuestion,
   deleteQuestion,
@@ -39,7 +43,7 @@ const single = {
     { id: 'b', text: '<p>', correct: false },
     { id: 'c', text: '<div>', correct: false },
   ],
-} satisfies Partial<QuestionFields> & Record<string, unknown>
+} satisfies QuestionInput
 const multiple = {
   prompt: 'JavaScript の真偽値をすべて選んでください',
   explanation: 'true と false の 2 つです',
@@ -49,7 +53,7 @@ const multiple = {
     { id: 'f', text: 'false', correct: true },
     { id: 'n', text: 'null', correct: false },
   ],
-}
+} satisfies QuestionInput
 const text = {
   prompt: 'スタイルを書く言語の名前は？',
   explanation: 'CSS です',
@@ -57,7 +61,7 @@ const text = {
   acceptedAnswers: ['CSS'],
   pattern: 'css ?3',
   access: 'premium',
-}
+} satisfies QuestionInput
 
 describe.each(testEngines)('exercises on %s', (engine) => {
   let database: Database & { remove(): Promise<void> }
