@@ -11,6 +11,9 @@ export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    // Numbers are handed out ahead to work landing in parallel, so a database may already have
+    // a later one (0025) when an earlier one (0022) lands; each is independent of the others.
+    allowUnorderedMigrations: true,
   })
   return applied(await migrator.migrateToLatest())
 }

@@ -12,6 +12,7 @@ export type ContentErrorCode =
   | 'VALIDATION_FAILED'
   | 'LOCKED'
   | 'RATE_LIMITED'
+  | 'UNAVAILABLE'
 
 /** The HTTP status pages and /api answer each code with. */
 const HTTP_STATUS: Record<ContentErrorCode, number> = {
@@ -23,6 +24,7 @@ const HTTP_STATUS: Record<ContentErrorCode, number> = {
   CONFLICT: 409,
   VALIDATION_FAILED: 400,
   RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
 }
 
 /**

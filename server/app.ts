@@ -9,6 +9,7 @@ import type { ServerBuild } from 'react-router'
 import { RUNNER_WORKER_PATH } from '#app/lib/code-runner/pyodide-assets.ts'
 import type { Database } from '#db/database.ts'
 import type { DB } from '#db/schema.ts'
+import type { ExerciseServices } from '#features/exercises/answers.server.ts'
 import { planPrice } from '#features/plans/plan-catalogue.ts'
 import type { Billing } from '#features/plans/subscriptions.server.ts'
 import {
@@ -176,11 +177,17 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook('onClose', () => store.close())
   const storage = siteStorage(store, config.storage, identity, config.identity.oauth.siteOrigins)
   app.decorate('ownImages', ownImageStore(store, config.storage, database.db, config.identity))
-  // The abuse limits of the contact form and of direct messages: shared through Redis when set.
+  // The abuse limits of the contact form, direct messages and exercises (the user pool keeps its
+  // own): shared through Redis when set.
   const limiter = config.identity.limits.redisUrl
     ? redisRateLimiter({ url: config.identity.limits.redisUrl })
     : memoryRateLimiter({ now })
   app.addHook('onClose', () => limiter.close())
+  const exercises: ExerciseServices = {
+    verifier: codeSandbox,
+    limits: { limiter, ...config.exercises },
+    warn: (details, message) => app.log.warn(details, message),
+  }
   await app.register(async (api) => {
     await api.register(fastifyCompress, onTheFlyCompression)
     await api.register(apiPlugin, {
@@ -191,6 +198,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       images: storage.images,
       messages: { limits: { limiter, ...config.messages }, now, publish: realtime.publish },
       user: (request) => sessionUser(sessions, request),
+      exercises,
     })
   })
   scheduleUploadExpiry(app, store, config.storage)
@@ -261,6 +269,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       auth: sessions,
       storage,
       mail: mailer,
+      exercises,
       contact: {
         limits: { limiter, ...config.contact },
         admins: config.identity.admins,

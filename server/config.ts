@@ -178,6 +178,8 @@ const environmentSchema = z.object({
   CONTACT_MESSAGES_PER_IP_PER_HOUR: wholeNumber('a whole number').default(10),
   CONTACT_MESSAGES_PER_EMAIL_PER_HOUR: wholeNumber('a whole number').default(5),
   DM_MESSAGES_PER_USER_PER_MINUTE: wholeNumber('a whole number').default(30),
+  EXERCISE_ANSWERS_PER_USER_PER_MINUTE: wholeNumber('a whole number').default(30),
+  CODE_SUBMISSIONS_PER_USER_PER_MINUTE: wholeNumber('a whole number').default(10),
   FAILED_SIGN_INS_PER_SOURCE: wholeNumber('a whole number').default(5),
   FAILED_SIGN_INS_PER_USER_PER_DAY: wholeNumber('a whole number').default(100),
   REDIS_URL: z
@@ -326,6 +328,8 @@ export type Config = {
    * `redisUrl` is set (REDIS_URL), in this process otherwise.
    */
   realtime: { redisUrl: string | undefined; socketsPerUser: number; heartbeatMs: number }
+  /** Each learner's answers, and code submissions among them, per minute (docs/decisions/031). */
+  exercises: { answersPerMinute: number; codeSubmissionsPerMinute: number }
   storage: StorageSettings
   /**
    * A second, TLS listener of the same app (HTTPS_PORT): Amplify's hosted sign-in only speaks
@@ -635,6 +639,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       redisUrl: values.REDIS_URL,
       socketsPerUser: values.REALTIME_SOCKETS_PER_USER,
       heartbeatMs: values.REALTIME_HEARTBEAT_MS,
+    },
+    exercises: {
+      answersPerMinute: values.EXERCISE_ANSWERS_PER_USER_PER_MINUTE,
+      codeSubmissionsPerMinute: values.CODE_SUBMISSIONS_PER_USER_PER_MINUTE,
     },
     storage: storageSettings(values, dataDir, region),
     https:

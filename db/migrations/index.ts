@@ -16,6 +16,7 @@ import * as objectPartFiles from './2026-11-23-0014-object-part-files.ts'
 import * as objectUploadIds from './2026-11-25-0015-object-upload-ids.ts'
 import * as renderedMarkdown from './2026-11-25-0016-rendered-markdown.ts'
 import * as contactMessages from './2026-11-25-0021-contact-messages.ts'
+import * as exercises from './2026-11-25-0022-exercises.ts'
 import * as directMessages from './2026-11-25-0023-direct-messages.ts'
 import * as subscriptions from './2026-11-25-0025-subscriptions.ts'
 
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0015-object-upload-ids': objectUploadIds,
   '2026-11-25-0016-rendered-markdown': renderedMarkdown,
   '2026-11-25-0021-contact-messages': contactMessages,
-  '2026-11-25-0025-subscriptions': subscriptions,
+  '2026-11-25-0022-exercises': exercises,
   '2026-11-25-0023-direct-messages': directMessages,
+  '2026-11-25-0025-subscriptions': subscriptions,
 }

@@ -1,5 +1,6 @@
 import { courseRoutes } from './courses.ts'
 import { labRoutes, labStoryRoutes, studyRoutes } from './editable.ts'
+import { exerciseRoutes } from './exercises.ts'
 import { messageRoutes } from './messages.ts'
 import { peopleRoutes } from './people.ts'
 import { socialRoutes } from './social.ts'
@@ -8,6 +9,7 @@ import { socialRoutes } from './social.ts'
 export const apiRoutes = {
   courses: courseRoutes,
   studies: studyRoutes,
+  exercises: exerciseRoutes,
   labs: labRoutes,
   labStories: labStoryRoutes,
   social: socialRoutes,

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import { isStorageFull } from '#db/database.ts'
 import type { DB } from '#db/schema.ts'
 import { type Actor, actorOf } from '#features/actor.ts'
+import type { ExerciseServices } from '#features/exercises/answers.server.ts'
 import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
 import type { Publish } from '#features/messages/events.ts'
@@ -10,6 +11,7 @@ import type { MessageLimits } from '#features/messages/message-limits.server.ts'
 import { ApiError } from './api-error.ts'
 import { registerCourseRoutes } from './courses.ts'
 import { keepSignedInAnswersPrivate, refuseCrossSiteWrites } from './cross-site.ts'
+import { registerExerciseRoutes } from './exercises.ts'
 import { registerLabRoutes } from './labs.ts'
 import { registerMessageRoutes } from './messages.ts'
 import { registerOpenApi } from './openapi.ts'
@@ -38,6 +40,8 @@ export async function apiPlugin(
      * the browser), or else of the same session (Amplify's cookies) the pages read.
      */
     user(request: FastifyRequest): Promise<SessionUser | undefined>
+    /** Answering exercises: the server's verifier of code and each learner's limits. */
+    exercises: ExerciseServices
   },
 ): Promise<void> {
   const actor = async (request: FastifyRequest): Promise<Actor | undefined> =>
@@ -78,7 +82,8 @@ export async function apiPlugin(
   // Before the routes: it collects each as it is registered.
   await registerOpenApi(api)
   registerCourseRoutes(api, options.db, options.images, actor)
-  registerStudyRoutes(api, options.db, options.images, actor)
+  registerStudyRoutes(api, options.db, options.images, options.exercises.verifier, actor)
+  registerExerciseRoutes(api, options.db, options.markdown, options.exercises, actor)
   registerLabRoutes(api, options.db, options.images, actor)
   registerSocialRoutes(api, options.db, options.markdown, actor)
   registerPeopleRoutes(api, options.db, actor)

@@ -29,6 +29,19 @@ describe('/api/openapi.json', () => {
       },
       user: async () => undefined,
       messages: { limits: { limiter: memoryRateLimiter(), perUserPerMinute: 30 }, now: Date.now },
+      // No code is answered here.
+      exercises: {
+        verifier: {
+          verify: async () => {
+            throw new Error('no code is verified in this test')
+          },
+        },
+        limits: {
+          limiter: memoryRateLimiter(),
+          answersPerMinute: 30,
+          codeSubmissionsPerMinute: 10,
+        },
+      },
     })
     await app.ready()
   })

@@ -309,7 +309,8 @@ describe('the run panel', () => {
   const javascriptQuestion = {
     language: 'javascript',
     // A regular expression and an escape too: every token colour is checked for contrast.
-    starterCode: 'const name = input().replace(/\\s+$/, "")\nconsole.log("こんにちは、" + name + "\\t".trim())\n',
+    starterCode:
+      'const name = input().replace(/\\s+$/, "")\nconsole.log("こんにちは、" + name + "\\t".trim())\n',
     tests: [
       { name: '例 1', stdin: 'ハナ\n', expectedOutput: 'こんにちは、ハナ\n' },
       { name: '例 2', stdin: 'タロウ\n', expectedOutput: 'こんにちは、タロウさん\n' },

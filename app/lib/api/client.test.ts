@@ -33,6 +33,19 @@ describe('callApi', () => {
       },
       user: async () => ({ sub: 'user-author', groups: [] }),
       messages: { limits: { limiter: memoryRateLimiter(), perUserPerMinute: 30 }, now: Date.now },
+      // No code is answered here.
+      exercises: {
+        verifier: {
+          verify: async () => {
+            throw new Error('no code is verified in this test')
+          },
+        },
+        limits: {
+          limiter: memoryRateLimiter(),
+          answersPerMinute: 30,
+          codeSubmissionsPerMinute: 10,
+        },
+      },
     })
     const address = await app.listen({ port: 0, host: '127.0.0.1' })
     baseUrl = `${address}/api`
