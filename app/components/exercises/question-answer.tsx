@@ -1,0 +1,269 @@
+import { Lock } from 'lucide-react'
+import { type ReactNode, useId, useState } from 'react'
+import { Link } from 'react-router'
+import { inputClass } from '#app/components/courses/course-editor.tsx'
+import { MarkdownView } from '#app/components/markdown-view.tsx'
+import { LEVEL_LABELS } from '#features/courses/course-card.ts'
+import type { AnswerInput } from '#features/exercises/question-input.ts'
+import { MAX_TEXT_ANSWER_LENGTH } from '#features/exercises/question-input.ts'
+import { type ExerciseStatus, StatusBadge } from './exercise-status.tsx'
+import type { AnswerFeedback, LearnerQuestion } from './learner-types.ts'
+import { KIND_LABELS, LANGUAGE_LABELS } from './question-form-state.ts'
+
+type Submit = (answer: AnswerInput) => Promise<AnswerFeedback>
+
+const primaryButton =
+  'rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700 disabled:opacity-50'
+
+/**
+ * One question to answer: its prompt, the kind's input, and the server's verdict with the
+ * explanation; answering again is always allowed. A locked (premium) question shows its lock
+ * and the way to the plans instead of a body, which the server did not send.
+ */
+export function QuestionAnswer(props: {
+  number: number
+  question: LearnerQuestion
+  submit: Submit
+  /** The code question's editor and run panel; it posts through `submit` too. */
+  codePanel?(
+    question: Extract<LearnerQuestion, { kind: 'code'; locked: false }>,
+    submit: Submit,
+  ): ReactNode
+}) {
+  const { question, number } = props
+  const headingId = useId()
+  const [status, setStatus] = useState<ExerciseStatus>(question.status)
+  const [feedback, setFeedback] = useState<AnswerFeedback | undefined>()
+  const [problem, setProblem] = useState<string | undefined>()
+
+  const submit: Submit = async (answer) => {
+    setProblem(undefined)
+    try {
+      const verdict = await props.submit(answer)
+      setFeedback(verdict)
+      setStatus((old) => (verdict.correct || old === 'solved' ? 'solved' : 'attempted'))
+      return verdict
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : '送信できませんでした。')
+      throw error
+    }
+  }
+
+  return (
+    <section
+      aria-labelledby={headingId}
+      data-question-id={question.id}
+      data-question-kind={question.kind}
+      className="rounded-xl border border-slate-200 p-4 sm:p-6 dark:border-slate-800"
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <h2 id={headingId} className="text-lg font-bold">
+          問題 {number}
+        </h2>
+        <span className="text-sm text-slate-600 dark:text-slate-400">
+          {KIND_LABELS[question.kind]}
+          {!question.locked &&
+            question.kind === 'code' &&
+            `（${LANGUAGE_LABELS[question.language]}）`}
+          ・{LEVEL_LABELS[question.difficulty]}
+        </span>
+        <StatusBadge status={status} />
+      </div>
+      {question.locked ? (
+        <div className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950">
+          <p className="flex items-center gap-2 font-semibold">
+            <Lock aria-hidden="true" className="size-5 shrink-0" />
+            この問題はプレミアムプランで挑戦できます
+          </p>
+          <Link
+            to="/plans"
+            className="mt-3 inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+          >
+            プランを見る
+          </Link>
+        </div>
+      ) : (
+        <>
+          <MarkdownView html={question.promptHtml} className="mt-4" />
+          <div className="mt-4">
+            {(question.kind === 'single' || question.kind === 'multiple') && (
+              <ChoiceAnswer question={question} feedback={feedback} submit={submit} />
+            )}
+            {question.kind === 'text' && <TextAnswer submit={submit} />}
+            {question.kind === 'code' &&
+              (props.codePanel ? (
+                props.codePanel(question, submit)
+              ) : (
+                <p className="text-sm">コード問題を読み込んでいます…</p>
+              ))}
+          </div>
+          {problem && (
+            <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
+              {problem}
+            </p>
+          )}
+          <Feedback feedback={feedback} />
+        </>
+      )}
+    </section>
+  )
+}
+
+function ChoiceAnswer(props: {
+  question: Extract<LearnerQuestion, { kind: 'single' | 'multiple'; locked: false }>
+  feedback: AnswerFeedback | undefined
+  submit: Submit
+}) {
+  const { question, feedback } = props
+  const multiple = question.kind === 'multiple'
+  const name = useId()
+  const [chosen, setChosen] = useState<string[]>([])
+  const [sending, setSending] = useState(false)
+  const markOf = (id: string) => feedback?.chosen?.find((option) => option.id === id)
+
+  async function send() {
+    setSending(true)
+    try {
+      await props.submit(
+        multiple
+          ? { kind: 'multiple', optionIds: chosen }
+          : { kind: 'single', optionId: chosen[0] ?? '' },
+      )
+    } catch {
+      // Shown by the question (its problem line).
+    } finally {
+      setSending(false)
+    }
+  }
+
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault()
+        void send()
+      }}
+    >
+      <fieldset>
+        <legend className="text-sm font-semibold">
+          {multiple ? '正しいものをすべて選んでください' : '正しいものを 1 つ選んでください'}
+        </legend>
+        <ul className="mt-2 flex flex-col gap-2">
+          {question.options.map((option) => {
+            const mark = markOf(option.id)
+            return (
+              <li key={option.id}>
+                <label
+                  className={`flex items-center gap-2 rounded-md border px-3 py-2 ${
+                    mark === undefined
+                      ? 'border-slate-300 dark:border-slate-700'
+                      : mark.correct
+                        ? 'border-emerald-600 bg-emerald-50 dark:bg-emerald-950'
+                        : 'border-red-600 bg-red-50 dark:bg-red-950'
+                  }`}
+                >
+                  <input
+                    type={multiple ? 'checkbox' : 'radio'}
+                    name={name}
+                    value={option.id}
+                    checked={chosen.includes(option.id)}
+                    onChange={(event) =>
+                      setChosen((old) =>
+                        multiple
+                          ? event.target.checked
+                            ? [...old, option.id]
+                            : old.filter((id) => id !== option.id)
+                          : [option.id],
+                      )
+                    }
+                  />
+                  <span className="flex-1">{option.text}</span>
+                  {mark && (
+                    <span
+                      className="text-sm font-semibold"
+                      data-option-mark={mark.correct ? 'right' : 'wrong'}
+                    >
+                      {mark.correct ? '○ 正しい' : '× 誤り'}
+                    </span>
+                  )}
+                </label>
+              </li>
+            )
+          })}
+        </ul>
+      </fieldset>
+      <button
+        type="submit"
+        className={`${primaryButton} mt-3`}
+        disabled={sending || chosen.length === 0}
+      >
+        答える
+      </button>
+    </form>
+  )
+}
+
+function TextAnswer(props: { submit: Submit }) {
+  const id = useId()
+  const [text, setText] = useState('')
+  const [sending, setSending] = useState(false)
+  return (
+    <form
+      className="flex flex-wrap items-end gap-2"
+      onSubmit={(event) => {
+        event.preventDefault()
+        setSending(true)
+        props
+          .submit({ kind: 'text', text })
+          .catch(() => undefined)
+          .finally(() => setSending(false))
+      }}
+    >
+      <div className="flex min-w-0 flex-1 flex-col gap-1 text-sm">
+        <label htmlFor={id} className="font-semibold">
+          答え
+        </label>
+        <input
+          id={id}
+          value={text}
+          maxLength={MAX_TEXT_ANSWER_LENGTH}
+          onChange={(event) => setText(event.target.value)}
+          className={inputClass}
+        />
+      </div>
+      <button type="submit" className={primaryButton} disabled={sending || text.trim() === ''}>
+        答える
+      </button>
+    </form>
+  )
+}
+
+/** The verdict and the explanation, announced as they arrive. */
+function Feedback({ feedback }: { feedback: AnswerFeedback | undefined }) {
+  return (
+    <div aria-live="polite" className="mt-4">
+      {feedback && (
+        <div
+          data-verdict={feedback.correct ? 'correct' : 'wrong'}
+          className={`rounded-lg border p-4 ${
+            feedback.correct
+              ? 'border-emerald-600 bg-emerald-50 dark:bg-emerald-950'
+              : 'border-red-600 bg-red-50 dark:bg-red-950'
+          }`}
+        >
+          <p className="font-bold">
+            {feedback.correct ? '正解です！' : '不正解です。もう一度挑戦してみましょう。'}
+          </p>
+          {!feedback.correct && feedback.missed !== undefined && feedback.missed > 0 && (
+            <p className="mt-1 text-sm">選ばれていない正解があと {feedback.missed} つあります。</p>
+          )}
+          {feedback.explanationHtml !== '' && (
+            <div className="mt-3">
+              <h3 className="text-sm font-semibold">解説</h3>
+              <MarkdownView html={feedback.explanationHtml} className="mt-1" />
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  )
+}
