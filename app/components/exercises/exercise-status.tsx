@@ -1,10 +1,11 @@
 import { Check, Circle, CircleDot } from 'lucide-react'
 
-/** A learner's status on one question. */
-export type ExerciseStatus = 'not-started' | 'attempted' | 'solved'
+import type { QuestionStatus as ExerciseStatus } from './learner-types.ts'
+
+export type { ExerciseStatus }
 
 export const STATUS_LABELS: Record<ExerciseStatus, string> = {
-  'not-started': '未挑戦',
+  not_started: '未挑戦',
   attempted: '挑戦中',
   solved: '正解済み',
 }

@@ -7,10 +7,14 @@ import { LEVEL_LABELS } from '#features/courses/course-card.ts'
 import type { AnswerInput } from '#features/exercises/question-input.ts'
 import { MAX_TEXT_ANSWER_LENGTH } from '#features/exercises/question-input.ts'
 import { type ExerciseStatus, StatusBadge } from './exercise-status.tsx'
-import type { AnswerFeedback, LearnerQuestion } from './learner-types.ts'
+import type { AnswerResult, LearnerContent, LearnerQuestion } from './learner-types.ts'
 import { KIND_LABELS, LANGUAGE_LABELS } from './question-form-state.ts'
 
-type Submit = (answer: AnswerInput) => Promise<AnswerFeedback>
+type Submit = (answer: AnswerInput) => Promise<AnswerResult>
+
+export type { Submit as SubmitAnswer }
+
+type CodeContent = Extract<LearnerContent, { kind: 'code' }>
 
 const primaryButton =
   'rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700 disabled:opacity-50'
@@ -25,24 +29,22 @@ export function QuestionAnswer(props: {
   question: LearnerQuestion
   submit: Submit
   /** The code question's editor and run panel; it posts through `submit` too. */
-  codePanel?(
-    question: Extract<LearnerQuestion, { kind: 'code'; locked: false }>,
-    submit: Submit,
-  ): ReactNode
+  codePanel?(question: LearnerQuestion, content: CodeContent, submit: Submit): ReactNode
 }) {
   const { question, number } = props
+  const { content } = question
   const headingId = useId()
   const [status, setStatus] = useState<ExerciseStatus>(question.status)
-  const [feedback, setFeedback] = useState<AnswerFeedback | undefined>()
+  const [result, setResult] = useState<AnswerResult | undefined>()
   const [problem, setProblem] = useState<string | undefined>()
 
   const submit: Submit = async (answer) => {
     setProblem(undefined)
     try {
-      const verdict = await props.submit(answer)
-      setFeedback(verdict)
-      setStatus((old) => (verdict.correct || old === 'solved' ? 'solved' : 'attempted'))
-      return verdict
+      const answered = await props.submit(answer)
+      setResult(answered)
+      setStatus(answered.status)
+      return answered
     } catch (error) {
       setProblem(error instanceof Error ? error.message : '送信できませんでした。')
       throw error
@@ -62,14 +64,12 @@ export function QuestionAnswer(props: {
         </h2>
         <span className="text-sm text-slate-600 dark:text-slate-400">
           {KIND_LABELS[question.kind]}
-          {!question.locked &&
-            question.kind === 'code' &&
-            `（${LANGUAGE_LABELS[question.language]}）`}
-          ・{LEVEL_LABELS[question.difficulty]}
+          {question.language && `（${LANGUAGE_LABELS[question.language]}）`}・
+          {LEVEL_LABELS[question.difficulty]}
         </span>
         <StatusBadge status={status} />
       </div>
-      {question.locked ? (
+      {question.locked || question.promptHtml === null || content === null ? (
         <div className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950">
           <p className="flex items-center gap-2 font-semibold">
             <Lock aria-hidden="true" className="size-5 shrink-0" />
@@ -86,23 +86,21 @@ export function QuestionAnswer(props: {
         <>
           <MarkdownView html={question.promptHtml} className="mt-4" />
           <div className="mt-4">
-            {(question.kind === 'single' || question.kind === 'multiple') && (
-              <ChoiceAnswer question={question} feedback={feedback} submit={submit} />
+            {(content.kind === 'single' || content.kind === 'multiple') && (
+              <ChoiceAnswer content={content} result={result} submit={submit} />
             )}
-            {question.kind === 'text' && <TextAnswer submit={submit} />}
-            {question.kind === 'code' &&
-              (props.codePanel ? (
-                props.codePanel(question, submit)
-              ) : (
-                <p className="text-sm">コード問題を読み込んでいます…</p>
-              ))}
+            {content.kind === 'text' && <TextAnswer submit={submit} />}
+            {content.kind === 'code' && props.codePanel?.(question, content, submit)}
           </div>
           {problem && (
             <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
               {problem}
             </p>
           )}
-          <Feedback feedback={feedback} />
+          <Feedback
+            result={result}
+            explanationHtml={result?.explanationHtml ?? question.explanationHtml}
+          />
         </>
       )}
     </section>
@@ -110,25 +108,36 @@ export function QuestionAnswer(props: {
 }
 
 function ChoiceAnswer(props: {
-  question: Extract<LearnerQuestion, { kind: 'single' | 'multiple'; locked: false }>
-  feedback: AnswerFeedback | undefined
+  content: Extract<LearnerContent, { kind: 'single' | 'multiple' }>
+  result: AnswerResult | undefined
   submit: Submit
 }) {
-  const { question, feedback } = props
-  const multiple = question.kind === 'multiple'
+  const { content } = props
+  const multiple = content.kind === 'multiple'
   const name = useId()
   const [chosen, setChosen] = useState<string[]>([])
   const [sending, setSending] = useState(false)
-  const markOf = (id: string) => feedback?.chosen?.find((option) => option.id === id)
+  // The options of the last answer as the server judged them; changing the choice clears them.
+  const [answered, setAnswered] = useState<string[]>([])
+  const markOf = (id: string): 'right' | 'wrong' | undefined => {
+    const feedback = props.result?.feedback
+    if (!feedback || !answered.includes(id)) return undefined
+    if (feedback.kind === 'single') return feedback.chosenWrong ? 'wrong' : 'right'
+    if (feedback.kind === 'multiple')
+      return feedback.wrongOptionIds.includes(id) ? 'wrong' : 'right'
+    return undefined
+  }
 
   async function send() {
     setSending(true)
     try {
+      setAnswered([])
       await props.submit(
         multiple
           ? { kind: 'multiple', optionIds: chosen }
           : { kind: 'single', optionId: chosen[0] ?? '' },
       )
+      setAnswered(chosen)
     } catch {
       // Shown by the question (its problem line).
     } finally {
@@ -148,7 +157,7 @@ function ChoiceAnswer(props: {
           {multiple ? '正しいものをすべて選んでください' : '正しいものを 1 つ選んでください'}
         </legend>
         <ul className="mt-2 flex flex-col gap-2">
-          {question.options.map((option) => {
+          {content.options.map((option) => {
             const mark = markOf(option.id)
             return (
               <li key={option.id}>
@@ -156,7 +165,7 @@ function ChoiceAnswer(props: {
                   className={`flex items-center gap-2 rounded-md border px-3 py-2 ${
                     mark === undefined
                       ? 'border-slate-300 dark:border-slate-700'
-                      : mark.correct
+                      : mark === 'right'
                         ? 'border-emerald-600 bg-emerald-50 dark:bg-emerald-950'
                         : 'border-red-600 bg-red-50 dark:bg-red-950'
                   }`}
@@ -178,11 +187,8 @@ function ChoiceAnswer(props: {
                   />
                   <span className="flex-1">{option.text}</span>
                   {mark && (
-                    <span
-                      className="text-sm font-semibold"
-                      data-option-mark={mark.correct ? 'right' : 'wrong'}
-                    >
-                      {mark.correct ? '○ 正しい' : '× 誤り'}
+                    <span className="text-sm font-semibold" data-option-mark={mark}>
+                      {mark === 'right' ? '○ 正しい' : '× 誤り'}
                     </span>
                   )}
                 </label>
@@ -237,31 +243,31 @@ function TextAnswer(props: { submit: Submit }) {
   )
 }
 
-/** The verdict and the explanation, announced as they arrive. */
-function Feedback({ feedback }: { feedback: AnswerFeedback | undefined }) {
+/** The verdict and the explanation, announced as they arrive; the explanation stays once answered. */
+function Feedback(props: { result: AnswerResult | undefined; explanationHtml: string | null }) {
+  const { result, explanationHtml } = props
+  const missing = result?.feedback.kind === 'multiple' ? result.feedback.missingCorrect : 0
   return (
-    <div aria-live="polite" className="mt-4">
-      {feedback && (
+    <div aria-live="polite" className="mt-4 flex flex-col gap-3">
+      {result && (
         <div
-          data-verdict={feedback.correct ? 'correct' : 'wrong'}
+          data-verdict={result.verdict}
           className={`rounded-lg border p-4 ${
-            feedback.correct
+            result.verdict === 'correct'
               ? 'border-emerald-600 bg-emerald-50 dark:bg-emerald-950'
               : 'border-red-600 bg-red-50 dark:bg-red-950'
           }`}
         >
-          <p className="font-bold">
-            {feedback.correct ? '正解です！' : '不正解です。もう一度挑戦してみましょう。'}
-          </p>
-          {!feedback.correct && feedback.missed !== undefined && feedback.missed > 0 && (
-            <p className="mt-1 text-sm">選ばれていない正解があと {feedback.missed} つあります。</p>
+          <p className="font-bold">{result.message}</p>
+          {result.verdict === 'incorrect' && missing > 0 && (
+            <p className="mt-1 text-sm">選ばれていない正解があと {missing} つあります。</p>
           )}
-          {feedback.explanationHtml !== '' && (
-            <div className="mt-3">
-              <h3 className="text-sm font-semibold">解説</h3>
-              <MarkdownView html={feedback.explanationHtml} className="mt-1" />
-            </div>
-          )}
+        </div>
+      )}
+      {explanationHtml && (
+        <div className="rounded-lg bg-slate-50 p-4 dark:bg-slate-900">
+          <h3 className="text-sm font-semibold">解説</h3>
+          <MarkdownView html={explanationHtml} className="mt-1" />
         </div>
       )}
     </div>

@@ -3,6 +3,7 @@ import { tagsFromText } from '#app/components/courses/course-editor.tsx'
 import type { CodeLanguage } from '#features/exercises/code-run.ts'
 import { DEFAULT_TIME_LIMIT_MS } from '#features/exercises/code-run.ts'
 import type { QuestionKind, questionFields } from '#features/exercises/question-input.ts'
+import type { AuthorQuestion } from './learner-types.ts'
 
 /** What an author sends for a question (the schema's input side). */
 export type QuestionPayload = z.input<typeof questionFields>
@@ -61,11 +62,11 @@ export function blankTest(index: number): TestState {
 
 /** The editor's state of a stored question, or of a new one of `kind`. */
 export function formStateOf(
-  question: Stored | null,
+  question: Omit<AuthorQuestion, 'id' | 'position' | 'revision'> | null,
   kind: QuestionKind = 'single',
 ): QuestionFormState {
   const state: QuestionFormState = {
-    kind: question?.kind ?? kind,
+    kind: question?.content.kind ?? kind,
     prompt: question?.prompt ?? '',
     explanation: question?.explanation ?? '',
     difficulty: question?.difficulty ?? 'beginner',
@@ -84,24 +85,25 @@ export function formStateOf(
     timeLimitMs: DEFAULT_TIME_LIMIT_MS,
   }
   if (!question) return state
-  switch (question.kind) {
+  const content = question.content
+  switch (content.kind) {
     case 'single':
     case 'multiple':
-      return { ...state, options: question.options.map((option) => ({ ...option })) }
+      return { ...state, options: content.options.map((option) => ({ ...option })) }
     case 'text':
       return {
         ...state,
-        acceptedAnswers: question.acceptedAnswers.length > 0 ? [...question.acceptedAnswers] : [''],
-        pattern: question.pattern ?? '',
+        acceptedAnswers: content.acceptedAnswers.length > 0 ? [...content.acceptedAnswers] : [''],
+        pattern: content.pattern ?? '',
       }
     case 'code':
       return {
         ...state,
-        language: question.language,
-        starterCode: question.starterCode,
-        referenceSolution: question.referenceSolution,
-        tests: question.tests.map((test) => ({ ...test, key: newOptionId() })),
-        timeLimitMs: question.timeLimitMs,
+        language: content.language,
+        starterCode: content.starterCode,
+        referenceSolution: content.referenceSolution,
+        tests: content.tests.map((test) => ({ ...test, key: newOptionId() })),
+        timeLimitMs: content.timeLimitMs,
       }
   }
 }
