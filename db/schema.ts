@@ -125,13 +125,14 @@ export interface TagLinksTable {
 }
 
 export type ContentKind = 'course' | 'study' | 'lab' | 'lab_story'
-export type HistoryEventKind = 'lesson_done' | 'published'
+/** `exercise_solved` added by migration 0022: a learner's first correct answer to a question. */
+export type HistoryEventKind = 'lesson_done' | 'published' | 'exercise_solved'
 
 export interface HistoryEventsTable {
   id: string
   user_id: string
   kind: HistoryEventKind
-  subject_kind: ContentKind | 'lesson'
+  subject_kind: ContentKind | 'lesson' | 'question'
   subject_id: string
   at: EpochMs
 }
@@ -181,7 +182,14 @@ export interface FollowsTable {
 }
 
 /** What `rendered_markdown` holds the HTML of. */
-export type RenderedKind = 'lesson' | 'study' | 'lab' | 'lab_story' | 'comment'
+export type RenderedKind =
+  | 'lesson'
+  | 'study'
+  | 'lab'
+  | 'lab_story'
+  | 'comment'
+  | 'question_prompt'
+  | 'question_explanation'
 
 /** Added by migration 0015: a text's Markdown rendered to sanitised HTML, while it is current. */
 export interface RenderedMarkdownTable {
@@ -191,6 +199,53 @@ export interface RenderedMarkdownTable {
   renderer_version: number
   html: string
   rendered_at: EpochMs
+}
+
+export type QuestionKind = 'single' | 'multiple' | 'text' | 'code'
+
+/** Added by migration 0022: one question of a study's exercise set, in the author's order. */
+export interface QuestionsTable {
+  id: string
+  study_id: string
+  /** Order within the study; reordering rewrites the positions of the study's questions. */
+  position: number
+  kind: QuestionKind
+  /** Code questions only. */
+  language: 'javascript' | 'python' | null
+  /** Markdown. */
+  prompt: string
+  /** Markdown, shown after answering. */
+  explanation: Defaulted<string>
+  difficulty: CourseLevel
+  access: CourseAccess
+  /** JSON of the kind-specific part (features/exercises/question-input.ts `questionBody`). */
+  body: string
+  revision: Defaulted<number>
+  created_at: EpochMs
+  updated_at: EpochMs
+}
+
+/** Added by migration 0022: one answer a learner sent, as sent, with the server's verdict. */
+export interface QuestionAttemptsTable {
+  id: string
+  user_id: string
+  question_id: string
+  question_revision: number
+  /** JSON of `answerInput`. */
+  answer: string
+  verdict: 'correct' | 'incorrect'
+  created_at: EpochMs
+}
+
+/** Added by migration 0022: a learner's status per question (a row once attempted). */
+export interface QuestionProgressTable {
+  user_id: string
+  question_id: string
+  study_id: string
+  attempts: number
+  /** The first correct answer; null while only attempted. */
+  solved_at: EpochMs | null
+  last_attempt_at: EpochMs
 }
 
 /** What a contact message is about (the form's 講座について / 不具合の報告 / お支払い / その他). */
@@ -236,6 +291,10 @@ export interface DB {
   study_tags: TagLinksTable
   lab_tags: TagLinksTable
   lab_story_tags: TagLinksTable
+  questions: QuestionsTable
+  question_tags: TagLinksTable
+  question_attempts: QuestionAttemptsTable
+  question_progress: QuestionProgressTable
   history_events: HistoryEventsTable
   likes: LikesTable
   comments: CommentsTable

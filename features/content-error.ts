@@ -11,6 +11,8 @@ export type ContentErrorCode =
   | 'CONFLICT'
   | 'VALIDATION_FAILED'
   | 'LOCKED'
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE'
 
 /** The HTTP status pages and /api answer each code with. */
 const HTTP_STATUS: Record<ContentErrorCode, number> = {
@@ -21,6 +23,8 @@ const HTTP_STATUS: Record<ContentErrorCode, number> = {
   STALE_REVISION: 409,
   CONFLICT: 409,
   VALIDATION_FAILED: 400,
+  RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
 }
 
 /**

@@ -43,6 +43,11 @@ export function lessonPath(username: string, courseId: string, lessonId: string)
   return `${contentPath('course', username, courseId)}/lessons/${lessonId}`
 }
 
+/** A study's exercise set: `/{user}/studies/{study id}/exercises`. */
+export function exercisesPath(username: string, studyId: string): string {
+  return `${contentPath('study', username, studyId)}/exercises`
+}
+
 /** A user's profile page: `/{user}`. */
 export function profilePath(username: string): string {
   return `/${username}`

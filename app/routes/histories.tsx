@@ -63,6 +63,7 @@ export default function Histories({ loaderData: { history } }: Route.ComponentPr
     { label: '学習した日', value: `${summary.totals.activeDays} 日`, id: 'active-days' },
     { label: '完了したレッスン', value: `${summary.totals.lessonsDone} 件`, id: 'lessons' },
     { label: '公開したコンテンツ', value: `${summary.totals.published} 件`, id: 'published' },
+    { label: '解いた問題', value: `${summary.totals.exercisesSolved} 問`, id: 'exercises' },
   ]
   return (
     <div className="max-w-4xl">
@@ -118,6 +119,7 @@ export default function Histories({ loaderData: { history } }: Route.ComponentPr
 
 function eventLabel(entry: HistoryEntry): string {
   if (entry.subjectKind === 'lesson') return 'レッスンを完了'
+  if (entry.subjectKind === 'question') return '問題を解いた'
   return `${CONTENT_KINDS[entry.subjectKind].label}を公開`
 }
 

@@ -16,6 +16,7 @@ import * as objectPartFiles from './2026-11-23-0014-object-part-files.ts'
 import * as objectUploadIds from './2026-11-25-0015-object-upload-ids.ts'
 import * as renderedMarkdown from './2026-11-25-0016-rendered-markdown.ts'
 import * as contactMessages from './2026-11-25-0021-contact-messages.ts'
+import * as exercises from './2026-11-25-0022-exercises.ts'
 
 /**
  * Every migration, in order. Listed statically rather than read from the folder so the same
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0015-object-upload-ids': objectUploadIds,
   '2026-11-25-0016-rendered-markdown': renderedMarkdown,
   '2026-11-25-0021-contact-messages': contactMessages,
+  '2026-11-25-0022-exercises': exercises,
 }

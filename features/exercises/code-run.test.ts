@@ -64,12 +64,11 @@ describe('runTests', () => {
 describe('question fields', () => {
   const common = { prompt: '1 + 1 は？' }
   it('needs exactly one correct option for a single choice', () => {
-    const options = [
-      { id: 'a', text: '1', correct: true },
-      { id: 'b', text: '2', correct: true },
-    ]
+    const first = { id: 'a', text: '1', correct: true }
+    const second = { id: 'b', text: '2', correct: true }
+    const options = [first, second]
     expect(questionFields.safeParse({ ...common, kind: 'single', options }).success).toBe(false)
-    options[1].correct = false
+    second.correct = false
     expect(questionFields.safeParse({ ...common, kind: 'single', options }).success).toBe(true)
   })
   it('needs an accepted answer or a pattern for a short text', () => {

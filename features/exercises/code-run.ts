@@ -75,12 +75,15 @@ export type TestOutcome = { name: string; passed: boolean; run: CodeRunResult }
 /**
  * Runs `code` once per test, in order, with that test's stdin, and judges each run. Stops
  * early when the runner is unavailable (the rest would be too); the caller reports that
- * rather than a verdict.
+ * rather than a verdict. With `stopAfterTimeout`, also after the first run that hit the time
+ * limit: the server's verifier bounds a looping submission to one time limit, not one per test
+ * (the outcomes are then fewer than the tests, so `allPassed` is false).
  */
 export async function runTests(
   run: CodeRunner,
   request: { language: CodeLanguage; code: string; timeLimitMs: number },
   tests: readonly CodeTest[],
+  options: { stopAfterTimeout?: boolean } = {},
 ): Promise<TestOutcome[]> {
   const outcomes: TestOutcome[] = []
   for (const test of tests) {
@@ -91,6 +94,7 @@ export async function runTests(
       run: result,
     })
     if (result.outcome === 'unavailable') break
+    if (options.stopAfterTimeout && result.outcome === 'timeout') break
   }
   return outcomes
 }

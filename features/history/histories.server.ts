@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { ContentKind, DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
-import { CONTENT_KINDS, contentPath } from '#features/content-kinds.ts'
+import { CONTENT_KINDS, contentPath, exercisesPath } from '#features/content-kinds.ts'
 import type { HistoryEntry, HistorySummary } from '#features/history/history-views.ts'
 import { afterCursor } from '#features/pagination.server.ts'
 import { type Page, type PageQuery, pageFrom } from '#features/pagination.ts'
@@ -56,6 +56,7 @@ export async function readHistorySummary(
       events: events.length,
       lessonsDone: events.filter((event) => event.kind === 'lesson_done').length,
       published: events.filter((event) => event.kind === 'published').length,
+      exercisesSolved: events.filter((event) => event.kind === 'exercise_solved').length,
       activeDays: countsByDay.size,
     },
     heatmap: heatmapWeeks(countsByDay, today),
@@ -92,6 +93,28 @@ async function subjectsOf(
         title: lesson.title,
         courseTitle: lesson.course_title,
         path: `/${lesson.username}/courses/${lesson.course_id}/lessons/${lesson.id}`,
+      })
+    }
+  }
+  const questionIds = idsOf('question')
+  if (questionIds.length > 0) {
+    const questions = await db
+      .selectFrom('questions')
+      .innerJoin('studies', 'studies.id', 'questions.study_id')
+      .innerJoin('users', 'users.id', 'studies.owner_id')
+      .select([
+        'questions.id',
+        'questions.position',
+        'studies.id as study_id',
+        'studies.title as study_title',
+        'users.username',
+      ])
+      .where('questions.id', 'in', questionIds)
+      .execute()
+    for (const question of questions) {
+      subjects.set(question.id, {
+        title: `${question.study_title} の問題 ${question.position + 1}`,
+        path: `${exercisesPath(question.username, question.study_id)}#question-${question.id}`,
       })
     }
   }

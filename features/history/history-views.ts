@@ -5,10 +5,19 @@ import type { HistoryEventKind, HistoryEventsTable } from '#db/schema.ts'
 
 export const historyEntry = z.object({
   id: z.string(),
-  kind: z.enum(['lesson_done', 'published']) satisfies z.ZodType<HistoryEventKind>,
-  subjectKind: z.enum(['course', 'study', 'lab', 'lab_story', 'lesson']) satisfies z.ZodType<
-    HistoryEventsTable['subject_kind']
-  >,
+  kind: z.enum([
+    'lesson_done',
+    'published',
+    'exercise_solved',
+  ]) satisfies z.ZodType<HistoryEventKind>,
+  subjectKind: z.enum([
+    'course',
+    'study',
+    'lab',
+    'lab_story',
+    'lesson',
+    'question',
+  ]) satisfies z.ZodType<HistoryEventsTable['subject_kind']>,
   at: z.number(),
   subject: z
     .object({ title: z.string(), path: z.string(), courseTitle: z.string().optional() })
@@ -24,6 +33,8 @@ export const historySummary = z.object({
     events: z.number(),
     lessonsDone: z.number(),
     published: z.number(),
+    /** Questions solved (each counted at its first correct answer). */
+    exercisesSolved: z.number(),
     activeDays: z.number(),
   }),
   heatmap: z.array(z.array(z.object({ day: z.string(), count: z.number() }))),

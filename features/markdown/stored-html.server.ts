@@ -86,6 +86,8 @@ const RENDERED_TABLES = {
   lab: 'labs',
   lab_story: 'lab_stories',
   comment: 'comments',
+  question_prompt: 'questions',
+  question_explanation: 'questions',
 } as const satisfies Record<RenderedKind, keyof DB>
 
 /**

@@ -43,6 +43,18 @@ export function lessonLocked(
 }
 
 /**
+ * THE read rule for a question of an exercise set: a premium question is locked (its prompt,
+ * options and tests are not sent, and it cannot be answered) for readers whose plan does not
+ * include it, by the same rule as a premium lesson; the study's owner and admins always read it.
+ */
+export function exerciseLocked(
+  reader: PremiumReader,
+  question: { access: CourseAccess; ownerId: string },
+): boolean {
+  return question.access === 'premium' && !includesPremium(reader, question.ownerId)
+}
+
+/**
  * `lessonLocked` negated, as a SQL condition over the columns of a query that joins a lesson
  * with its course (column references, e.g. `{ courseAccess: 'c.access', … }`), so that a
  * query never matches or returns a body its reader may not read.

@@ -3,13 +3,17 @@ import type { z } from 'zod'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
+import { basedOnRevision } from '#features/courses/course-input.ts'
 import {
   editableItem,
   editItem,
   insertDraft,
   itemWrites,
+  markPublished,
   saveItemFields,
 } from '#features/editable-item.server.ts'
+import type { CodeRunner } from '#features/exercises/code-run.ts'
+import { referenceFailures, referenceRefusal } from '#features/exercises/reference-check.server.ts'
 import { checkMarkdownImages, type ImageStorage } from '#features/images/uploaded-image.server.ts'
 import { STUDY } from './editable-study.server.ts'
 import { type StudyFields, studyFields, studyUpdate } from './study-input.ts'
@@ -59,11 +63,56 @@ export async function updateStudy(
 }
 
 /**
- * Publish (it appears in the lists, the author's history records it), unpublish (only its
- * owner sees it again) and delete (its tag links cascade).
+ * Unpublish (only its owner sees it again) and delete (its questions and tag links cascade).
  */
-export const {
-  publish: publishStudy,
-  unpublish: unpublishStudy,
-  remove: deleteStudy,
-} = itemWrites(STUDY, 'study')
+export const { unpublish: unpublishStudy, remove: deleteStudy } = itemWrites(STUDY, 'study')
+
+/**
+ * Publishes a study: it appears in the lists and the author's history records it. A study
+ * with code questions is published only when every reference solution passes its own tests on
+ * the server's `runner` (issue 16 item 2); otherwise the refusal names each failing question.
+ * The runs happen before the transaction, and a question changed meanwhile makes it stale.
+ */
+export async function publishStudy(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  studyId: string,
+  input: z.input<typeof basedOnRevision>,
+  now = Date.now(),
+  runner?: CodeRunner,
+): Promise<{ revision: number; publishedAt: number }> {
+  const { revision } = parseInput(basedOnRevision, input)
+  // Ownership first, so that someone else learns nothing from the checks.
+  const study = await editableItem(db, STUDY, actor, studyId)
+  let checked = new Map<string, number>()
+  if (study.status !== 'published') {
+    const hasCode = await db
+      .selectFrom('questions')
+      .select('id')
+      .where('study_id', '=', studyId)
+      .where('kind', '=', 'code')
+      .executeTakeFirst()
+    if (hasCode) {
+      if (!runner) throw new Error('publishing a study with code questions needs a CodeRunner')
+      const found = await referenceFailures(db, runner, studyId)
+      if (found.failures.length > 0) throw referenceRefusal(found.failures)
+      checked = found.checked
+    }
+  }
+  return editItem(db, STUDY, actor, studyId, revision, now, async (trx, item) => {
+    if (item.status === 'published') return { publishedAt: item.published_at ?? now }
+    const current = await trx
+      .selectFrom('questions')
+      .select(['id', 'revision'])
+      .where('study_id', '=', studyId)
+      .where('kind', '=', 'code')
+      .execute()
+    if (
+      current.length !== checked.size ||
+      current.some((question) => checked.get(question.id) !== question.revision)
+    ) {
+      throw ContentError.stale()
+    }
+    return markPublished(trx, 'studies', item, 'study', now)
+  })
+}

@@ -3,7 +3,12 @@ import { newContentId } from '#db/ids.ts'
 import type { DB } from '#db/schema.ts'
 
 /** The link table of each content kind (one per kind, so links cascade with their item). */
-export type TagLinkTable = 'course_tags' | 'study_tags' | 'lab_tags' | 'lab_story_tags'
+export type TagLinkTable =
+  | 'course_tags'
+  | 'study_tags'
+  | 'lab_tags'
+  | 'lab_story_tags'
+  | 'question_tags'
 
 /** Replaces an item's tags with `names` (already normalised), creating tags not seen before. */
 export async function replaceItemTags(

@@ -1,0 +1,346 @@
+import type { Kysely } from 'kysely'
+import { z } from 'zod'
+import { newContentId } from '#db/ids.ts'
+import type { DB } from '#db/schema.ts'
+import { type Actor, mayEdit } from '#features/actor.ts'
+import { ContentError, parseInput } from '#features/content-error.ts'
+import { recordHistoryEvent } from '#features/history/history-events.server.ts'
+import { type MarkdownRenderer, renderedHtmlOf } from '#features/markdown/stored-html.server.ts'
+import { exerciseLocked, premiumReader } from '#features/plans/plan.server.ts'
+import type { RateLimiter } from '#server/rate-limiter.ts'
+import {
+  allPassed,
+  type CodeRunner,
+  OUTPUT_LIMIT_MESSAGE,
+  runTests,
+  type TestOutcome,
+  timeoutMessage,
+} from './code-run.ts'
+import { statusOf } from './exercise-set.server.ts'
+import { type Grade, gradeMultiple, gradeSingle, gradeText } from './grading.server.ts'
+import { type AnswerInput, answerInput } from './question-input.ts'
+import type { AnswerResult, AttemptView, TestReport } from './question-views.ts'
+import { bodyOf, type QuestionBody } from './questions.server.ts'
+
+// Answering (docs/decisions/031). The server grades every answer itself: choice and text
+// against the stored question, code by running it again against ALL the question's tests with
+// the server's own CodeRunner (server/code-sandbox). A request carries only the answer, never
+// a verdict, so no request can claim "solved". Attempts keep the answer as sent.
+
+const MINUTE_MS = 60_000
+
+/** Per-learner limits of answers (decision 031): counts per minute, on the shared RateLimiter. */
+export type AnswerLimits = {
+  limiter: RateLimiter
+  answersPerMinute: number
+  codeSubmissionsPerMinute: number
+}
+
+/** What answering needs of the server besides the database: its verifier and its limits. */
+export type ExerciseServices = {
+  /** Runs learners' programs in the server's sandbox (QuickJS / Pyodide off the main thread). */
+  runner: CodeRunner
+  limits: AnswerLimits
+  warn?: (details: object, message: string) => void
+}
+
+/** A question together with what answering it needs of its study. */
+async function answerableQuestion(db: Kysely<DB>, actor: Actor, questionId: string) {
+  const question = await db
+    .selectFrom('questions')
+    .innerJoin('studies', 'studies.id', 'questions.study_id')
+    .selectAll('questions')
+    .select(['studies.owner_id', 'studies.status as study_status'])
+    .where('questions.id', '=', questionId)
+    .executeTakeFirst()
+  // A draft study's questions exist only for its owner (and admins), who may try them.
+  if (!question || (question.study_status !== 'published' && !mayEdit(actor, question.owner_id))) {
+    throw ContentError.notFound('問題が見つかりません')
+  }
+  const reader = await premiumReader(db, actor)
+  if (exerciseLocked(reader, { access: question.access, ownerId: question.owner_id })) {
+    throw new ContentError('LOCKED', 'この問題はプレミアムプランで解くことができます')
+  }
+  return question
+}
+
+/** Counts this answer against the learner's limits; a limiter that fails lets it through. */
+async function checkLimits(
+  services: ExerciseServices,
+  userId: string,
+  kind: AnswerInput['kind'],
+): Promise<void> {
+  const { limits } = services
+  try {
+    const answers = await limits.limiter.hit(`exercise-answers:${userId}`, MINUTE_MS)
+    const code =
+      kind === 'code' ? await limits.limiter.hit(`exercise-code:${userId}`, MINUTE_MS) : 0
+    if (answers > limits.answersPerMinute || code > limits.codeSubmissionsPerMinute) {
+      throw new ContentError(
+        'RATE_LIMITED',
+        '短い時間に解答が多すぎます。1 分ほど待ってからもう一度送ってください',
+      )
+    }
+  } catch (error) {
+    if (error instanceof ContentError) throw error
+    services.warn?.({ err: error }, 'exercise limiter unavailable; answer not limited')
+  }
+}
+
+type CodeBody = Extract<QuestionBody, { kind: 'code' }>
+
+/**
+ * Each test's report. For learners, hidden tests say only whether they passed and how the run
+ * ended: their name, input, expected output and what the program printed stay on the server.
+ * Authors checking their reference solution (`revealHidden`) see every test in full.
+ */
+export function testReports(
+  body: CodeBody,
+  outcomes: readonly TestOutcome[],
+  options: { revealHidden?: boolean } = {},
+): TestReport[] {
+  let hiddenNumber = 0
+  return body.tests.map((test, index): TestReport => {
+    const outcome = outcomes[index]
+    if (test.hidden) hiddenNumber += 1
+    const name = test.hidden && !options.revealHidden ? `非公開テスト ${hiddenNumber}` : test.name
+    if (!outcome) {
+      return {
+        name,
+        hidden: test.hidden,
+        passed: false,
+        outcome: 'skipped',
+        stdout: null,
+        stderr: null,
+        error: null,
+        message: '前のテストが制限時間を超えたため実行していません',
+        durationMs: 0,
+      }
+    }
+    const { run } = outcome
+    const shown = !test.hidden || options.revealHidden === true
+    return {
+      name,
+      hidden: test.hidden,
+      passed: outcome.passed,
+      outcome: run.outcome === 'unavailable' ? 'error' : run.outcome,
+      stdout: shown ? run.stdout : null,
+      stderr: shown ? run.stderr : null,
+      error: shown && run.outcome === 'error' ? run.error : null,
+      message:
+        run.outcome === 'timeout'
+          ? timeoutMessage(body.timeLimitMs)
+          : run.outcome === 'output-limit'
+            ? OUTPUT_LIMIT_MESSAGE
+            : null,
+      durationMs: run.durationMs,
+    }
+  })
+}
+
+/**
+ * Runs a program against every test of a code question on the server's runner, stopping after
+ * a timeout. A runner that cannot run (not the program's fault) gives no verdict at all.
+ */
+export async function runAllTests(
+  runner: CodeRunner,
+  body: CodeBody,
+  code: string,
+): Promise<{ passed: boolean; outcomes: TestOutcome[] }> {
+  const outcomes = await runTests(
+    runner,
+    { language: body.language, code, timeLimitMs: body.timeLimitMs },
+    body.tests,
+    { stopAfterTimeout: true },
+  )
+  if (outcomes.some((outcome) => outcome.run.outcome === 'unavailable')) {
+    throw new ContentError(
+      'UNAVAILABLE',
+      'いまはコードを確かめられません。しばらく待ってからもう一度お試しください',
+    )
+  }
+  return { passed: allPassed(outcomes, body.tests), outcomes }
+}
+
+async function gradeCode(runner: CodeRunner, body: CodeBody, code: string): Promise<Grade> {
+  const { passed, outcomes } = await runAllTests(runner, body, code)
+  return { correct: passed, feedback: { kind: 'code', tests: testReports(body, outcomes) } }
+}
+
+function messageOf(grade: Grade): string {
+  if (grade.correct) return '正解です！'
+  const { feedback } = grade
+  switch (feedback.kind) {
+    case 'single':
+      return '不正解です。もう一度考えてみましょう'
+    case 'multiple': {
+      const parts: string[] = []
+      if (feedback.wrongOptionIds.length > 0) {
+        parts.push(`選んだ選択肢のうち ${feedback.wrongOptionIds.length} 個は正しくありません`)
+      }
+      if (feedback.missingCorrect > 0) {
+        parts.push(`正しい選択肢があと ${feedback.missingCorrect} 個あります`)
+      }
+      return `不正解です。${parts.join('。')}`
+    }
+    case 'text':
+      return '不正解です。表記を確かめてもう一度答えてみましょう'
+    case 'code': {
+      const passed = feedback.tests.filter((test) => test.passed).length
+      return `不正解です。${feedback.tests.length} 件中 ${passed} 件のテストに合格しました`
+    }
+  }
+}
+
+/**
+ * Grades one answer of the signed-in learner and stores it: the attempt (answer as sent,
+ * verdict, the question's revision), their status, and on their first correct answer a
+ * history event. Retry at will; a correct answer after a wrong one solves the question.
+ */
+export async function answerQuestion(
+  db: Kysely<DB>,
+  services: ExerciseServices & { markdown: MarkdownRenderer },
+  actor: Actor | undefined,
+  questionId: string,
+  input: z.input<typeof answerInput>,
+  now = Date.now(),
+): Promise<AnswerResult> {
+  if (!actor) throw ContentError.signInRequired()
+  const answer = parseInput(answerInput, input)
+  const question = await answerableQuestion(db, actor, questionId)
+  if (answer.kind !== question.kind) {
+    throw ContentError.validation([
+      { path: ['kind'], message: 'この問題の形式に合う答えを送ってください' },
+    ])
+  }
+  await checkLimits(services, actor.userId, answer.kind)
+
+  const body = bodyOf(question)
+  let grade: Grade
+  if (answer.kind === 'single' && body.kind === 'single') {
+    grade = gradeSingle(body.options, answer.optionId)
+  } else if (answer.kind === 'multiple' && body.kind === 'multiple') {
+    grade = gradeMultiple(body.options, answer.optionIds)
+  } else if (answer.kind === 'text' && body.kind === 'text') {
+    grade = gradeText(body, answer.text)
+  } else if (answer.kind === 'code' && body.kind === 'code') {
+    // Outside any transaction: a run takes up to the time limit.
+    grade = await gradeCode(services.runner, body, answer.code)
+  } else {
+    throw new Error(`question ${question.id} is stored as ${question.kind} but holds ${body.kind}`)
+  }
+
+  const verdict = grade.correct ? 'correct' : 'incorrect'
+  const attemptId = newContentId()
+  const { firstSolve, solvedAt } = await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('question_attempts')
+      .values({
+        id: attemptId,
+        user_id: actor.userId,
+        question_id: question.id,
+        question_revision: question.revision,
+        answer: JSON.stringify(answer),
+        verdict,
+        created_at: now,
+      })
+      .execute()
+    await trx
+      .insertInto('question_progress')
+      .values({
+        user_id: actor.userId,
+        question_id: question.id,
+        study_id: question.study_id,
+        attempts: 1,
+        solved_at: null,
+        last_attempt_at: now,
+      })
+      .onConflict((conflict) =>
+        conflict.columns(['user_id', 'question_id']).doUpdateSet((eb) => ({
+          attempts: eb('question_progress.attempts', '+', 1),
+          last_attempt_at: now,
+        })),
+      )
+      .execute()
+    let first = false
+    if (grade.correct) {
+      // Guarded: of two correct answers racing, one alone finds it unsolved.
+      const solved = await trx
+        .updateTable('question_progress')
+        .set({ solved_at: now })
+        .where('user_id', '=', actor.userId)
+        .where('question_id', '=', question.id)
+        .where('solved_at', 'is', null)
+        .executeTakeFirst()
+      first = Number(solved.numUpdatedRows) === 1
+      if (first) {
+        await recordHistoryEvent(trx, {
+          userId: actor.userId,
+          kind: 'exercise_solved',
+          subjectKind: 'question',
+          subjectId: question.id,
+          at: now,
+        })
+      }
+    }
+    const progress = await trx
+      .selectFrom('question_progress')
+      .select('solved_at')
+      .where('user_id', '=', actor.userId)
+      .where('question_id', '=', question.id)
+      .executeTakeFirst()
+    return { firstSolve: first, solvedAt: progress?.solved_at ?? null }
+  })
+
+  const explanationHtml = await renderedHtmlOf(db, services.markdown, {
+    kind: 'question_explanation',
+    id: question.id,
+    source: question.explanation,
+  })
+  return {
+    attemptId,
+    verdict,
+    message: messageOf(grade),
+    feedback: grade.feedback,
+    status: statusOf({ solved_at: solvedAt === null ? null : Number(solvedAt) }),
+    firstSolve,
+    explanationHtml,
+  }
+}
+
+export const attemptsQuery = z.object({
+  limit: z.coerce
+    .number({ error: '件数は 1 から 50 までの整数で指定してください' })
+    .int('件数は 1 から 50 までの整数で指定してください')
+    .min(1, '件数は 1 から 50 までの整数で指定してください')
+    .max(50, '件数は 1 から 50 までの整数で指定してください')
+    .default(20),
+})
+
+/** The signed-in learner's own attempts of one question, newest first. */
+export async function listMyAttempts(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  questionId: string,
+  input: z.input<typeof attemptsQuery> = {},
+): Promise<AttemptView[]> {
+  if (!actor) throw ContentError.signInRequired()
+  const { limit } = parseInput(attemptsQuery, input)
+  const rows = await db
+    .selectFrom('question_attempts')
+    .select(['id', 'question_id', 'question_revision', 'verdict', 'answer', 'created_at'])
+    .where('user_id', '=', actor.userId)
+    .where('question_id', '=', questionId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute()
+  return rows.map((row) => ({
+    id: row.id,
+    questionId: row.question_id,
+    questionRevision: row.question_revision,
+    verdict: row.verdict,
+    answer: JSON.parse(row.answer) as Record<string, unknown>,
+    createdAt: Number(row.created_at),
+  }))
+}
