@@ -59,7 +59,7 @@ export default [
     upcoming('dms', 'dms'),
     upcoming('dms/:id', 'dm-room'),
     route('drafts', 'routes/drafts.tsx'),
-    upcoming('exercises', 'exercises'),
+    route('exercises', 'routes/exercises/list.tsx', { id: 'exercises' }),
     route('histories', 'routes/histories.tsx'),
     route('notifications', 'routes/notifications.tsx'),
     route('labs', 'routes/labs/list.tsx', { id: 'labs' }),
@@ -74,9 +74,13 @@ export default [
     route(':user/labs_stories/:id/edit', 'routes/labs/story-editor.tsx', { id: 'lab-story-edit' }),
     route(':user/studies/create', 'routes/studies/editor.tsx', { id: 'study-create' }),
     route(':user/studies/:id/edit', 'routes/studies/editor.tsx', { id: 'study-edit' }),
-    upcoming(':user/studies/:id/exercises', 'exercises-of-study'),
-    upcoming(':user/studies/:id/exercises/create', 'exercise-create'),
-    upcoming(':user/studies/:id/exercises/edit', 'exercises-edit'),
-    upcoming(':user/studies/:id/exercises/:questionId/edit', 'question-edit'),
+    route(':user/studies/:id/exercises', 'routes/exercises/study-exercises.tsx'),
+    route(':user/studies/:id/exercises/create', 'routes/exercises/question-edit.tsx', {
+      id: 'question-create',
+    }),
+    route(':user/studies/:id/exercises/edit', 'routes/exercises/exercises-edit.tsx'),
+    route(':user/studies/:id/exercises/:questionId/edit', 'routes/exercises/question-edit.tsx', {
+      id: 'question-edit',
+    }),
   ]),
 ] satisfies RouteConfig

@@ -34,14 +34,6 @@ export const UPCOMING_PAGES: Record<string, UpcomingPage> = {
     emptyBody: 'メッセージを読むにはログインが必要です。',
     actions: [{ to: '/dms', label: 'メッセージ一覧へ' }],
   },
-  exercises: {
-    title: '演習',
-    description: 'スタディに含まれる演習問題の一覧です。',
-    heading: '演習',
-    emptyTitle: '公開中の演習はまだありません',
-    emptyBody: '選択問題、記述問題、JavaScript や Python のコード問題が、ここに並びます。',
-    actions: [BROWSE],
-  },
   plans: {
     title: '料金プラン',
     description: '無料プランと有料プランの比較です。',
@@ -51,27 +43,4 @@ export const UPCOMING_PAGES: Record<string, UpcomingPage> = {
       '無料プランでは、無料のコースと演習、ラボやストーリーの投稿ができます。有料プランではすべてのコースとプレミアム演習が使えるようになります。',
     actions: [SIGN_UP, BROWSE],
   },
-
-  'exercises-of-study': {
-    title: 'スタディの演習',
-    description: 'このスタディに含まれる演習問題です。',
-    heading: '演習',
-    emptyTitle: 'このスタディの演習はまだありません',
-    emptyBody: '演習が公開されると、ここで問題に答えてすぐに結果と解説を確かめられます。',
-    actions: [{ to: '/exercises', label: '演習の一覧へ' }],
-  },
-  'exercise-create': editorPage('演習の作成', '演習'),
-  'exercises-edit': editorPage('演習の編集', '演習'),
-  'question-edit': editorPage('問題の編集', '問題'),
-}
-
-function editorPage(title: string, kind: string): UpcomingPage {
-  return {
-    title,
-    description: `${kind}を書いて、下書き保存や公開をする画面です。`,
-    heading: title,
-    emptyTitle: `${kind}を書くにはログインが必要です`,
-    emptyBody: `${kind}の作成と編集は、ログインした本人だけができます。書いた内容は下書きとして自動で保存されます。`,
-    actions: [SIGN_UP, { to: '/drafts', label: '下書き一覧へ' }],
-  }
 }

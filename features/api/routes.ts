@@ -1,5 +1,6 @@
 import { courseRoutes } from './courses.ts'
 import { labRoutes, labStoryRoutes, studyRoutes } from './editable.ts'
+import { exampleRoutes } from './example.ts'
 import { peopleRoutes } from './people.ts'
 import { socialRoutes } from './social.ts'
 
@@ -11,4 +12,5 @@ export const apiRoutes = {
   labStories: labStoryRoutes,
   social: socialRoutes,
   people: peopleRoutes,
+  example: exampleRoutes,
 }

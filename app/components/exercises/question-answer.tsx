@@ -1,16 +1,17 @@
 import { Lock } from 'lucide-react'
 import { type ReactNode, useId, useState } from 'react'
 import { Link } from 'react-router'
-import { inputClass } from '#app/components/courses/course-editor.tsx'
 import { MarkdownView } from '#app/components/markdown-view.tsx'
 import { LEVEL_LABELS } from '#features/courses/course-card.ts'
 import type { AnswerInput } from '#features/exercises/question-input.ts'
-import { MAX_TEXT_ANSWER_LENGTH } from '#features/exercises/question-input.ts'
+import { MAX_TEXT_ANSWER_LENGTH } from '#features/exercises/question-limits.ts'
 import { type ExerciseStatus, StatusBadge } from './exercise-status.tsx'
+import { answerInputClass, KIND_LABELS, LANGUAGE_LABELS } from './labels.ts'
 import type { AnswerResult, LearnerContent, LearnerQuestion } from './learner-types.ts'
-import { KIND_LABELS, LANGUAGE_LABELS } from './question-form-state.ts'
 
-type Submit = (answer: AnswerInput) => Promise<AnswerResult>
+/** What the card shows of a graded answer (a study's answers also carry their attempt; /example's do not). */
+type Graded = Omit<AnswerResult, 'attemptId' | 'firstSolve'>
+type Submit = (answer: AnswerInput) => Promise<Graded>
 
 export type { Submit as SubmitAnswer }
 
@@ -35,7 +36,7 @@ export function QuestionAnswer(props: {
   const { content } = question
   const headingId = useId()
   const [status, setStatus] = useState<ExerciseStatus>(question.status)
-  const [result, setResult] = useState<AnswerResult | undefined>()
+  const [result, setResult] = useState<Graded | undefined>()
   const [problem, setProblem] = useState<string | undefined>()
 
   const submit: Submit = async (answer) => {
@@ -109,7 +110,7 @@ export function QuestionAnswer(props: {
 
 function ChoiceAnswer(props: {
   content: Extract<LearnerContent, { kind: 'single' | 'multiple' }>
-  result: AnswerResult | undefined
+  result: Graded | undefined
   submit: Submit
 }) {
   const { content } = props
@@ -233,7 +234,7 @@ function TextAnswer(props: { submit: Submit }) {
           value={text}
           maxLength={MAX_TEXT_ANSWER_LENGTH}
           onChange={(event) => setText(event.target.value)}
-          className={inputClass}
+          className={answerInputClass}
         />
       </div>
       <button type="submit" className={primaryButton} disabled={sending || text.trim() === ''}>
@@ -244,9 +245,8 @@ function TextAnswer(props: { submit: Submit }) {
 }
 
 /** The verdict and the explanation, announced as they arrive; the explanation stays once answered. */
-function Feedback(props: { result: AnswerResult | undefined; explanationHtml: string | null }) {
+function Feedback(props: { result: Graded | undefined; explanationHtml: string | null }) {
   const { result, explanationHtml } = props
-  const missing = result?.feedback.kind === 'multiple' ? result.feedback.missingCorrect : 0
   return (
     <div aria-live="polite" className="mt-4 flex flex-col gap-3">
       {result && (
@@ -259,9 +259,6 @@ function Feedback(props: { result: AnswerResult | undefined; explanationHtml: st
           }`}
         >
           <p className="font-bold">{result.message}</p>
-          {result.verdict === 'incorrect' && missing > 0 && (
-            <p className="mt-1 text-sm">選ばれていない正解があと {missing} つあります。</p>
-          )}
         </div>
       )}
       {explanationHtml && (

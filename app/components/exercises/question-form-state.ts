@@ -151,14 +151,4 @@ export function moved<T>(list: readonly T[], index: number, by: -1 | 1): T[] {
   return next
 }
 
-export const KIND_LABELS: Record<QuestionKind, string> = {
-  single: '単一選択',
-  multiple: '複数選択',
-  text: '記述（短い答え）',
-  code: 'コード',
-}
-
-export const LANGUAGE_LABELS: Record<CodeLanguage, string> = {
-  javascript: 'JavaScript',
-  python: 'Python',
-}
+export { KIND_LABELS, LANGUAGE_LABELS } from './labels.ts'
