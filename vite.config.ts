@@ -3,6 +3,7 @@ import path from 'node:path'
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig, type Plugin } from 'vite'
+import { RUNNER_WORKER_PATH } from './app/lib/code-runner/pyodide-assets.ts'
 import {
   BUILD_CONFIG_FILES,
   BUILD_INPUTS_FILE,
@@ -10,6 +11,7 @@ import {
   hashFile,
 } from './server/build-inputs.ts'
 import { precompressDirectory } from './server/compression.ts'
+import { copyPyodide } from './server/pyodide-files.ts'
 
 /**
  * Records every project file a build reads, with its hash, in build/inputs.json (the client
@@ -56,6 +58,43 @@ function precompressAssets(): Plugin {
   }
 }
 
+/**
+ * The code runners (docs/decisions/032): Pyodide's runtime copied from the npm package into the
+ * client build (with its compressed copies, before precompressAssets runs), and the browser
+ * runner built as a chunk of its own even before a page imports it, at a name tests and the
+ * bench can find (assets/code-runner-*.js).
+ */
+function codeRunners(): Plugin {
+  const root = import.meta.dirname
+  return {
+    name: 'techlab-code-runners',
+    apply: 'build',
+    buildStart() {
+      if (this.environment.name !== 'client') return
+      this.emitFile({
+        type: 'chunk',
+        id: path.join(root, 'app/lib/code-runner/browser-runner.ts'),
+        name: 'code-runner',
+        preserveSignature: 'strict',
+      })
+    },
+    async writeBundle() {
+      if (this.environment.name !== 'client') return
+      await copyPyodide(
+        path.resolve(this.environment.config.build.outDir),
+        path.join(root, 'node_modules/.cache/techlab-pyodide'),
+      )
+    },
+  }
+}
+
+const runnerFiles = `${RUNNER_WORKER_PATH.slice(1)}[name]-[hash].js`
+
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), buildInputs(), precompressAssets()],
+  plugins: [tailwindcss(), reactRouter(), buildInputs(), codeRunners(), precompressAssets()],
+  // The runners' Workers and their chunks go where the server sends the workers' own policy.
+  worker: {
+    format: 'es',
+    rolldownOptions: { output: { entryFileNames: runnerFiles, chunkFileNames: runnerFiles } },
+  },
 })

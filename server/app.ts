@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import type { Kysely } from 'kysely'
 import pinoPretty from 'pino-pretty'
 import type { ServerBuild } from 'react-router'
+import { RUNNER_WORKER_PATH } from '#app/lib/code-runner/pyodide-assets.ts'
 import type { Database } from '#db/database.ts'
 import type { DB } from '#db/schema.ts'
 import {
@@ -16,7 +17,7 @@ import {
 import { apiPlugin } from './api/index.ts'
 import { onTheFlyCompression } from './compression.ts'
 import type { Config } from './config.ts'
-import { pagePolicy } from './content-security-policy.ts'
+import { pagePolicy, runnerWorkerPolicy } from './content-security-policy.ts'
 import { registerHealth } from './health.ts'
 import type { AccountEvents } from './identity/account-events.ts'
 import { createIdentity, identityPlugin } from './identity/index.ts'
@@ -191,6 +192,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       setHeaders(reply, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`)
         reply.header('cache-control', hashed ? IMMUTABLE : 'public, max-age=3600')
+        // The code runners' Workers carry a policy of their own (decision 032).
+        if (filePath.includes(path.normalize(RUNNER_WORKER_PATH))) {
+          reply.header('content-security-policy', runnerWorkerPolicy(reply.request.host))
+        }
       },
     })
   }

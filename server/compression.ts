@@ -99,9 +99,12 @@ export async function precompressDirectory(directory: string): Promise<{ files: 
   const { readdir, readFile, writeFile } = await import('node:fs/promises')
   const path = await import('node:path')
   const entries = await readdir(directory, { recursive: true, withFileTypes: true })
+  const present = new Set(entries.map((entry) => path.join(entry.parentPath, entry.name)))
+  // A file with its copies already beside it (Pyodide's, from their cache) is done.
   const assets = entries
     .filter((entry) => entry.isFile() && PRECOMPRESSED_EXTENSIONS.test(entry.name))
     .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter((file) => !present.has(`${file}.br`) && !present.has(`${file}.gz`))
   let files = 0
   await Promise.all(
     assets.map(async (file) => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { PYODIDE_PATH, RUNNER_WORKER_PATH } from '#app/lib/code-runner/pyodide-assets.ts'
 import type { Config } from './config.ts'
 
 /**
@@ -62,4 +63,30 @@ export function withNonce(response: Response, policy: PagePolicy, nonce: string)
   const headers = new Headers(response.headers)
   headers.set('content-security-policy', policy(nonce))
   return new Response(response.body, { status: response.status, headers })
+}
+
+/** A Host header that is a host name or address with an optional port, and nothing else. */
+const HOST = /^(?:[a-z0-9](?:[a-z0-9.-]{0,252})|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i
+
+/**
+ * The code runners' Workers' own policy (docs/decisions/032), sent with their scripts (a
+ * dedicated worker follows its script's response policy, not the page's). Code that is not the
+ * learner's runs there, so: no network except Pyodide's files, scripts only the runner's and
+ * Pyodide's, no nested workers, nothing else (`default-src 'none'`). Eval (the JavaScript
+ * runner runs the program with it) and WebAssembly (Pyodide) are allowed here only, never on a
+ * page. Sources with a path need the absolute origin: the one the browser asked (`Host`),
+ * which must be a plain host; any other gets a policy that loads nothing. An `http:` source
+ * also matches the `https:` URL of the same host.
+ */
+export function runnerWorkerPolicy(host: string | undefined): string {
+  const origin = host && HOST.test(host) ? `http://${host.toLowerCase()}` : undefined
+  const runner = origin ? `${origin}${RUNNER_WORKER_PATH}` : "'none'"
+  const pyodide = origin ? `${origin}${PYODIDE_PATH}` : ''
+  return [
+    "default-src 'none'",
+    `script-src ${runner} ${pyodide} 'unsafe-eval' 'wasm-unsafe-eval'`.replace(/ {2,}/g, ' '),
+    `connect-src ${pyodide || "'none'"}`,
+    "worker-src 'none'",
+    "base-uri 'none'",
+  ].join('; ')
 }

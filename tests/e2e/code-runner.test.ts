@@ -1,0 +1,270 @@
+import { readdirSync } from 'node:fs'
+import path from 'node:path'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, test } from 'vitest'
+import type { LoadProgress } from '#app/lib/code-runner/browser-runner.ts'
+import {
+  type CodeRunRequest,
+  type CodeRunResult,
+  MAX_OUTPUT_BYTES,
+} from '#features/exercises/code-run.ts'
+import { collectPageErrors, waitForHydration } from './browser.ts'
+import { browserSuite } from './suite.ts'
+
+/**
+ * The browser's code runners (app/lib/code-runner, docs/decisions/032) in Chromium, loaded into
+ * a page of the site (same origin, same page policy as the exercise pages): programs run with
+ * stdin and captured output, stop at their time limit and output cap, report the learner's
+ * line, and cannot act as the site — no network, no cookies, no storage, no other scripts.
+ */
+const suite = browserSuite()
+
+/** The runner chunk the build emits (vite.config.ts, codeRunners). */
+const runnerUrl = (() => {
+  const assets = path.resolve(import.meta.dirname, '../../build/client/assets')
+  const file = readdirSync(assets).find((name) => /^code-runner-[\w-]+\.js$/.test(name))
+  if (!file) throw new Error('build/client/assets has no code-runner chunk: npm run build')
+  return `/assets/${file}`
+})()
+
+type Window = {
+  __runner?: { run(request: CodeRunRequest): Promise<CodeRunResult> }
+  __progress: LoadProgress[]
+}
+
+async function runnerPage(): Promise<{ page: Page; requests: string[] }> {
+  const page = await suite.newPage()
+  const requests: string[] = []
+  // What the page and its workers asked for and got an answer to: a request the worker's policy
+  // blocks is never sent, so never answered.
+  page.context().on('response', (response) => requests.push(response.url()))
+  await page.goto('/')
+  await waitForHydration(page)
+  return { page, requests }
+}
+
+async function run(page: Page, request: Partial<CodeRunRequest> & { code: string }) {
+  const full: CodeRunRequest = { language: 'javascript', stdin: '', timeLimitMs: 2000, ...request }
+  // A string, so that the test runner's transform leaves this import() alone.
+  await page.evaluate(`window.__module ??= import(${JSON.stringify(runnerUrl)})`)
+  return page.evaluate(async (request) => {
+    const w = window as unknown as Window & {
+      __module: Promise<typeof import('#app/lib/code-runner/browser-runner.ts')>
+    }
+    if (!w.__runner) {
+      w.__progress = []
+      const module = await w.__module
+      w.__runner = module.createBrowserRunner({ onProgress: (p) => w.__progress.push(p) })
+    }
+    return w.__runner.run(request)
+  }, full)
+}
+
+let page: Page
+let requests: string[]
+let errors: string[]
+
+beforeAll(async () => {
+  ;({ page, requests } = await runnerPage())
+  errors = collectPageErrors(page)
+})
+
+describe('the JavaScript runner', () => {
+  test('runs a program with stdin and captured console', async () => {
+    const result = await run(page, {
+      code: [
+        'const name = input()',
+        'const n = Number(input())',
+        'console.log("こんにちは、" + name + "さん", n * 2)',
+        'console.log([1, "a"], { b: true })',
+        'console.error("warning")',
+        'console.log(input())',
+      ].join('\n'),
+      stdin: 'ハナ\n21\n',
+    })
+    expect(result).toMatchObject({
+      outcome: 'completed',
+      stdout: "こんにちは、ハナさん 42\n[ 1, 'a' ] { b: true }\nnull\n",
+      stderr: 'warning\n',
+    })
+  })
+
+  test('waits for the timers a program sets, and reports errors with the learner’s line', async () => {
+    expect(
+      await run(page, { code: 'setTimeout(() => console.log("later"), 20)\nconsole.log("now")' }),
+    ).toMatchObject({ outcome: 'completed', stdout: 'now\nlater\n' })
+    expect(await run(page, { code: 'const a = 1\nlet b = ;\n' })).toMatchObject({
+      outcome: 'error',
+      error: { message: expect.stringContaining('SyntaxError'), line: 2 },
+    })
+    expect(await run(page, { code: 'console.log("before")\n\nnull.x\n' })).toMatchObject({
+      outcome: 'error',
+      stdout: 'before\n',
+      error: { message: expect.stringContaining('TypeError'), line: 3 },
+    })
+    expect(
+      await run(page, { code: 'function f() {\n  missing()\n}\nsetTimeout(f, 0)' }),
+    ).toMatchObject({
+      outcome: 'error',
+      error: { message: expect.stringContaining('ReferenceError'), line: 2 },
+    })
+  })
+
+  test('ends an endless loop at the time limit, then runs the next program', async () => {
+    const started = Date.now()
+    const result = await run(page, {
+      code: 'console.log("start")\nwhile (true) {}',
+      timeLimitMs: 500,
+    })
+    expect(result).toMatchObject({ outcome: 'timeout', stdout: 'start\n', durationMs: 500 })
+    expect(Date.now() - started).toBeLessThan(5000)
+    expect(await run(page, { code: 'console.log("again")' })).toMatchObject({
+      outcome: 'completed',
+      stdout: 'again\n',
+    })
+  })
+
+  test('stops a program at the output cap', async () => {
+    const result = await run(page, { code: 'for (;;) console.log("あいうえお".repeat(10))' })
+    expect(result.outcome).toBe('output-limit')
+    expect(new TextEncoder().encode(result.stdout + result.stderr).byteLength).toBeLessThanOrEqual(
+      MAX_OUTPUT_BYTES,
+    )
+    expect(result.stdout.length).toBeGreaterThan(MAX_OUTPUT_BYTES / 4)
+  })
+
+  test('cannot reach the network, the page, its cookies or storage, or other scripts', async () => {
+    const probe = [
+      'const tries = {',
+      '  fetch: () => fetch("/api/health"),',
+      '  xhr: () => new XMLHttpRequest(),',
+      '  websocket: () => new WebSocket("ws://" + location.host + "/"),',
+      '  eventSource: () => new EventSource("/api/health"),',
+      '  document: () => document.cookie,',
+      '  localStorage: () => localStorage.getItem("x"),',
+      '  indexedDB: () => indexedDB.open("x"),',
+      '  caches: () => caches.keys(),',
+      '  storage: () => navigator.storage.getDirectory(),',
+      '  locks: () => navigator.locks.request("x", () => {}),',
+      '  importScripts: () => importScripts("https://example.com/x.js"),',
+      '  worker: () => new Worker("/assets/x.js"),',
+      '  broadcast: () => new BroadcastChannel("site"),',
+      '  postMessage: () => postMessage({ type: "output", stream: "stdout", text: "forged" }),',
+      '}',
+      'for (const [name, attempt] of Object.entries(tries)) {',
+      '  try { await attempt(); console.log(name, "allowed") } catch (e) { console.log(name, "refused") }',
+      '}',
+      // import() cannot be deleted: the worker's policy refuses it (our API, another origin).
+      'for (const url of ["/api/health", "https://example.com/x.js", location.origin + "/"]) {',
+      '  try { await import(url); console.log(url, "allowed") } catch { console.log(url, "refused") }',
+      '}',
+    ].join('\n')
+    // The interval keeps the run going until the probe is done (a run ends once no timer is
+    // pending, as a Node program ends when nothing is left to wait for).
+    const keepAlive = 'const alive = setInterval(() => {}, 10)'
+    const code = `${keepAlive}\n;(async () => {\n${probe}\n})().finally(() => clearInterval(alive))`
+    const result = await run(page, { code })
+    expect(result.outcome).toBe('completed')
+    const lines = result.stdout.trim().split('\n')
+    expect(lines).toHaveLength(17)
+    for (const line of lines) expect(line).toMatch(/ refused$/)
+    expect(requests.filter((url) => url.includes('/api/') || url.includes('example.com'))).toEqual(
+      [],
+    )
+  })
+})
+
+describe('the Python runner', () => {
+  test('loads Pyodide from this site on first use, with progress', async () => {
+    const before = requests.length
+    const result = await run(page, {
+      language: 'python',
+      code: 'name = input()\nprint(f"こんにちは、{name}さん")\nprint(int(input()) * 2)',
+      stdin: 'ハナ\n21\n',
+      timeLimitMs: 5000,
+    })
+    expect(result).toMatchObject({ outcome: 'completed', stdout: 'こんにちは、ハナさん\n42\n' })
+    const loaded = requests.slice(before)
+    expect(loaded.some((url) => url.includes('/assets/pyodide-') && url.endsWith('.wasm'))).toBe(
+      true,
+    )
+    expect(loaded.every((url) => url.startsWith(suite.server.url))).toBe(true)
+    const progress = await page.evaluate(() => (window as unknown as Window).__progress)
+    const python = progress.filter((p) => p.language === 'python')
+    expect(python.some((p) => p.phase === 'loading' && (p.loaded ?? 0) > 0)).toBe(true)
+    expect(python.at(-1)?.phase).toBe('ready')
+  }, 180_000)
+
+  test('reports the learner’s line, and EOFError past the end of stdin', async () => {
+    const error = await run(page, {
+      language: 'python',
+      code: 'print("a")\n\nprint(undefined_name)\n',
+    })
+    expect(error).toMatchObject({ outcome: 'error', stdout: 'a\n', error: { line: 3 } })
+    if (error.outcome !== 'error') throw new Error('unreachable')
+    expect(error.error.message).toContain("NameError: name 'undefined_name' is not defined")
+    expect(error.error.message).not.toContain('_pyodide')
+    expect(await run(page, { language: 'python', code: 'x = (1,\n' })).toMatchObject({
+      outcome: 'error',
+      error: { message: expect.stringContaining('SyntaxError') },
+    })
+    expect(await run(page, { language: 'python', code: 'input()' })).toMatchObject({
+      outcome: 'error',
+      error: { message: expect.stringContaining('EOFError'), line: 1 },
+    })
+    // Each run starts with fresh globals.
+    await run(page, { language: 'python', code: 'leftover = 1' })
+    expect(
+      await run(page, { language: 'python', code: 'print("leftover" in globals())' }),
+    ).toMatchObject({
+      stdout: 'False\n',
+    })
+  }, 60_000)
+
+  test('ends `while True: pass` at the time limit, and the next run works', async () => {
+    const result = await run(page, {
+      language: 'python',
+      code: 'print("start")\nwhile True:\n    pass\n',
+      timeLimitMs: 1000,
+    })
+    expect(result).toMatchObject({ outcome: 'timeout', stdout: 'start\n', durationMs: 1000 })
+    expect(
+      await run(page, { language: 'python', code: 'print("again")', timeLimitMs: 5000 }),
+    ).toMatchObject({ outcome: 'completed', stdout: 'again\n' })
+  }, 180_000)
+
+  test('cannot reach the network or the site through JavaScript either', async () => {
+    const result = await run(page, {
+      language: 'python',
+      code: [
+        'import js',
+        'from pyodide.code import run_js',
+        'for name in ["fetch", "XMLHttpRequest", "indexedDB", "caches", "importScripts", "postMessage", "document"]:',
+        '    print(name, "allowed" if hasattr(js, name) and getattr(js, name) is not None else "refused")',
+        'try:',
+        '    run_js("import(\'/api/health\')")',
+        '    print("import sent")',
+        'except Exception:',
+        '    print("import refused")',
+      ].join('\n'),
+      timeLimitMs: 5000,
+    })
+    expect(result.outcome).toBe('completed')
+    for (const line of result.stdout.trim().split('\n'))
+      expect(line).toMatch(/ refused$|import sent/)
+    // run_js's import() returns a promise that the policy rejects: no request is made.
+    await page.waitForTimeout(200)
+    expect(requests.filter((url) => url.includes('/api/'))).toEqual([])
+  }, 60_000)
+
+  test('stops at the output cap, and no error reached the page', async () => {
+    const result = await run(page, {
+      language: 'python',
+      code: 'while True:\n    print("あいうえお" * 10)\n',
+      timeLimitMs: 5000,
+    })
+    expect(result.outcome).toBe('output-limit')
+    expect(new TextEncoder().encode(result.stdout).byteLength).toBeLessThanOrEqual(MAX_OUTPUT_BYTES)
+    expect(errors).toEqual([])
+  }, 180_000)
+})
