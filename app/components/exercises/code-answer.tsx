@@ -1,20 +1,56 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
+import type { LoadProgress } from '#app/lib/code-runner/browser-runner.ts'
+import { loadCodeRunner, onRunnerProgress } from '#app/lib/exercises/code-runner-loader.ts'
+import { runTests, type TestOutcome } from '#features/exercises/code-run.ts'
 import { CodeField } from './code-field.tsx'
 import { LANGUAGE_LABELS } from './labels.ts'
 import type { LearnerContent, TestReport } from './learner-types.ts'
 import type { SubmitAnswer } from './question-answer.tsx'
+import { RunOutcomeDetails } from './run-outcome.tsx'
 
 type CodeContent = Extract<LearnerContent, { kind: 'code' }>
 
 /**
- * A code question: the learner's program, the visible examples, and 「提出」, which the server
- * runs against every test (hidden ones too) in its sandbox; the verdict shown is the server's.
+ * A code question: the learner's program; 「実行」 runs the visible examples in this browser
+ * (a Worker, stopped at the time limit), and 「提出」 sends the code to the server, which runs
+ * every test (hidden ones too) in its sandbox: the verdict shown is the server's.
  */
 export function CodeAnswer(props: { content: CodeContent; submit: SubmitAnswer }) {
   const { content } = props
   const [code, setCode] = useState(content.starterCode)
   const [reports, setReports] = useState<TestReport[] | undefined>()
   const [sending, setSending] = useState(false)
+  const [runs, setRuns] = useState<TestOutcome[] | undefined>()
+  const [running, setRunning] = useState(false)
+  const [loading, setLoading] = useState<LoadProgress | undefined>()
+  const [runProblem, setRunProblem] = useState<string | undefined>()
+
+  useEffect(
+    () =>
+      onRunnerProgress((progress) => {
+        if (progress.language === content.language) setLoading(progress)
+      }),
+    [content.language],
+  )
+
+  async function run() {
+    setRunning(true)
+    setRunProblem(undefined)
+    try {
+      const runner = await loadCodeRunner()
+      setRuns(
+        await runTests(
+          runner,
+          { language: content.language, code, timeLimitMs: content.timeLimitMs },
+          content.visibleTests,
+        ),
+      )
+    } catch {
+      setRunProblem('実行環境を読み込めませんでした。通信環境を確認してください。')
+    } finally {
+      setRunning(false)
+    }
+  }
 
   async function submit() {
     setSending(true)
@@ -42,7 +78,15 @@ export function CodeAnswer(props: { content: CodeContent; submit: SubmitAnswer }
         rows={10}
         onChange={setCode}
       />
-      <div>
+      <div className="flex flex-wrap gap-3">
+        <button
+          type="button"
+          onClick={() => void run()}
+          disabled={running}
+          className="rounded-md border border-slate-400 px-4 py-2 font-semibold hover:bg-slate-100 disabled:opacity-50 dark:border-slate-500 dark:hover:bg-slate-800"
+        >
+          {running ? '実行中…' : '実行'}
+        </button>
         <button
           type="button"
           onClick={() => void submit()}
@@ -52,7 +96,22 @@ export function CodeAnswer(props: { content: CodeContent; submit: SubmitAnswer }
           {sending ? '採点中…' : '提出'}
         </button>
       </div>
-      {reports && <TestReports reports={reports} />}
+      <div aria-live="polite" className="flex flex-col gap-2 text-sm">
+        {running && loading && loading.phase !== 'ready' && <LoadingLine progress={loading} />}
+        {runProblem && <p className="text-red-700 dark:text-red-400">{runProblem}</p>}
+        {runs && !running && (
+          <section aria-label="実行結果（例のテスト）" data-run-results>
+            <h3 className="text-sm font-semibold">実行結果（例のテスト）</h3>
+            <RunOutcomeDetails outcomes={runs} timeLimitMs={content.timeLimitMs} />
+          </section>
+        )}
+        {reports && (
+          <section aria-label="提出の結果" data-submit-results>
+            <h3 className="text-sm font-semibold">提出の結果（サーバーで採点）</h3>
+            <TestReports reports={reports} />
+          </section>
+        )}
+      </div>
     </div>
   )
 }
@@ -92,5 +151,28 @@ export function TestReports({ reports }: { reports: readonly TestReport[] }) {
         </li>
       ))}
     </ul>
+  )
+}
+
+/** Pyodide's download, which takes a moment the first time. */
+function LoadingLine({ progress }: { progress: LoadProgress }) {
+  const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1)
+  if (progress.phase === 'failed') {
+    return <p className="text-red-700 dark:text-red-400">実行環境を読み込めませんでした。</p>
+  }
+  return (
+    <p className="flex items-center gap-2">
+      {progress.total ? (
+        <progress
+          value={progress.loaded ?? 0}
+          max={progress.total}
+          aria-label="実行環境の読み込み"
+        />
+      ) : null}
+      {progress.language === 'python' ? 'Python' : 'JavaScript'} の実行環境を準備しています…
+      {progress.total
+        ? `（${megabytes(progress.loaded ?? 0)} / ${megabytes(progress.total)} MB）`
+        : ''}
+    </p>
   )
 }
