@@ -15,6 +15,7 @@ import {
   usernameRefusal,
 } from '#features/users/accounts.server.ts'
 import { apiPlugin } from './api/index.ts'
+import { type CodeSandbox, createCodeSandbox } from './code-sandbox/sandbox.ts'
 import { onTheFlyCompression } from './compression.ts'
 import type { Config } from './config.ts'
 import { pagePolicy, runnerWorkerPolicy } from './content-security-policy.ts'
@@ -128,6 +129,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   registerHealth(app, database)
   const markdown = createMarkdownRenderer({ deadlineMs: config.markdownRenderDeadlineMs })
   app.addHook('onClose', () => markdown.close())
+  // Its worker threads start on the first code run of each language, not here.
+  const codeSandbox = createCodeSandbox(config.codeSandbox)
+  app.decorate('codeSandbox', codeSandbox)
+  app.addHook('onClose', () => codeSandbox.close())
   const mailer = createMailer({
     db: database.db,
     smtpUrl: config.mail.smtpUrl,
@@ -258,5 +263,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The server's time source (ServerOptions.now): what routes read the time from. */
     now: () => number
+    /** Learners' code re-run on the server (server/code-sandbox/, decision 033). */
+    codeSandbox: CodeSandbox
   }
 }

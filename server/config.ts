@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import {
+  type CodeSandboxSettings,
+  DEFAULT_SANDBOX_QUEUE,
+  DEFAULT_SANDBOX_WAIT_MS,
+  sandboxWorkers,
+} from './code-sandbox/settings.ts'
 
 /** The settings the browser may see: nothing secret belongs here. */
 export type PublicSettings = {
@@ -90,6 +96,15 @@ const environmentSchema = z.object({
   SHUTDOWN_GRACE_MS: milliseconds.default(10_000),
   PAGE_CACHE_MAX_ENTRIES: wholeNumber('a whole number').default(500),
   MARKDOWN_RENDER_DEADLINE_MS: milliseconds.default(10_000),
+  // The code sandbox's pools (docs/decisions/033); unset, sized from the machine's cores.
+  CODE_SANDBOX_JS_WORKERS: wholeNumber('a whole number from 1 to 64', 64)
+    .pipe(z.number().min(1, 'must be a whole number from 1 to 64'))
+    .optional(),
+  CODE_SANDBOX_PYTHON_WORKERS: wholeNumber('a whole number from 1 to 64', 64)
+    .pipe(z.number().min(1, 'must be a whole number from 1 to 64'))
+    .optional(),
+  CODE_SANDBOX_QUEUE: wholeNumber('a whole number').default(DEFAULT_SANDBOX_QUEUE),
+  CODE_SANDBOX_WAIT_MS: milliseconds.default(DEFAULT_SANDBOX_WAIT_MS),
   PUBLIC_BASE_URL: httpUrl.optional(),
   SITE_TITLE: z
     .string()
@@ -259,6 +274,8 @@ export type Config = {
   pageCacheMaxEntries: number
   /** How long one user text may take to render on the renderer's thread (decision 022). */
   markdownRenderDeadlineMs: number
+  /** The server's runners of learners' code (docs/decisions/033). */
+  codeSandbox: CodeSandboxSettings
   public: PublicSettings
   identity: IdentitySettings
   mail: { smtpUrl: string | undefined; from: string }
@@ -477,6 +494,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
     pageCacheMaxEntries: values.PAGE_CACHE_MAX_ENTRIES,
     markdownRenderDeadlineMs: values.MARKDOWN_RENDER_DEADLINE_MS,
+    codeSandbox: {
+      javascriptWorkers: values.CODE_SANDBOX_JS_WORKERS ?? sandboxWorkers(),
+      pythonWorkers: values.CODE_SANDBOX_PYTHON_WORKERS ?? sandboxWorkers(),
+      maxQueued: values.CODE_SANDBOX_QUEUE,
+      maxWaitMs: values.CODE_SANDBOX_WAIT_MS,
+    },
     public: {
       baseUrl,
       siteTitle: values.SITE_TITLE,

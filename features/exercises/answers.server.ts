@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
 import type { DB } from '#db/schema.ts'
 import { type Actor, mayEdit } from '#features/actor.ts'
@@ -18,7 +18,7 @@ import {
 } from './code-run.ts'
 import { statusOf } from './exercise-set.server.ts'
 import { type Grade, gradeMultiple, gradeSingle, gradeText } from './grading.server.ts'
-import { type AnswerInput, answerInput } from './question-input.ts'
+import { type AnswerInput, answerInput, attemptsQuery } from './question-input.ts'
 import type { AnswerResult, AttemptView, TestReport } from './question-views.ts'
 import { bodyOf, type QuestionBody } from './questions.server.ts'
 
@@ -307,15 +307,6 @@ export async function answerQuestion(
     explanationHtml,
   }
 }
-
-export const attemptsQuery = z.object({
-  limit: z.coerce
-    .number({ error: '件数は 1 から 50 までの整数で指定してください' })
-    .int('件数は 1 から 50 までの整数で指定してください')
-    .min(1, '件数は 1 から 50 までの整数で指定してください')
-    .max(50, '件数は 1 から 50 までの整数で指定してください')
-    .default(20),
-})
 
 /** The signed-in learner's own attempts of one question, newest first. */
 export async function listMyAttempts(

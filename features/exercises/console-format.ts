@@ -104,3 +104,9 @@ export function formatConsoleArguments(args: readonly unknown[]): string {
   for (const argument of rest) parts.push(inspect(argument, 0, []))
   return parts.join(' ')
 }
+
+/**
+ * The same function under the name the server's sandbox (i16-sandbox) imports: both branches
+ * wrote this module at once; one formatter keeps the browser and the server printing alike.
+ */
+export const formatConsoleArgs = formatConsoleArguments

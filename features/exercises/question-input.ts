@@ -192,3 +192,20 @@ export const answerInput = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('code'), code: codeText }),
 ])
 export type AnswerInput = z.infer<typeof answerInput>
+
+/** The attempts list's size (newest first). */
+export const attemptsQuery = z.object({
+  limit: z.coerce
+    .number({ error: '件数は 1 から 50 までの整数で指定してください' })
+    .int('件数は 1 から 50 までの整数で指定してください')
+    .min(1, '件数は 1 から 50 までの整数で指定してください')
+    .max(50, '件数は 1 から 50 までの整数で指定してください')
+    .default(20),
+})
+
+/** The order of a study's questions: every question id of the study, once each. */
+export const questionOrder = z.object({
+  questionIds: z
+    .array(z.string().min(1).max(64), { error: '問題の並び順を指定してください' })
+    .max(MAX_QUESTIONS_PER_STUDY),
+})

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
 import type { DB, QuestionsTable } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
@@ -13,6 +13,7 @@ import {
   type QuestionFields,
   questionBody,
   questionFields,
+  questionOrder,
   questionUpdate,
 } from './question-input.ts'
 import type { AuthorExerciseSet, AuthorQuestion } from './question-views.ts'
@@ -167,12 +168,6 @@ export async function deleteQuestion(
     await touchStudy(trx, question.study_id, now)
   })
 }
-
-export const questionOrder = z.object({
-  questionIds: z
-    .array(z.string().min(1).max(64), { error: '問題の並び順を指定してください' })
-    .max(MAX_QUESTIONS_PER_STUDY),
-})
 
 /**
  * Puts the study's questions in the order given. The list must name every question of the

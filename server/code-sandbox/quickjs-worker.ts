@@ -1,0 +1,25 @@
+// A worker thread of the JavaScript pool: QuickJS loaded once, one run at a time (pool.ts).
+import { getHeapStatistics } from 'node:v8'
+import { parentPort, workerData } from 'node:worker_threads'
+import type { RunMessage, WorkerMessage, WorkerStart } from '#server/code-sandbox/protocol.ts'
+import { DEFAULT_QUICKJS_LIMITS, loadQuickJsRunner } from '#server/code-sandbox/quickjs-runner.ts'
+
+const port = parentPort
+if (!port) throw new Error('quickjs-worker.ts runs as a worker thread')
+const start = workerData as WorkerStart
+
+const send = (message: WorkerMessage) => port.postMessage(message)
+
+try {
+  const runner = await loadQuickJsRunner({
+    ...DEFAULT_QUICKJS_LIMITS,
+    memoryLimitBytes: start.memoryLimitBytes,
+  })
+  const memoryBytes = () => getHeapStatistics().used_heap_size + runner.wasmMemoryBytes()
+  port.on('message', ({ id, request }: RunMessage) => {
+    send({ kind: 'result', id, result: runner.run(request), memoryBytes: memoryBytes() })
+  })
+  send({ kind: 'ready', memoryBytes: memoryBytes() })
+} catch (error) {
+  send({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) })
+}
