@@ -1,6 +1,7 @@
 import { courseRoutes } from './courses.ts'
 import { labRoutes, labStoryRoutes, studyRoutes } from './editable.ts'
 import { exampleRoutes } from './example.ts'
+import { exerciseRoutes } from './exercises.ts'
 import { peopleRoutes } from './people.ts'
 import { socialRoutes } from './social.ts'
 
@@ -12,5 +13,6 @@ export const apiRoutes = {
   labStories: labStoryRoutes,
   social: socialRoutes,
   people: peopleRoutes,
+  exercises: exerciseRoutes,
   example: exampleRoutes,
 }
