@@ -54,6 +54,8 @@ export function QuestionAnswer(props: {
 
   return (
     <section
+      // The home page's continue cards link to the next question by this anchor.
+      id={`question-${question.id}`}
       aria-labelledby={headingId}
       data-question-id={question.id}
       data-question-kind={question.kind}
