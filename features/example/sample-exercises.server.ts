@@ -41,9 +41,9 @@ const SAMPLE_QUESTIONS: readonly (QuestionFields & { id: string })[] = [
   {
     id: 'sample-template',
     kind: 'text',
-    prompt:
-      '`const name = "さくら"` のとき、`` `こんにちは、${name}さん` `` を `console.log` で表示すると何と出ますか？',
-    explanation: 'テンプレート文字列の `${ }` の中は、変数の値に置き換わります。',
+    // Markdown showing JavaScript's template syntax: `\${` is the code the learner reads.
+    prompt: `\`const name = "さくら"\` のとき、\`\` \`こんにちは、\${name}さん\` \`\` を \`console.log\` で表示すると何と出ますか？`,
+    explanation: `テンプレート文字列の \`\${ }\` の中は、変数の値に置き換わります。`,
     difficulty: 'beginner',
     access: 'free',
     tags: ['javascript'],

@@ -162,12 +162,12 @@ export async function runAllTests(
   return { passed: allPassed(outcomes, body.tests), outcomes }
 }
 
-export async function gradeCode(runner: CodeRunner, body: CodeBody, code: string): Promise<Grade> {
+async function gradeCode(runner: CodeRunner, body: CodeBody, code: string): Promise<Grade> {
   const { passed, outcomes } = await runAllTests(runner, body, code)
   return { correct: passed, feedback: { kind: 'code', tests: testReports(body, outcomes) } }
 }
 
-export function messageOf(grade: Grade): string {
+function messageOf(grade: Grade): string {
   if (grade.correct) return '正解です！'
   const { feedback } = grade
   switch (feedback.kind) {

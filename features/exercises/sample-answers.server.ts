@@ -1,8 +1,7 @@
 import { ContentError, parseInput } from '#features/content-error.ts'
 import { sampleQuestion, sampleQuestions } from '#features/example/sample-exercises.server.ts'
 import { renderMarkdown } from '#features/markdown/render.ts'
-import { type AnswerLimits, gradeCode, messageOf } from './answers.server.ts'
-import type { CodeRunner } from './code-run.ts'
+import { type ExerciseServices, messageOf, runAllTests, testReports } from './answers.server.ts'
 import { learnerContentOf } from './exercise-set.server.ts'
 import { type Grade, gradeMultiple, gradeSingle, gradeText } from './grading.server.ts'
 import { answerInput } from './question-input.ts'
@@ -54,11 +53,7 @@ export function sampleExerciseSet(): LearnerQuestion[] {
  * submission, so it is limited per client address (`source`) on the answers' limiter.
  */
 export async function answerSampleQuestion(
-  services: {
-    runner: CodeRunner
-    limits: AnswerLimits
-    warn?(details: object, message: string): void
-  },
+  services: ExerciseServices,
   source: string,
   questionId: string,
   input: unknown,
@@ -80,7 +75,14 @@ export async function answerSampleQuestion(
     grade = gradeText(question, answer.text)
   } else if (answer.kind === 'code' && question.kind === 'code') {
     await limitGuestCode(services, source)
-    grade = await gradeCode(services.runner, question, answer.code)
+    // Keyed like a study's question for the verdict cache; the sample never changes revision.
+    const { passed, outcomes } = await runAllTests(
+      services.verifier,
+      { id: `sample-${question.id}`, revision: 1 },
+      question,
+      answer.code,
+    )
+    grade = { correct: passed, feedback: { kind: 'code', tests: testReports(question, outcomes) } }
   } else {
     throw new Error(`sample ${question.id} is ${question.kind}`)
   }
@@ -95,7 +97,7 @@ export async function answerSampleQuestion(
 }
 
 async function limitGuestCode(
-  services: { limits: AnswerLimits; warn?(details: object, message: string): void },
+  services: ExerciseServices,
   source: string,
 ): Promise<void> {
   try {

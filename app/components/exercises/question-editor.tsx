@@ -9,6 +9,7 @@ import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
 import { loadCodeRunner } from '#app/lib/exercises/code-runner-loader.ts'
 import { useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
+import { questionFields } from '#features/exercises/question-input.ts'
 import type { AuthorQuestion } from './learner-types.ts'
 import { QuestionFieldsEditor } from './question-fields-editor.tsx'
 import { formStateOf, payloadOf, type QuestionFormState } from './question-form-state.ts'
@@ -71,7 +72,12 @@ export function QuestionEditor(props: {
     const next = { ...latest.current, ...change }
     latest.current = next
     setState(next)
-    if (questionId.current || next.prompt.trim() !== '') autosave.change(next)
+    // A new question is created once it is complete (the server refuses a half-written one, and
+    // an error per keystroke helps nobody); after that every change saves, and the server's
+    // field errors show what is missing.
+    if (questionId.current || questionFields.safeParse(payloadOf(next)).success) {
+      autosave.change(next)
+    }
   }
 
   async function remove() {
@@ -122,7 +128,7 @@ export function QuestionEditor(props: {
       />
       {!created ? (
         <p className="text-sm text-slate-500 dark:text-slate-400">
-          問題文を入力すると自動で保存されます。
+          問題文と答え（選択肢と正解、正解の文字列、コードの模範解答とテスト）がそろうと自動で保存されます。
         </p>
       ) : (
         <div className="flex flex-wrap gap-3 border-t border-slate-200 pt-6 dark:border-slate-800">

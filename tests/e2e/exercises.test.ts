@@ -1,0 +1,313 @@
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
+import { collectPageErrors, markdownEditor, waitForHydration } from './browser.ts'
+import { browserSuite } from './suite.ts'
+
+/**
+ * Issue 16's "Done when", in Chromium against the real server: an author writes a study with
+ * one question of each kind (the publish is refused while a reference solution fails, naming
+ * the question) and publishes it; a learner answers each wrong then right, runs JavaScript and
+ * Python in the browser (an infinite loop ends at the time limit), submits code the server
+ * re-runs, sees 正解済み everywhere (/histories, /exercises); a forged "solved" is refused.
+ */
+const site = browserSuite()
+
+const AUTHOR = 'aoi_exercises'
+const LEARNER = 'ren_exercises'
+
+/** The save state of the question editor, once it has settled. */
+async function saved(page: Page) {
+  await expect
+    .poll(() => page.locator('[data-save-state]').first().getAttribute('data-save-state'), {
+      timeout: 15_000,
+    })
+    .toBe('saved')
+}
+
+/** On `…/exercises/create`: writes the common part, lets `fill` write the kind's part, waits for the save. */
+async function addQuestion(
+  page: Page,
+  exercises: string,
+  kind: 'single' | 'multiple' | 'text' | 'code',
+  prompt: string,
+  fill: () => Promise<void>,
+) {
+  await page.goto(`${exercises}/create`)
+  await waitForHydration(page)
+  await page.getByLabel('問題の種類').selectOption(kind)
+  await (await markdownEditor(page, '問題文（Markdown）')).fill(prompt)
+  await (await markdownEditor(page, '解説（答えたあとに表示されます）')).fill(
+    `${prompt} の解説です。`,
+  )
+  await fill()
+  await page.waitForURL(new RegExp(`${exercises}/[0-9a-z]{16}/edit$`), { timeout: 15_000 })
+  await saved(page)
+}
+
+/** The learner's card of question `number` (1-based). */
+function card(page: Page, number: number) {
+  return page.locator('section[data-question-id]').nth(number - 1)
+}
+
+async function verdictOf(page: Page, number: number) {
+  const verdict = card(page, number).locator('[data-verdict]')
+  await verdict.waitFor({ timeout: 30_000 })
+  return verdict.getAttribute('data-verdict')
+}
+
+describe('exercises, from writing to solving', () => {
+  test('author publishes one question of each kind; a learner solves them all and the forged solve fails', {
+    timeout: 300_000,
+  }, async () => {
+    const author = await site.signedInPage(AUTHOR)
+    const errors = collectPageErrors(author)
+
+    // The study, then its questions.
+    await author.goto(`/${AUTHOR}/studies/create`)
+    await waitForHydration(author)
+    await author.getByLabel('タイトル', { exact: true }).fill('はじめてのプログラミング演習')
+    await author.waitForURL(/\/studies\/[0-9a-z]{16}\/edit$/)
+    const studyPath = new URL(author.url()).pathname.replace(/\/edit$/, '')
+    const exercises = `${studyPath}/exercises`
+
+    await addQuestion(
+      author,
+      exercises,
+      'single',
+      '変数を作るキーワードはどれ？（再代入しない）',
+      async () => {
+        await author.getByLabel('選択肢 1', { exact: true }).fill('let')
+        await author.getByLabel('選択肢 2', { exact: true }).fill('const')
+        await author.getByLabel('選択肢 2を正解にする').check()
+      },
+    )
+    await addQuestion(
+      author,
+      exercises,
+      'multiple',
+      '数を表す値をすべて選んでください',
+      async () => {
+        await author.getByRole('button', { name: '選択肢を追加' }).click()
+        await author.getByLabel('選択肢 1', { exact: true }).fill('42')
+        await author.getByLabel('選択肢 2', { exact: true }).fill("'42'")
+        await author.getByLabel('選択肢 3', { exact: true }).fill('3.14')
+        await author.getByLabel('選択肢 1を正解にする').check()
+        await author.getByLabel('選択肢 3を正解にする').check()
+      },
+    )
+    await addQuestion(
+      author,
+      exercises,
+      'text',
+      '再代入できない変数を作るキーワードは？',
+      async () => {
+        await author.getByLabel('正解 1', { exact: true }).fill('const')
+      },
+    )
+    await addQuestion(author, exercises, 'code', '2 行の数の和を表示してください', async () => {
+      await author.getByLabel('言語').selectOption('javascript')
+      await author
+        .getByLabel('模範解答（学習者には送られません）')
+        .fill('console.log(Number(input()) + Number(input()))')
+      await author.getByLabel('テスト 1の標準入力').fill('1\n2\n')
+      await author.getByLabel('テスト 1の期待する出力').fill('3')
+      await author.getByRole('button', { name: 'テストを追加' }).click()
+      await author.getByLabel('非公開テスト（提出時のみ）').nth(1).check()
+      await author.getByLabel('テスト 2の標準入力').fill('10\n-4\n')
+      await author.getByLabel('テスト 2の期待する出力').fill('6')
+    })
+    // The reference check runs in this browser, with the judge the learner and server use.
+    await author.getByRole('button', { name: '模範解答をテストで実行' }).click()
+    await expect
+      .poll(() => author.locator('[data-reference-check]').getAttribute('data-reference-check'), {
+        timeout: 30_000,
+      })
+      .toBe('true')
+
+    // A Python question whose reference is wrong at first.
+    await addQuestion(author, exercises, 'code', '名前にあいさつしてください', async () => {
+      await author.getByLabel('言語').selectOption('python')
+      await author
+        .getByLabel('模範解答（学習者には送られません）')
+        .fill('print("hello " + input())')
+      await author.getByLabel('テスト 1の標準入力').fill('Taro\n')
+      await author.getByLabel('テスト 1の期待する出力').fill('こんにちは、Taroさん')
+    })
+    const pythonQuestion = author.url()
+
+    await author.goto(`${exercises}/edit`)
+    await waitForHydration(author)
+    expect(await author.locator('li[data-question-id]').count()).toBe(5)
+    // Reorder: the text question up and back down, by the labelled buttons.
+    await author.getByRole('button', { name: '問題 3を上へ' }).click()
+    await expect
+      .poll(() => author.locator('li[data-question-id]').nth(1).textContent())
+      .toContain('記述')
+    await author.getByRole('button', { name: '問題 2を下へ' }).click()
+    await expect
+      .poll(() => author.locator('li[data-question-id]').nth(2).textContent())
+      .toContain('記述')
+
+    await author.getByRole('button', { name: '公開する' }).click()
+    const refusal = author.getByRole('alert')
+    await refusal.waitFor({ timeout: 120_000 })
+    expect(await refusal.textContent()).toContain('問題 5 の模範解答')
+    expect(
+      await author.locator('[data-publication-status]').getAttribute('data-publication-status'),
+    ).toBe('draft')
+
+    await author.goto(pythonQuestion)
+    await waitForHydration(author)
+    await author
+      .getByLabel('模範解答（学習者には送られません）')
+      .fill('name = input()\nprint(f"こんにちは、{name}さん")')
+    await saved(author)
+    await author.goto(`${exercises}/edit`)
+    await waitForHydration(author)
+    await author.getByRole('button', { name: '公開する' }).click()
+    await expect
+      .poll(
+        () => author.locator('[data-publication-status]').getAttribute('data-publication-status'),
+        {
+          timeout: 120_000,
+        },
+      )
+      .toBe('published')
+    expect(errors).toEqual([])
+
+    // The learner: every kind wrong, then right.
+    const learner = await site.signedInPage(LEARNER)
+    const learnerErrors = collectPageErrors(learner)
+    await learner.goto(exercises)
+    await waitForHydration(learner)
+    expect(await learner.locator('[data-status="not_started"]').count()).toBe(5)
+
+    const single = card(learner, 1)
+    await single.getByLabel('let').check()
+    await single.getByRole('button', { name: '答える' }).click()
+    expect(await verdictOf(learner, 1)).toBe('incorrect')
+    expect(await single.locator('[data-option-mark="wrong"]').count()).toBe(1)
+    expect(await single.textContent()).toContain('の解説です。')
+    await single.getByLabel('const').check()
+    await single.getByRole('button', { name: '答える' }).click()
+    await expect
+      .poll(() => single.locator('[data-verdict]').getAttribute('data-verdict'))
+      .toBe('correct')
+    expect(await single.locator('[data-status]').getAttribute('data-status')).toBe('solved')
+
+    const multiple = card(learner, 2)
+    await multiple.getByLabel('42', { exact: true }).check()
+    await multiple.getByLabel("'42'").check()
+    await multiple.getByRole('button', { name: '答える' }).click()
+    expect(await verdictOf(learner, 2)).toBe('incorrect')
+    expect(await multiple.locator('[data-option-mark="wrong"]').count()).toBe(1)
+    expect(await multiple.locator('[data-verdict]').textContent()).toContain('あと 1 個')
+    await multiple.getByLabel("'42'").uncheck()
+    await multiple.getByLabel('3.14').check()
+    await multiple.getByRole('button', { name: '答える' }).click()
+    await expect
+      .poll(() => multiple.locator('[data-verdict]').getAttribute('data-verdict'))
+      .toBe('correct')
+
+    const text = card(learner, 3)
+    await text.getByLabel('答え').fill('let')
+    await text.getByRole('button', { name: '答える' }).click()
+    expect(await verdictOf(learner, 3)).toBe('incorrect')
+    // Full-width and upper case fold to the accepted answer.
+    await text.getByLabel('答え').fill('ＣＯＮＳＴ')
+    await text.getByRole('button', { name: '答える' }).click()
+    await expect
+      .poll(() => text.locator('[data-verdict]').getAttribute('data-verdict'))
+      .toBe('correct')
+
+    for (const { number, loop, wrong, right } of [
+      {
+        number: 4,
+        loop: 'while (true) {}',
+        wrong: 'console.log(input() + input())',
+        right: 'const a = Number(input())\nconst b = Number(input())\nconsole.log(a + b)',
+      },
+      {
+        number: 5,
+        loop: 'while True:\n    pass',
+        wrong: 'print("こんにちは")',
+        right: 'name = input()\nprint(f"こんにちは、{name}さん")',
+      },
+    ]) {
+      const code = card(learner, number)
+      const editor = code.getByLabel('あなたのコード')
+      // Run in the browser: the loop ends at the time limit with the Japanese message.
+      await editor.fill(loop)
+      await code.getByRole('button', { name: '実行' }).click()
+      await expect
+        .poll(() => code.locator('[data-run-results]').textContent(), { timeout: 120_000 })
+        .toContain('無限ループになっていないか確かめてください')
+      await editor.fill(wrong)
+      await code.getByRole('button', { name: '提出' }).click()
+      expect(await verdictOf(learner, number)).toBe('incorrect')
+      await editor.fill(right)
+      await code.getByRole('button', { name: '実行' }).click()
+      await expect
+        .poll(() => code.locator('[data-run-results] [data-test-passed="true"]').count(), {
+          timeout: 60_000,
+        })
+        .toBe(1)
+      await code.getByRole('button', { name: '提出' }).click()
+      await expect
+        .poll(() => code.locator('[data-verdict]').getAttribute('data-verdict'), {
+          timeout: 120_000,
+        })
+        .toBe('correct')
+    }
+
+    await learner.reload()
+    await waitForHydration(learner)
+    expect(await learner.locator('section[data-question-id] [data-status="solved"]').count()).toBe(
+      5,
+    )
+    expect(await learner.locator('[data-solved]').first().getAttribute('data-solved')).toBe('5/5')
+
+    await learner.goto('/histories')
+    await waitForHydration(learner)
+    expect(await learner.locator('#exercises').textContent()).toContain('5 問')
+    expect(await learner.getByText('問題を解いた').count()).toBeGreaterThan(0)
+
+    await learner.goto('/exercises?status=solved')
+    await waitForHydration(learner)
+    const solvedCards = learner.locator('article', { hasText: 'はじめてのプログラミング演習' })
+    expect(await solvedCards.count()).toBe(5)
+    expect(await solvedCards.locator('[data-status="solved"]').count()).toBe(5)
+    expect(learnerErrors).toEqual([])
+
+    // A forged "solved": the request can only carry an answer, which the server grades itself.
+    const forger = await site.signedInPage('sora_exercises')
+    await forger.goto(exercises)
+    await waitForHydration(forger)
+    const questionId = await card(forger, 4).getAttribute('data-question-id')
+    const forged = await forger.evaluate(async (id) => {
+      const post = (path: string, body: unknown) =>
+        fetch(path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then(async (response) => ({ status: response.status, body: await response.json() }))
+      return {
+        claim: await post(`/api/questions/${id}/answers`, {
+          kind: 'code',
+          code: 'console.log(3)',
+          verdict: 'correct',
+          passed: true,
+          status: 'solved',
+        }),
+        solvedRoute: await post(`/api/questions/${id}/solved`, { solved: true }),
+      }
+    }, questionId)
+    expect(forged.solvedRoute.status).toBe(404)
+    expect(forged.claim.body.verdict ?? forged.claim.status).not.toBe('correct')
+    await forger.reload()
+    await waitForHydration(forger)
+    expect(await card(forger, 4).locator('[data-status]').getAttribute('data-status')).not.toBe(
+      'solved',
+    )
+  })
+})
