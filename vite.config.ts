@@ -61,8 +61,9 @@ function precompressAssets(): Plugin {
 /**
  * The code runners (docs/decisions/032): Pyodide's runtime copied from the npm package into the
  * client build (with its compressed copies, before precompressAssets runs), and the browser
- * runner built as a chunk of its own even before a page imports it, at a name tests and the
- * bench can find (assets/code-runner-*.js).
+ * runner and the run panel's standalone mount built as chunks of their own even before a page
+ * imports them, at names the e2e tests and the bench can find (assets/code-runner-*.js,
+ * assets/code-run-panel-*.js).
  */
 function codeRunners(): Plugin {
   const root = import.meta.dirname
@@ -71,12 +72,17 @@ function codeRunners(): Plugin {
     apply: 'build',
     buildStart() {
       if (this.environment.name !== 'client') return
-      this.emitFile({
-        type: 'chunk',
-        id: path.join(root, 'app/lib/code-runner/browser-runner.ts'),
-        name: 'code-runner',
-        preserveSignature: 'strict',
-      })
+      for (const [name, file] of [
+        ['code-runner', 'browser-runner.ts'],
+        ['code-run-panel', 'mount-panel.client.tsx'],
+      ]) {
+        this.emitFile({
+          type: 'chunk',
+          id: path.join(root, 'app/lib/code-runner', file as string),
+          name,
+          preserveSignature: 'strict',
+        })
+      }
     },
     async writeBundle() {
       if (this.environment.name !== 'client') return

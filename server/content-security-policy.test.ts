@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { PYODIDE_PATH, RUNNER_WORKER_PATH } from '#app/lib/code-runner/pyodide-assets.ts'
 import { loadConfig } from './config.ts'
-import { newNonce, pagePolicy, withNonce } from './content-security-policy.ts'
+import { newNonce, pagePolicy, runnerWorkerPolicy, withNonce } from './content-security-policy.ts'
 
 const directives = (policy: string) =>
   Object.fromEntries(
@@ -49,5 +50,31 @@ describe('withNonce', () => {
     const answered = withNonce(page, policy, nonce)
     expect(answered.headers.get('content-security-policy')).toBe(policy(nonce))
     expect(await answered.text()).toBe(`<script nonce="${nonce}">1</script>`)
+  })
+})
+
+describe('runnerWorkerPolicy', () => {
+  it('lets the runners load only their own scripts and Pyodide’s files from the asked host', () => {
+    const parsed = directives(runnerWorkerPolicy('127.0.0.1:3000'))
+    expect(parsed['default-src']).toEqual(["'none'"])
+    expect(parsed['script-src']).toEqual([
+      `http://127.0.0.1:3000${RUNNER_WORKER_PATH}`,
+      `http://127.0.0.1:3000${PYODIDE_PATH}`,
+      "'unsafe-eval'",
+      "'wasm-unsafe-eval'",
+    ])
+    expect(parsed['connect-src']).toEqual([`http://127.0.0.1:3000${PYODIDE_PATH}`])
+    expect(parsed['worker-src']).toEqual(["'none'"])
+  })
+
+  it('loads nothing for a Host that is not a plain host (no directive can be smuggled in)', () => {
+    for (const host of [undefined, '', 'evil.example; script-src *', 'a b', 'x/y', 'h"']) {
+      const parsed = directives(runnerWorkerPolicy(host))
+      expect(parsed['script-src']).toEqual(["'none'", "'unsafe-eval'", "'wasm-unsafe-eval'"])
+      expect(parsed['connect-src']).toEqual(["'none'"])
+    }
+    expect(directives(runnerWorkerPolicy('[::1]:8080'))['connect-src']).toEqual([
+      `http://[::1]:8080${PYODIDE_PATH}`,
+    ])
   })
 })

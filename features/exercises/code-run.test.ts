@@ -3,7 +3,9 @@ import {
   allPassed,
   type CodeRunner,
   normaliseOutput,
+  OUTPUT_LIMIT_MESSAGE,
   outputMatches,
+  runProblemMessage,
   runTests,
   timeoutMessage,
 } from '#features/exercises/code-run.ts'
@@ -90,5 +92,23 @@ describe('question fields', () => {
     expect(
       questionFields.safeParse({ ...code, referenceSolution: 'x'.repeat(64 * 1024 + 1) }).success,
     ).toBe(false)
+  })
+})
+
+describe('runProblemMessage', () => {
+  const base = { stdout: '', stderr: '', durationMs: 1 }
+  it('says in Japanese why a run did not complete', () => {
+    expect(runProblemMessage({ ...base, outcome: 'completed' }, 2000)).toBeNull()
+    expect(runProblemMessage({ ...base, outcome: 'timeout' }, 2000)).toBe(timeoutMessage(2000))
+    expect(runProblemMessage({ ...base, outcome: 'output-limit' }, 2000)).toBe(OUTPUT_LIMIT_MESSAGE)
+    expect(
+      runProblemMessage(
+        { ...base, outcome: 'error', error: { message: 'NameError: x', line: 3 } },
+        2000,
+      ),
+    ).toBe('3 行目でエラー: NameError: x')
+    expect(runProblemMessage({ ...base, outcome: 'error', error: { message: 'E' } }, 2000)).toBe(
+      'エラー: E',
+    )
   })
 })

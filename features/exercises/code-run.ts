@@ -111,3 +111,30 @@ export function timeoutMessage(timeLimitMs: number): string {
 }
 
 export const OUTPUT_LIMIT_MESSAGE = `出力が多すぎるため停止しました（上限 ${MAX_OUTPUT_BYTES / 1024} KB）。`
+
+/**
+ * Why a run did not complete, in Japanese, as both runners' callers show it (null when it
+ * completed): the time limit, the output cap, an error with the learner's line, or a runner
+ * that could not run.
+ */
+export function runProblemMessage(run: CodeRunResult, timeLimitMs: number): string | null {
+  switch (run.outcome) {
+    case 'completed':
+      return null
+    case 'timeout':
+      return timeoutMessage(timeLimitMs)
+    case 'output-limit':
+      return OUTPUT_LIMIT_MESSAGE
+    case 'error':
+      return runErrorMessage(run.error)
+    case 'unavailable':
+      return `実行できませんでした（${run.reason}）。ページを再読み込みして、もう一度お試しください。`
+  }
+}
+
+/** An error of a run, with the learner's line when known: 「3 行目でエラー: NameError: …」. */
+export function runErrorMessage(error: { message: string; line?: number }): string {
+  return error.line === undefined
+    ? `エラー: ${error.message}`
+    : `${error.line} 行目でエラー: ${error.message}`
+}

@@ -8,6 +8,7 @@ import {
   type CodeRunResult,
   MAX_OUTPUT_BYTES,
 } from '#features/exercises/code-run.ts'
+import { axeViolations } from './axe.ts'
 import { collectPageErrors, waitForHydration } from './browser.ts'
 import { browserSuite } from './suite.ts'
 
@@ -19,13 +20,15 @@ import { browserSuite } from './suite.ts'
  */
 const suite = browserSuite()
 
-/** The runner chunk the build emits (vite.config.ts, codeRunners). */
-const runnerUrl = (() => {
+/** A chunk the build emits for tests (vite.config.ts, codeRunners). */
+function builtChunk(name: string): string {
   const assets = path.resolve(import.meta.dirname, '../../build/client/assets')
-  const file = readdirSync(assets).find((name) => /^code-runner-[\w-]+\.js$/.test(name))
-  if (!file) throw new Error('build/client/assets has no code-runner chunk: npm run build')
+  const file = readdirSync(assets).find((entry) => new RegExp(`^${name}-[\\w-]+\\.js$`).test(entry))
+  if (!file) throw new Error(`build/client/assets has no ${name} chunk: npm run build`)
   return `/assets/${file}`
-})()
+}
+const runnerUrl = builtChunk('code-runner')
+const panelUrl = builtChunk('code-run-panel')
 
 type Window = {
   __runner?: { run(request: CodeRunRequest): Promise<CodeRunResult> }
@@ -266,5 +269,100 @@ describe('the Python runner', () => {
     expect(result.outcome).toBe('output-limit')
     expect(new TextEncoder().encode(result.stdout).byteLength).toBeLessThanOrEqual(MAX_OUTPUT_BYTES)
     expect(errors).toEqual([])
+  }, 180_000)
+})
+
+describe('the run panel', () => {
+  /** Mounts the panel in a fresh page of the site, as a question page renders it. */
+  async function panelPage(props: Record<string, unknown>): Promise<Page> {
+    const { page } = await runnerPage()
+    await page.evaluate(`import(${JSON.stringify(panelUrl)}).then((module) => {
+      const main = document.querySelector('main') ?? document.body
+      const host = document.createElement('div')
+      host.id = 'panel'
+      main.prepend(host)
+      const props = ${JSON.stringify(props)}
+      props.onSubmit = async (code) => ({
+        verdict: code.includes('print') || code.includes('console.log') ? 'correct' : 'incorrect',
+        message: '全てのテストに合格しました。',
+        tests: [
+          { name: '例 1', hidden: false, passed: true, outcome: 'completed', stdout: 'こんにちは\\n', stderr: null, error: null, message: null },
+          { name: '非公開 1', hidden: true, passed: true, outcome: 'completed', stdout: null, stderr: null, error: null, message: null },
+        ],
+      })
+      window.__unmount = module.mountCodeRunPanel(host, props)
+    })`)
+    await page.locator('#panel .cm-content').waitFor()
+    return page
+  }
+
+  const javascriptQuestion = {
+    language: 'javascript',
+    starterCode: 'const name = input()\nconsole.log("こんにちは、" + name)\n',
+    tests: [
+      { name: '例 1', stdin: 'ハナ\n', expectedOutput: 'こんにちは、ハナ\n' },
+      { name: '例 2', stdin: 'タロウ\n', expectedOutput: 'こんにちは、タロウさん\n' },
+    ],
+    timeLimitMs: 1000,
+  }
+
+  test('runs the visible tests, shows expected and actual, the error line, and the timeout', async () => {
+    const page = await panelPage(javascriptQuestion)
+    const panel = page.locator('#panel')
+    await expect.poll(() => panel.textContent()).toContain('制限時間 1 秒')
+    // Keyboard only: Tab from the editor's hint onto 「実行」, Enter.
+    await panel.getByRole('button', { name: '実行' }).focus()
+    await page.keyboard.press('Enter')
+    const results = panel.getByRole('list', { name: '例の実行結果' })
+    await results.waitFor()
+    await expect
+      .poll(() => panel.getByRole('status').textContent())
+      .toContain('例 2 件中 1 件が合格')
+    const second = results.locator('li').nth(1)
+    expect(await second.getAttribute('data-test-passed')).toBe('false')
+    expect(await second.textContent()).toContain('期待される出力こんにちは、タロウさん')
+    expect(await second.textContent()).toContain('あなたの出力こんにちは、タロウ')
+    expect(await axeViolations(page)).toEqual([])
+
+    // An error points at its line; the editor marks it.
+    const editor = panel.locator('.cm-content')
+    await editor.click()
+    await page.keyboard.press('Control+a')
+    await page.keyboard.type('const a = 1\nconsole.log(a.b.c)\n')
+    await page.keyboard.press('Control+Enter')
+    await expect.poll(() => results.textContent()).toContain('2 行目でエラー: TypeError')
+    expect(await panel.locator('.cm-error-line').count()).toBe(1)
+
+    await editor.click()
+    await page.keyboard.press('Control+a')
+    await page.keyboard.type('while (true) {}\n')
+    await panel.getByRole('button', { name: '実行' }).click()
+    await expect
+      .poll(() => results.textContent(), { timeout: 15_000 })
+      .toContain('制限時間（1 秒）内に終わりませんでした。')
+    // 「提出」 shows the verdict the caller returns (the server's, on a question page).
+    await panel.getByRole('button', { name: '最初のコードに戻す' }).click()
+    await panel.getByRole('button', { name: '提出' }).click()
+    await expect.poll(() => panel.textContent()).toContain('正解です！')
+    expect(await panel.textContent()).toContain('非公開テスト（非公開 1）')
+    expect(await axeViolations(page)).toEqual([])
+  })
+
+  test('shows Pyodide’s download while Python loads the first time', async () => {
+    const page = await panelPage({
+      language: 'python',
+      starterCode: 'print("こんにちは")\n',
+      tests: [{ name: '例 1', stdin: '', expectedOutput: 'こんにちは\n' }],
+      timeLimitMs: 2000,
+    })
+    const panel = page.locator('#panel')
+    await panel.getByRole('button', { name: '実行' }).click()
+    await expect
+      .poll(() => panel.getByRole('status').textContent())
+      .toMatch(/Python を(読み込んでいます|起動しています)/)
+    await expect
+      .poll(() => panel.getByRole('status').textContent(), { timeout: 120_000 })
+      .toContain('例 1 件中 1 件が合格')
+    expect(await axeViolations(page)).toEqual([])
   }, 180_000)
 })
