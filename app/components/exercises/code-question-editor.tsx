@@ -1,20 +1,17 @@
-import { useState } from 'react'
+import { useId, useState } from 'react'
+import { CodeEditor } from '#app/components/code-editor.tsx'
 import { Field, inputClass } from '#app/components/courses/course-editor.tsx'
 import {
-  allPassed,
   CODE_LANGUAGES,
   type CodeLanguage,
-  type CodeRunner,
   MAX_TIME_LIMIT_MS,
   MIN_TIME_LIMIT_MS,
-  runTests,
-  type TestOutcome,
 } from '#features/exercises/code-run.ts'
 import { MAX_TESTS } from '#features/exercises/question-input.ts'
-import { CodeField } from './code-field.tsx'
+import { CodeRunPanel } from './code-run-panel.tsx'
 import { smallButton } from './editor-buttons.tsx'
 import { blankTest, LANGUAGE_LABELS, moved, type TestState } from './question-form-state.ts'
-import { RunOutcomeDetails } from './run-outcome.tsx'
+import { TestTextField } from './test-text-field.tsx'
 
 export type CodeParts = {
   language: CodeLanguage
@@ -25,43 +22,20 @@ export type CodeParts = {
 }
 
 /**
- * A code question's language, starter code, reference solution, tests (visible or hidden) and
- * time limit, with 「模範解答をテストで実行」: the reference runs against every test in this
- * browser's runner, the same judge the learner's 「提出」 and the server use, so an author sees
- * a failing test before publishing (which the server refuses anyway).
+ * A code question's language, starter code, tests (visible or hidden), time limit and reference
+ * solution, written in the runners' panel: its 「実行」 runs the reference against every test in
+ * this browser, with the judge the learner's 「提出」 and the server use, so an author sees a
+ * failing test before publishing (which the server refuses anyway).
  */
 export function CodeQuestionEditor(props: {
   parts: CodeParts
   errorOf(field: string): string | undefined
-  loadRunner(language: CodeLanguage): Promise<CodeRunner>
   onChange(change: Partial<CodeParts>): void
 }) {
   const { parts, errorOf, onChange } = props
-  const [check, setCheck] = useState<
-    | { state: 'idle' }
-    | { state: 'running' }
-    | { state: 'done'; outcomes: TestOutcome[]; passed: boolean }
-    | { state: 'failed'; message: string }
-  >({ state: 'idle' })
-
-  async function runReference() {
-    setCheck({ state: 'running' })
-    try {
-      const runner = await props.loadRunner(parts.language)
-      const outcomes = await runTests(
-        runner,
-        { language: parts.language, code: parts.referenceSolution, timeLimitMs: parts.timeLimitMs },
-        parts.tests,
-      )
-      setCheck({ state: 'done', outcomes, passed: allPassed(outcomes, parts.tests) })
-    } catch {
-      setCheck({
-        state: 'failed',
-        message: '実行環境を読み込めませんでした。通信環境を確認してください。',
-      })
-    }
-  }
-
+  const referenceId = useId()
+  // What 「最初のコードに戻す」 restores: the reference as the editor opened.
+  const [initialReference] = useState(parts.referenceSolution)
   const setTest = (index: number, change: Partial<TestState>) =>
     onChange({
       tests: parts.tests.map((test, at) => (at === index ? { ...test, ...change } : test)),
@@ -101,19 +75,14 @@ export function CodeQuestionEditor(props: {
           )}
         </Field>
       </div>
-      <CodeField
+      <CodeEditor
+        key={parts.language}
         label="最初に表示するコード（任意）"
         language={parts.language}
         value={parts.starterCode}
         error={errorOf('starterCode')}
+        rows={6}
         onChange={(starterCode) => onChange({ starterCode })}
-      />
-      <CodeField
-        label="模範解答（学習者には送られません）"
-        language={parts.language}
-        value={parts.referenceSolution}
-        error={errorOf('referenceSolution')}
-        onChange={(referenceSolution) => onChange({ referenceSolution })}
       />
       <p className="text-sm text-slate-600 dark:text-slate-400">
         {parts.language === 'javascript'
@@ -179,14 +148,14 @@ export function CodeQuestionEditor(props: {
                   </button>
                 </div>
                 <div className="mt-2 grid gap-2 sm:grid-cols-2">
-                  <CodeField
+                  <TestTextField
                     label={`${name}の標準入力`}
                     rows={3}
                     value={test.stdin}
                     error={errorOf(`tests.${index}.stdin`)}
                     onChange={(stdin) => setTest(index, { stdin })}
                   />
-                  <CodeField
+                  <TestTextField
                     label={`${name}の期待する出力`}
                     rows={3}
                     value={test.expectedOutput}
@@ -210,45 +179,28 @@ export function CodeQuestionEditor(props: {
         </div>
         <span className="min-h-5 text-sm text-red-700 dark:text-red-400">{errorOf('tests')}</span>
       </fieldset>
-      <div className="flex flex-col gap-2">
-        <div>
-          <button
-            type="button"
-            onClick={() => void runReference()}
-            disabled={check.state === 'running' || parts.referenceSolution.trim() === ''}
-            className="rounded-md bg-slate-800 px-4 py-2 text-sm font-semibold text-white hover:bg-slate-700 disabled:opacity-50 dark:bg-slate-200 dark:text-slate-900"
-          >
-            模範解答をテストで実行
-          </button>
-        </div>
-        <div
-          aria-live="polite"
-          data-reference-check={check.state === 'done' ? String(check.passed) : check.state}
-        >
-          {check.state === 'running' && <p className="text-sm">実行しています…</p>}
-          {check.state === 'failed' && (
-            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-              {check.message}
-            </p>
-          )}
-          {check.state === 'done' && (
-            <div className="flex flex-col gap-2 text-sm">
-              <p
-                className={
-                  check.passed
-                    ? 'font-semibold text-emerald-800 dark:text-emerald-300'
-                    : 'font-semibold text-red-700 dark:text-red-400'
-                }
-              >
-                {check.passed
-                  ? '模範解答はすべてのテストに通りました。'
-                  : '模範解答が通らないテストがあります。このままでは公開できません。'}
-              </p>
-              <RunOutcomeDetails outcomes={check.outcomes} timeLimitMs={parts.timeLimitMs} />
-            </div>
-          )}
-        </div>
-      </div>
+      <section aria-labelledby={referenceId} className="flex flex-col gap-2">
+        <h3 id={referenceId} className="text-sm font-semibold">
+          模範解答（学習者には送られません）
+        </h3>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          「実行」で、模範解答をすべてのテスト（非公開のものも）に対してこのブラウザーで実行できます。公開するときはサーバーでも確かめ、合格しない問題があると公開できません。
+        </p>
+        {/* The runners' panel as the reference's editor: its 「実行」 is the check before publishing. */}
+        <CodeRunPanel
+          key={parts.language}
+          label="模範解答"
+          language={parts.language}
+          starterCode={initialReference}
+          initialCode={parts.referenceSolution}
+          tests={parts.tests}
+          timeLimitMs={parts.timeLimitMs}
+          onCodeChange={(referenceSolution) => onChange({ referenceSolution })}
+        />
+        <span className="min-h-5 text-sm text-red-700 dark:text-red-400">
+          {errorOf('referenceSolution')}
+        </span>
+      </section>
     </div>
   )
 }

@@ -251,7 +251,8 @@ function Feedback(props: { result: Graded | undefined; explanationHtml: string |
   const { result, explanationHtml } = props
   return (
     <div aria-live="polite" className="mt-4 flex flex-col gap-3">
-      {result && (
+      {/* A code question's verdict is in its run panel, with each test's report. */}
+      {result && result.feedback.kind !== 'code' && (
         <div
           data-verdict={result.verdict}
           className={`rounded-lg border p-4 ${

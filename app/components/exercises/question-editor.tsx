@@ -6,7 +6,6 @@ import { SaveStatus } from '#app/components/courses/save-status.tsx'
 import { ApiRequestError } from '#app/lib/api/client.ts'
 import type { ExerciseApi } from '#app/lib/api/exercises.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
-import { loadCodeRunner } from '#app/lib/exercises/code-runner-loader.ts'
 import { useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
 import { questionFields } from '#features/exercises/question-input.ts'
@@ -120,12 +119,7 @@ export function QuestionEditor(props: {
         </Link>
         <SaveStatus state={autosave.state} problem={problem} />
       </div>
-      <QuestionFieldsEditor
-        state={state}
-        errorOf={errorOf}
-        loadRunner={loadCodeRunner}
-        onChange={update}
-      />
+      <QuestionFieldsEditor state={state} errorOf={errorOf} onChange={update} />
       {!created ? (
         <p className="text-sm text-slate-500 dark:text-slate-400">
           問題文と答え（選択肢と正解、正解の文字列、コードの模範解答とテスト）がそろうと自動で保存されます。

@@ -1,7 +1,6 @@
 import { Field, inputClass } from '#app/components/courses/course-editor.tsx'
 import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
 import { LEVEL_LABELS } from '#features/courses/course-card.ts'
-import type { CodeLanguage, CodeRunner } from '#features/exercises/code-run.ts'
 import { QUESTION_KINDS, type QuestionKind } from '#features/exercises/question-input.ts'
 import { AcceptedAnswersEditor } from './accepted-answers-editor.tsx'
 import { ChoiceOptionsEditor } from './choice-options-editor.tsx'
@@ -15,7 +14,6 @@ import { KIND_LABELS, type QuestionFormState } from './question-form-state.ts'
 export function QuestionFieldsEditor(props: {
   state: QuestionFormState
   errorOf(field: string): string | undefined
-  loadRunner(language: CodeLanguage): Promise<CodeRunner>
   onChange(change: Partial<QuestionFormState>): void
 }) {
   const { state, errorOf, onChange } = props
@@ -107,12 +105,7 @@ export function QuestionFieldsEditor(props: {
         />
       )}
       {state.kind === 'code' && (
-        <CodeQuestionEditor
-          parts={state}
-          errorOf={errorOf}
-          loadRunner={props.loadRunner}
-          onChange={onChange}
-        />
+        <CodeQuestionEditor parts={state} errorOf={errorOf} onChange={onChange} />
       )}
       <MarkdownEditor
         label="解説（答えたあとに表示されます）"

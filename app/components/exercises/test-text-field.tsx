@@ -1,14 +1,9 @@
 import { useId } from 'react'
-import type { CodeLanguage } from '#features/exercises/code-run.ts'
-import { MAX_CODE_BYTES } from '#features/exercises/code-run.ts'
+import { MAX_TEST_TEXT_BYTES } from '#features/exercises/code-run.ts'
 
-/**
- * A labelled program text field of the exercise editors (starter code, reference solution)
- * and of a test's stdin and expected output.
- */
-export function CodeField(props: {
+/** A test's stdin or expected output: monospaced, as the program reads and prints it. */
+export function TestTextField(props: {
   label: string
-  language?: CodeLanguage
   value: string
   error?: string
   rows?: number
@@ -28,8 +23,7 @@ export function CodeField(props: {
         spellCheck={false}
         autoCapitalize="off"
         autoCorrect="off"
-        data-language={props.language}
-        maxLength={MAX_CODE_BYTES}
+        maxLength={MAX_TEST_TEXT_BYTES}
         aria-describedby={props.error ? errorId : undefined}
         onChange={(event) => props.onChange(event.target.value)}
         className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm dark:border-slate-600 dark:bg-slate-950"
