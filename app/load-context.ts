@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
 import type { ContactLimits } from '#features/contact/contact.server.ts'
+import type { ExerciseServices } from '#features/exercises/answers.server.ts'
 import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
 import type { PublicSettings } from '#server/config.ts'
@@ -29,6 +30,11 @@ export type AppContext = {
   cspNonce?: string
   /** Starts delivering mail an action wrote to the outbox in its own transaction, once committed. */
   mail: QueuedMailDelivery
+  /**
+   * Answering exercises: the server's verifier of code submissions (server/code-sandbox) and
+   * each learner's answer limits (decision 031).
+   */
+  exercises: ExerciseServices
   /** The contact form's limits, and who its messages are mailed to (ADMIN_USERS), decision 030. */
   contact: {
     limits: ContactLimits

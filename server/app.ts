@@ -9,6 +9,7 @@ import type { ServerBuild } from 'react-router'
 import { RUNNER_WORKER_PATH } from '#app/lib/code-runner/pyodide-assets.ts'
 import type { Database } from '#db/database.ts'
 import type { DB } from '#db/schema.ts'
+import type { ExerciseServices } from '#features/exercises/answers.server.ts'
 import {
   createProfileForAccount,
   deleteProfile,
@@ -159,6 +160,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook('onClose', () => store.close())
   const storage = siteStorage(store, config.storage, identity, config.identity.oauth.siteOrigins)
   app.decorate('ownImages', ownImageStore(store, config.storage, database.db, config.identity))
+  // The contact form's and the exercises' limits (the user pool keeps its own).
+  const limiter = config.identity.limits.redisUrl
+    ? redisRateLimiter({ url: config.identity.limits.redisUrl })
+    : memoryRateLimiter({ now })
+  app.addHook('onClose', () => limiter.close())
+  const exercises: ExerciseServices = {
+    verifier: codeSandbox,
+    limits: { limiter, ...config.exercises },
+    warn: (details, message) => app.log.warn(details, message),
+  }
   await app.register(async (api) => {
     await api.register(fastifyCompress, onTheFlyCompression)
     await api.register(apiPlugin, {
@@ -167,6 +178,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       siteOrigin: new URL(config.public.baseUrl).origin,
       markdown,
       images: storage.images,
+      exercises,
       currentUser: (request) => sessions.currentUser(request),
       bearerUser: (authorization) => sessions.bearerUser(authorization),
     })
@@ -205,11 +217,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     })
   }
 
-  const contactLimiter = config.identity.limits.redisUrl
-    ? redisRateLimiter({ url: config.identity.limits.redisUrl })
-    : memoryRateLimiter({ now })
-  app.addHook('onClose', () => contactLimiter.close())
-
   registerReactRouter(app, {
     build: options.build,
     mode: config.env === 'development' ? 'development' : 'production',
@@ -220,8 +227,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       auth: sessions,
       storage,
       mail: mailer,
+      exercises,
       contact: {
-        limits: { limiter: contactLimiter, ...config.contact },
+        limits: { limiter, ...config.contact },
         admins: config.identity.admins,
         now,
       },

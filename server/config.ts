@@ -158,6 +158,8 @@ const environmentSchema = z.object({
   MAILS_PER_IP_PER_HOUR: wholeNumber('a whole number').default(100),
   CONTACT_MESSAGES_PER_IP_PER_HOUR: wholeNumber('a whole number').default(10),
   CONTACT_MESSAGES_PER_EMAIL_PER_HOUR: wholeNumber('a whole number').default(5),
+  EXERCISE_ANSWERS_PER_USER_PER_MINUTE: wholeNumber('a whole number').default(30),
+  CODE_SUBMISSIONS_PER_USER_PER_MINUTE: wholeNumber('a whole number').default(10),
   FAILED_SIGN_INS_PER_SOURCE: wholeNumber('a whole number').default(5),
   FAILED_SIGN_INS_PER_USER_PER_DAY: wholeNumber('a whole number').default(100),
   REDIS_URL: z
@@ -281,6 +283,8 @@ export type Config = {
   mail: { smtpUrl: string | undefined; from: string }
   /** The contact form's hourly limits (docs/decisions/030). */
   contact: { messagesPerIpPerHour: number; messagesPerEmailPerHour: number }
+  /** Each learner's answers, and code submissions among them, per minute (docs/decisions/031). */
+  exercises: { answersPerMinute: number; codeSubmissionsPerMinute: number }
   storage: StorageSettings
   /**
    * A second, TLS listener of the same app (HTTPS_PORT): Amplify's hosted sign-in only speaks
@@ -560,6 +564,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
     contact: {
       messagesPerIpPerHour: values.CONTACT_MESSAGES_PER_IP_PER_HOUR,
       messagesPerEmailPerHour: values.CONTACT_MESSAGES_PER_EMAIL_PER_HOUR,
+    },
+    exercises: {
+      answersPerMinute: values.EXERCISE_ANSWERS_PER_USER_PER_MINUTE,
+      codeSubmissionsPerMinute: values.CODE_SUBMISSIONS_PER_USER_PER_MINUTE,
     },
     storage: storageSettings(values, dataDir, region),
     https:

@@ -33,7 +33,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const actor = await signedInActor(context, request)
   try {
-    await actOnDraft(context.db, actor, Object.fromEntries(await request.formData()))
+    await actOnDraft(
+      context.db,
+      actor,
+      Object.fromEntries(await request.formData()),
+      context.exercises.verifier,
+    )
     return { problem: null }
   } catch (error) {
     if (!(error instanceof ContentError)) throw error

@@ -9,10 +9,10 @@ import { socialRoutes } from './social.ts'
 export const apiRoutes = {
   courses: courseRoutes,
   studies: studyRoutes,
+  exercises: exerciseRoutes,
   labs: labRoutes,
   labStories: labStoryRoutes,
   social: socialRoutes,
   people: peopleRoutes,
-  exercises: exerciseRoutes,
   example: exampleRoutes,
 }

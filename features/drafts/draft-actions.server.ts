@@ -4,6 +4,7 @@ import type { ContentKind, DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { parseInput } from '#features/content-error.ts'
 import { deleteCourse, publishCourse } from '#features/courses/course-editing.server.ts'
+import type { CodeVerifier } from '#features/exercises/answers.server.ts'
 import { deleteLab, publishLab } from '#features/labs/lab-editing.server.ts'
 import { deleteLabStory, publishLabStory } from '#features/labs/lab-story-editing.server.ts'
 import { deleteStudy, publishStudy } from '#features/studies/study-editing.server.ts'
@@ -31,9 +32,19 @@ const WRITES: Record<ContentKind, Writes> = {
   lab_story: { publish: publishLabStory, remove: deleteLabStory },
 }
 
-/** Publishes or deletes one of the actor's drafts through its kind's own feature function. */
-export async function actOnDraft(db: Kysely<DB>, actor: Actor | undefined, input: unknown) {
+/**
+ * Publishes or deletes one of the actor's drafts through its kind's own feature function. A
+ * study with code questions is published only after `verifier` (the server's code sandbox)
+ * has passed each reference solution.
+ */
+export async function actOnDraft(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  input: unknown,
+  verifier?: CodeVerifier,
+) {
   const { intent, kind, id, revision } = parseInput(draftAction, input)
   if (intent === 'delete') await WRITES[kind].remove(db, actor, id)
+  else if (kind === 'study') await publishStudy(db, actor, id, { revision }, Date.now(), verifier)
   else await WRITES[kind].publish(db, actor, id, { revision })
 }

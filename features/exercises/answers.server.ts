@@ -10,9 +10,9 @@ import { exerciseLocked, premiumReader } from '#features/plans/plan.server.ts'
 import type { RateLimiter } from '#server/rate-limiter.ts'
 import {
   allPassed,
-  type CodeRunner,
+  type CodeLanguage,
+  type CodeTest,
   OUTPUT_LIMIT_MESSAGE,
-  runTests,
   type TestOutcome,
   timeoutMessage,
 } from './code-run.ts'
@@ -36,10 +36,23 @@ export type AnswerLimits = {
   codeSubmissionsPerMinute: number
 }
 
+/**
+ * The server's judge of programs (server/code-sandbox's CodeSandbox is one): runs a program
+ * against a question's tests in its sandbox, and may reuse the verdict of the same code for
+ * the same question revision (`questionKey`).
+ */
+export type CodeVerifier = {
+  verify(
+    questionKey: string,
+    request: { language: CodeLanguage; code: string; timeLimitMs: number },
+    tests: readonly CodeTest[],
+  ): Promise<{ outcomes: TestOutcome[]; passed: boolean }>
+}
+
 /** What answering needs of the server besides the database: its verifier and its limits. */
 export type ExerciseServices = {
   /** Runs learners' programs in the server's sandbox (QuickJS / Pyodide off the main thread). */
-  runner: CodeRunner
+  verifier: CodeVerifier
   limits: AnswerLimits
   warn?: (details: object, message: string) => void
 }
@@ -143,15 +156,15 @@ export function testReports(
  * a timeout. A runner that cannot run (not the program's fault) gives no verdict at all.
  */
 export async function runAllTests(
-  runner: CodeRunner,
+  verifier: CodeVerifier,
+  question: { id: string; revision: number },
   body: CodeBody,
   code: string,
 ): Promise<{ passed: boolean; outcomes: TestOutcome[] }> {
-  const outcomes = await runTests(
-    runner,
+  const { outcomes } = await verifier.verify(
+    `${question.id}:${question.revision}`,
     { language: body.language, code, timeLimitMs: body.timeLimitMs },
     body.tests,
-    { stopAfterTimeout: true },
   )
   if (outcomes.some((outcome) => outcome.run.outcome === 'unavailable')) {
     throw new ContentError(
@@ -162,8 +175,13 @@ export async function runAllTests(
   return { passed: allPassed(outcomes, body.tests), outcomes }
 }
 
-async function gradeCode(runner: CodeRunner, body: CodeBody, code: string): Promise<Grade> {
-  const { passed, outcomes } = await runAllTests(runner, body, code)
+async function gradeCode(
+  verifier: CodeVerifier,
+  question: { id: string; revision: number },
+  body: CodeBody,
+  code: string,
+): Promise<Grade> {
+  const { passed, outcomes } = await runAllTests(verifier, question, body, code)
   return { correct: passed, feedback: { kind: 'code', tests: testReports(body, outcomes) } }
 }
 
@@ -225,7 +243,7 @@ export async function answerQuestion(
     grade = gradeText(body, answer.text)
   } else if (answer.kind === 'code' && body.kind === 'code') {
     // Outside any transaction: a run takes up to the time limit.
-    grade = await gradeCode(services.runner, body, answer.code)
+    grade = await gradeCode(services.verifier, question, body, answer.code)
   } else {
     throw new Error(`question ${question.id} is stored as ${question.kind} but holds ${body.kind}`)
   }

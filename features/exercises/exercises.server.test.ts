@@ -28,9 +28,11 @@ const { author, other: learner, admin } = testActors
 const markdown = createMarkdownRenderer()
 afterAll(() => markdown.close())
 
-/** Choice and text answers never reach a runner; one that is called fails the test. */
-const noCode: ExerciseServices['runner'] = async () => {
-  throw new Error('no code question here')
+/** Choice and text answers never reach the verifier; one that is called fails the test. */
+const noCode: ExerciseServices['verifier'] = {
+  verify: async () => {
+    throw new Error('no code question here')
+  },
 }
 
 const single = {
@@ -81,7 +83,7 @@ describe.each(testEngines)('exercises on %s', (engine) => {
     await db.deleteFrom('studies').execute()
     services = {
       markdown,
-      runner: noCode,
+      verifier: noCode,
       limits: {
         limiter: memoryRateLimiter({ now: () => NOW }),
         answersPerMinute: 30,

@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
-import { runAllTests, testReports } from './answers.server.ts'
-import type { CodeRunner } from './code-run.ts'
+import { type CodeVerifier, runAllTests, testReports } from './answers.server.ts'
 import type { ReferenceFailure, TestReport } from './question-views.ts'
 import { bodyOf, questionsOfStudies, readQuestionForEditor } from './questions.server.ts'
 
@@ -22,12 +21,12 @@ function failureMessage(position: number, reports: readonly TestReport[]): strin
 
 /**
  * Runs every code question's reference solution of a study against all its tests on the
- * server's runner. Answers the failures (none: publishable) and the revision of each question
+ * server's verifier. Answers the failures (none: publishable) and the revision of each question
  * checked, so that the publish can refuse a question changed while it ran.
  */
 export async function referenceFailures(
   db: Kysely<DB>,
-  runner: CodeRunner,
+  verifier: CodeVerifier,
   studyId: string,
 ): Promise<{ failures: ReferenceFailure[]; checked: Map<string, number> }> {
   const rows = await questionsOfStudies(db, [studyId])
@@ -37,7 +36,7 @@ export async function referenceFailures(
     if (row.kind !== 'code') continue
     const body = bodyOf(row)
     if (body.kind !== 'code') continue
-    const { passed, outcomes } = await runAllTests(runner, body, body.referenceSolution)
+    const { passed, outcomes } = await runAllTests(verifier, row, body, body.referenceSolution)
     checked.set(row.id, row.revision)
     if (!passed) {
       failures.push({
@@ -68,7 +67,7 @@ export function referenceRefusal(failures: readonly ReferenceFailure[]): Content
  */
 export async function runReferenceSolution(
   db: Kysely<DB>,
-  runner: CodeRunner,
+  verifier: CodeVerifier,
   actor: Actor | undefined,
   questionId: string,
 ): Promise<{ passed: boolean; tests: TestReport[] }> {
@@ -77,6 +76,11 @@ export async function runReferenceSolution(
   if (content.kind !== 'code') {
     throw new ContentError('CONFLICT', 'コードの問題ではありません')
   }
-  const { passed, outcomes } = await runAllTests(runner, content, content.referenceSolution)
+  const { passed, outcomes } = await runAllTests(
+    verifier,
+    question,
+    content,
+    content.referenceSolution,
+  )
   return { passed, tests: testReports(content, outcomes, { revealHidden: true }) }
 }

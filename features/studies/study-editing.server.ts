@@ -12,7 +12,7 @@ import {
   markPublished,
   saveItemFields,
 } from '#features/editable-item.server.ts'
-import type { CodeRunner } from '#features/exercises/code-run.ts'
+import type { CodeVerifier } from '#features/exercises/answers.server.ts'
 import { referenceFailures, referenceRefusal } from '#features/exercises/reference-check.server.ts'
 import { checkMarkdownImages, type ImageStorage } from '#features/images/uploaded-image.server.ts'
 import { STUDY } from './editable-study.server.ts'
@@ -70,7 +70,7 @@ export const { unpublish: unpublishStudy, remove: deleteStudy } = itemWrites(STU
 /**
  * Publishes a study: it appears in the lists and the author's history records it. A study
  * with code questions is published only when every reference solution passes its own tests on
- * the server's `runner` (issue 16 item 2); otherwise the refusal names each failing question.
+ * the server's `verifier` (issue 16 item 2); otherwise the refusal names each failing question.
  * The runs happen before the transaction, and a question changed meanwhile makes it stale.
  */
 export async function publishStudy(
@@ -79,7 +79,7 @@ export async function publishStudy(
   studyId: string,
   input: z.input<typeof basedOnRevision>,
   now = Date.now(),
-  runner?: CodeRunner,
+  verifier?: CodeVerifier,
 ): Promise<{ revision: number; publishedAt: number }> {
   const { revision } = parseInput(basedOnRevision, input)
   // Ownership first, so that someone else learns nothing from the checks.
@@ -93,8 +93,8 @@ export async function publishStudy(
       .where('kind', '=', 'code')
       .executeTakeFirst()
     if (hasCode) {
-      if (!runner) throw new Error('publishing a study with code questions needs a CodeRunner')
-      const found = await referenceFailures(db, runner, studyId)
+      if (!verifier) throw new Error('publishing a study with code questions needs a verifier')
+      const found = await referenceFailures(db, verifier, studyId)
       if (found.failures.length > 0) throw referenceRefusal(found.failures)
       checked = found.checked
     }

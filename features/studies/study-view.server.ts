@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { editableItem } from '#features/editable-item.server.ts'
+import { exerciseProgressOfStudies } from '#features/exercises/exercise-set.server.ts'
 import { readableItem } from '#features/readable-item.server.ts'
 import type { StudyDraft, StudyView } from '#features/studies/study-views.ts'
 import { tagsOfItems } from '#features/tags/item-tags.server.ts'
@@ -32,13 +33,17 @@ export async function readStudyForViewer(
     viewer,
     STUDY.notFound,
   )
-  const tags = await tagsOfItems(db, 'study_tags', [study.id])
+  const [tags, exercises] = await Promise.all([
+    tagsOfItems(db, 'study_tags', [study.id]),
+    exerciseProgressOfStudies(db, viewer?.userId, [study.id]),
+  ])
   return {
     id: study.id,
     title: study.title,
     summary: study.summary,
     notes: study.body,
     tags: tags.get(study.id) ?? [],
+    exercises: exercises.get(study.id) ?? { solved: 0, total: 0 },
     status: study.status,
     publishedAt: study.status === 'published' ? study.published_at : null,
     updatedAt: study.updated_at,

@@ -21,6 +21,8 @@ export const studyView = z.object({
   summary: z.string(),
   notes: z.string(),
   tags: z.array(z.string()),
+  /** "n / m solved" of its exercise set, for this viewer (a guest has solved none). */
+  exercises: z.object({ solved: z.number(), total: z.number() }),
   ...authoredItemFields,
 })
 export type StudyView = z.output<typeof studyView>

@@ -3,11 +3,13 @@ import type { Kysely } from 'kysely'
 import { isStorageFull } from '#db/database.ts'
 import type { DB } from '#db/schema.ts'
 import { type Actor, actorOf } from '#features/actor.ts'
+import type { ExerciseServices } from '#features/exercises/answers.server.ts'
 import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
 import { ApiError } from './api-error.ts'
 import { registerCourseRoutes } from './courses.ts'
 import { keepSignedInAnswersPrivate, refuseCrossSiteWrites } from './cross-site.ts'
+import { registerExerciseRoutes } from './exercises.ts'
 import { registerLabRoutes } from './labs.ts'
 import { registerOpenApi } from './openapi.ts'
 import { registerPeopleRoutes } from './people.ts'
@@ -28,6 +30,8 @@ export async function apiPlugin(
     markdown: MarkdownRenderer
     /** Checks of uploaded images (covers, screenshots), answered by the site's object storage. */
     images: ImageStorage
+    /** Answering exercises: the server's verifier of code and each learner's limits. */
+    exercises: ExerciseServices
     /** Who is signed in: the same session (Amplify's cookies) the pages read. */
     currentUser(request: Request): Promise<SessionUser | undefined>
     /** Or, for clients outside the browser, the user of an `Authorization: Bearer` access token. */
@@ -78,7 +82,8 @@ export async function apiPlugin(
   // Before the routes: it collects each as it is registered.
   await registerOpenApi(api)
   registerCourseRoutes(api, options.db, options.images, actor)
-  registerStudyRoutes(api, options.db, options.images, actor)
+  registerStudyRoutes(api, options.db, options.images, options.exercises.verifier, actor)
+  registerExerciseRoutes(api, options.db, options.markdown, options.exercises, actor)
   registerLabRoutes(api, options.db, options.images, actor)
   registerSocialRoutes(api, options.db, options.markdown, actor)
   registerPeopleRoutes(api, options.db, actor)

@@ -2,6 +2,7 @@ import Fastify, { type RouteOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.ts'
 import { apiRoutes } from '#features/api/routes.ts'
+import { memoryRateLimiter } from '#server/rate-limiter.ts'
 import { apiPlugin } from './index.ts'
 
 describe('/api/openapi.json', () => {
@@ -25,6 +26,19 @@ describe('/api/openapi.json', () => {
         readStart: async () => new Uint8Array(),
         delete: async () => undefined,
         publicKeyOf: () => undefined,
+      },
+      // No code is answered here.
+      exercises: {
+        verifier: {
+          verify: async () => {
+            throw new Error('no code is verified in this test')
+          },
+        },
+        limits: {
+          limiter: memoryRateLimiter(),
+          answersPerMinute: 30,
+          codeSubmissionsPerMinute: 10,
+        },
       },
       currentUser: async () => undefined,
       bearerUser: async () => undefined,

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { studyRoutes } from '#features/api/editable.ts'
+import type { CodeVerifier } from '#features/exercises/answers.server.ts'
 import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import {
   createStudy,
@@ -20,6 +21,7 @@ export function registerStudyRoutes(
   api: FastifyInstance,
   db: Kysely<DB>,
   images: ImageStorage,
+  verifier: CodeVerifier,
   actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
 ): void {
   registerEditableRoutes(api, actorOf, studyRoutes, 'studyId', {
@@ -28,7 +30,7 @@ export function registerStudyRoutes(
     create: (actor, body) => createStudy(db, images, actor, body),
     readDraft: (actor, id) => readStudyForEditor(db, actor, id),
     update: (actor, id, body) => updateStudy(db, images, actor, id, body),
-    publish: (actor, id, body) => publishStudy(db, actor, id, body),
+    publish: (actor, id, body) => publishStudy(db, actor, id, body, Date.now(), verifier),
     unpublish: (actor, id, body) => unpublishStudy(db, actor, id, body),
     remove: (actor, id) => deleteStudy(db, actor, id),
   })

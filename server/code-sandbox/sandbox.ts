@@ -98,7 +98,10 @@ export function createCodeSandbox(settings: CodeSandboxSettings = defaultSandbox
       let judging = underWay.get(key)
       if (!judging) {
         cache.misses++
-        judging = runTests(run, request, tests).finally(() => underWay.delete(key))
+        // One time limit per looping submission, not one per test (code-run.ts).
+        judging = runTests(run, request, tests, { stopAfterTimeout: true }).finally(() =>
+          underWay.delete(key),
+        )
         underWay.set(key, judging)
       }
       const outcomes = await judging

@@ -5,6 +5,7 @@ import { courseRoutes } from '#features/api/courses.ts'
 import { studyRoutes } from '#features/api/editable.ts'
 import { insertTestUsers } from '#features/content-test-support.ts'
 import { apiPlugin } from '#server/api/index.ts'
+import { memoryRateLimiter } from '#server/rate-limiter.ts'
 import { ApiRequestError, callApi } from './client.ts'
 import { courseApi } from './courses.ts'
 import { studyApi } from './drafts.ts'
@@ -29,6 +30,19 @@ describe('callApi', () => {
         readStart: async () => new Uint8Array(),
         delete: async () => undefined,
         publicKeyOf: () => undefined,
+      },
+      // No code is answered here.
+      exercises: {
+        verifier: {
+          verify: async () => {
+            throw new Error('no code is verified in this test')
+          },
+        },
+        limits: {
+          limiter: memoryRateLimiter(),
+          answersPerMinute: 30,
+          codeSubmissionsPerMinute: 10,
+        },
       },
       currentUser: async () => ({ sub: 'user-author', groups: [] }),
       bearerUser: async () => undefined,
