@@ -185,7 +185,7 @@ async function gradeCode(
   return { correct: passed, feedback: { kind: 'code', tests: testReports(body, outcomes) } }
 }
 
-function messageOf(grade: Grade): string {
+export function messageOf(grade: Grade): string {
   if (grade.correct) return '正解です！'
   const { feedback } = grade
   switch (feedback.kind) {

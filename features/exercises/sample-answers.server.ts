@@ -96,10 +96,7 @@ export async function answerSampleQuestion(
   }
 }
 
-async function limitGuestCode(
-  services: ExerciseServices,
-  source: string,
-): Promise<void> {
+async function limitGuestCode(services: ExerciseServices, source: string): Promise<void> {
   try {
     const count = await services.limits.limiter.hit(`example-code:${source}`, MINUTE_MS)
     if (count > services.limits.codeSubmissionsPerMinute) {

@@ -10,7 +10,6 @@ import { formatDate } from '#app/lib/format.ts'
 import { errorMeta, shareableMeta } from '#app/lib/meta.ts'
 import { actorOf } from '#features/actor.ts'
 import { contentPath, editPath, exercisesPath, profilePath } from '#features/content-kinds.ts'
-import { exerciseProgressOfStudies } from '#features/exercises/exercise-set.server.ts'
 import { renderedHtmlOf } from '#features/markdown/stored-html.server.ts'
 import { socialView } from '#features/social/social-view.server.ts'
 import { readStudyForViewer } from '#features/studies/study-view.server.ts'
@@ -39,16 +38,13 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     readStudyForViewer(context.db, { username: params.user, studyId: params.id }, viewer),
     new URL(request.url).pathname,
   )
-  const [social, progress] = await Promise.all([
-    socialView(
-      context.db,
-      context.markdown,
-      viewer,
-      { kind: 'study', id: study.id },
-      COMMENT_PAGE_SIZE,
-    ),
-    exerciseProgressOfStudies(context.db, viewer?.userId, [study.id]),
-  ])
+  const social = await socialView(
+    context.db,
+    context.markdown,
+    viewer,
+    { kind: 'study', id: study.id },
+    COMMENT_PAGE_SIZE,
+  )
   // Rendered (and sanitised) once on the server; the browser only shows the HTML.
   return data(
     {
@@ -60,16 +56,16 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       }),
       social,
       signedIn: user !== undefined,
-      exercises: progress.get(study.id) ?? { solved: 0, total: 0 },
     },
     { headers: viewerCacheControl(user !== undefined) },
   )
 }
 
 export default function StudyPage({
-  loaderData: { study, notesHtml, social, signedIn, exercises },
+  loaderData: { study, notesHtml, social, signedIn },
 }: Route.ComponentProps) {
   const studyPath = contentPath('study', study.author.username, study.id)
+  const { exercises } = study
   return (
     <article className="mx-auto max-w-3xl">
       <nav aria-label="パンくずリスト" className="text-sm text-slate-500 dark:text-slate-400">
