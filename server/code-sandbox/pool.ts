@@ -117,6 +117,10 @@ export function createWorkerPool(options: PoolOptions) {
         runs++
         worker.unref()
         const { result } = message
+        if (message.replace) {
+          remove(slot)
+          replaced++
+        }
         // Interrupted at the limit: whatever the program did with the KeyboardInterrupt.
         if (job.interrupted && result.outcome !== 'output-limit') {
           const { stdout, stderr, durationMs } = result

@@ -10,7 +10,14 @@ export type RunMessage = { id: number; request: CodeRunRequest }
 export type WorkerMessage =
   | { kind: 'ready'; memoryBytes: number }
   | { kind: 'failed'; reason: string }
-  | { kind: 'result'; id: number; result: CodeRunResult; memoryBytes: number }
+  | {
+      kind: 'result'
+      id: number
+      result: CodeRunResult
+      memoryBytes: number
+      /** The run changed what could not be put back: the worker is to be replaced. */
+      replace?: boolean
+    }
 
 /**
  * Data a worker starts with. `interrupt` (Python only) is shared with the pool: the pool writes
