@@ -283,7 +283,7 @@ describe('exercises, from writing to solving', () => {
 
     await learner.goto('/histories')
     await waitForHydration(learner)
-    expect(await learner.locator('#exercises').textContent()).toContain('5 問')
+    expect(await learner.locator('[data-stat="exercises"]').textContent()).toContain('5 問')
     expect(await learner.getByText('問題を解いた').count()).toBeGreaterThan(0)
 
     await learner.goto('/exercises?status=solved')
