@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
+import { axeViolationsInBothThemes } from './axe.ts'
 import { collectPageErrors, markdownEditor, waitForHydration } from './browser.ts'
 import { browserSuite } from './suite.ts'
 
@@ -148,6 +149,7 @@ describe('exercises, from writing to solving', () => {
       await author.getByLabel('テスト 1の期待する出力').fill('こんにちは、Taroさん')
     })
     const pythonQuestion = author.url()
+    expect(await axeViolationsInBothThemes(author)).toEqual([])
 
     await author.goto(`${exercises}/edit`)
     await waitForHydration(author)
@@ -166,6 +168,7 @@ describe('exercises, from writing to solving', () => {
     const refusal = author.getByRole('alert')
     await refusal.waitFor({ timeout: 120_000 })
     expect(await refusal.textContent()).toContain('問題 5 の模範解答')
+    expect(await axeViolationsInBothThemes(author)).toEqual([])
     expect(
       await author.locator('[data-publication-status]').getAttribute('data-publication-status'),
     ).toBe('draft')
@@ -274,6 +277,8 @@ describe('exercises, from writing to solving', () => {
         .toBe('correct')
     }
 
+    // Every card answered, verdicts, explanations and run results showing.
+    expect(await axeViolationsInBothThemes(learner)).toEqual([])
     await learner.reload()
     await waitForHydration(learner)
     expect(await learner.locator('section[data-question-id] [data-status="solved"]').count()).toBe(
@@ -291,6 +296,7 @@ describe('exercises, from writing to solving', () => {
     const solvedCards = learner.locator('article', { hasText: 'はじめてのプログラミング演習' })
     expect(await solvedCards.count()).toBe(5)
     expect(await solvedCards.locator('[data-status="solved"]').count()).toBe(5)
+    expect(await axeViolationsInBothThemes(learner)).toEqual([])
     expect(learnerErrors).toEqual([])
 
     // A forged "solved": the request can only carry an answer, which the server grades itself.
@@ -323,5 +329,75 @@ describe('exercises, from writing to solving', () => {
     expect(await card(forger, 4).locator('[data-status]').getAttribute('data-status')).not.toBe(
       'solved',
     )
+  })
+
+  test("a guest answers /example's sample set (every kind, JavaScript and Python run and graded) without an account", {
+    timeout: 300_000,
+  }, async () => {
+    const guest = await site.newPage()
+    const errors = collectPageErrors(guest)
+    await guest.goto('/example')
+    await waitForHydration(guest)
+    expect(await guest.locator('section[data-question-id]').count()).toBe(5)
+    // The page carries no correct answer: what the guest could read in the HTML.
+    const html = await guest.content()
+    expect(html).not.toContain('console.log(a + b)')
+    expect(html).not.toContain('"correct"')
+
+    const single = card(guest, 1)
+    await single.getByLabel('let').check()
+    await single.getByRole('button', { name: '答える' }).click()
+    expect(await verdictOf(guest, 1)).toBe('incorrect')
+    await single.getByLabel('const', { exact: true }).check()
+    await single.getByRole('button', { name: '答える' }).click()
+    await expect
+      .poll(() => single.locator('[data-verdict]').getAttribute('data-verdict'))
+      .toBe('correct')
+
+    const multiple = card(guest, 2)
+    await multiple.getByLabel('userName').check()
+    await multiple.getByLabel('_count').check()
+    await multiple.getByRole('button', { name: '答える' }).click()
+    expect(await verdictOf(guest, 2)).toBe('correct')
+
+    const text = card(guest, 3)
+    await text.getByLabel('答え').fill(' こんにちは、さくらさん ')
+    await text.getByRole('button', { name: '答える' }).click()
+    expect(await verdictOf(guest, 3)).toBe('correct')
+
+    for (const [number, right] of [
+      [4, 'const a = Number(input())\nconst b = Number(input())\nconsole.log(a + b)'],
+      [5, 'name = input()\nprint(f"こんにちは、{name}さん")'],
+    ] as const) {
+      const code = card(guest, number)
+      await typeCode(code, 'あなたのコード', right)
+      await code.getByRole('button', { name: '実行' }).click()
+      await expect
+        .poll(
+          () =>
+            code
+              .getByRole('list', { name: '例の実行結果' })
+              .locator('[data-test-passed="false"]')
+              .count(),
+          {
+            timeout: 120_000,
+          },
+        )
+        .toBe(0)
+      await code.getByRole('button', { name: '提出' }).click()
+      await expect
+        .poll(() => code.locator('[data-verdict]').getAttribute('data-verdict'), {
+          timeout: 120_000,
+        })
+        .toBe('correct')
+    }
+    expect(await guest.getByRole('link', { name: '無料で始める' }).count()).toBeGreaterThan(0)
+    expect(await axeViolationsInBothThemes(guest)).toEqual([])
+
+    // Nothing was stored: a reload starts over.
+    await guest.reload()
+    await waitForHydration(guest)
+    expect(await guest.locator('[data-status="not_started"]').count()).toBe(5)
+    expect(errors).toEqual([])
   })
 })

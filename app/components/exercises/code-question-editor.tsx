@@ -180,9 +180,9 @@ export function CodeQuestionEditor(props: {
         <span className="min-h-5 text-sm text-red-700 dark:text-red-400">{errorOf('tests')}</span>
       </fieldset>
       <section aria-labelledby={referenceId} className="flex flex-col gap-2">
-        <h3 id={referenceId} className="text-sm font-semibold">
+        <h2 id={referenceId} className="text-sm font-semibold">
           模範解答（学習者には送られません）
-        </h3>
+        </h2>
         <p className="text-sm text-slate-600 dark:text-slate-400">
           「実行」で、模範解答をすべてのテスト（非公開のものも）に対してこのブラウザーで実行できます。公開するときはサーバーでも確かめ、合格しない問題があると公開できません。
         </p>
