@@ -21,6 +21,9 @@ import { type ExerciseFilters, exerciseFilters } from '#features/exercises/exerc
 import type { ExerciseCard } from '#features/exercises/question-views.ts'
 import type { Route } from './+types/list'
 
+/** A failure of the list is said inside the layout, with the header still there. */
+export { ContentErrorBoundary as ErrorBoundary } from '#app/components/error-page.tsx'
+
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 export const meta: Route.MetaFunction = ({ matches }) =>
