@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely'
 import { newContentId } from '#db/ids.ts'
 import type { ContentKind, DB } from '#db/schema.ts'
 import { markPublished } from '#features/editable-item.server.ts'
+import { questionFields } from '#features/exercises/question-input.ts'
+import { insertQuestion } from '#features/exercises/questions.server.ts'
 import { newComment } from '#features/social/comment-input.ts'
 import { insertComment, notifyOfComment } from '#features/social/comments.server.ts'
 import { notify, notifyFollow } from '#features/social/notifications.server.ts'
@@ -12,6 +14,7 @@ import { replaceItemTags } from '#features/tags/item-tags.server.ts'
 import { tagListSchema } from '#features/tags/normalize.ts'
 import { demoCourses, demoUsers } from './demo-content.ts'
 import { demoCoverPng } from './demo-covers.ts'
+import { demoExercises } from './demo-exercises.ts'
 import { demoLabStories, demoLabs } from './demo-labs.ts'
 import { demoLessons } from './demo-lessons.ts'
 import {
@@ -270,6 +273,11 @@ async function seedStudies(
       })
       .execute()
     await replaceItemTags(trx, 'study_tags', id, fields.tags, publishedAt)
+    for (const [position, question] of (demoExercises[study.title] ?? []).entries()) {
+      const checked = { id: newContentId(), studyId: id, position }
+      const questionAt = publishedAt - HOUR_MS / 2
+      await insertQuestion(trx, { ...checked, fields: questionFields.parse(question) }, questionAt)
+    }
     await markPublished(trx, 'studies', { id, owner_id: ownerId }, 'study', publishedAt)
     subjectIds.set(subjectKey({ kind: 'study', title: study.title }), id)
   }

@@ -74,22 +74,21 @@ export async function listExercises(
   }
   if (status === 'solved') query = query.where('question_progress.solved_at', 'is not', null)
   if (tag) {
-    query = query.where(({ or, exists, selectFrom }) =>
+    // The question's own tags or its study's.
+    const tagged = (
+      table: 'question_tags' | 'study_tags',
+      subject: 'questions.id' | 'studies.id',
+    ) =>
+      db
+        .selectFrom(table as 'study_tags')
+        .innerJoin('tags', 'tags.id', 'tag_id')
+        .select('subject_id')
+        .where('subject_id', '=', sql.ref<string>(subject))
+        .where('tags.name', '=', tag)
+    query = query.where(({ or, exists }) =>
       or([
-        exists(
-          selectFrom('question_tags')
-            .innerJoin('tags', 'tags.id', 'question_tags.tag_id')
-            .select('question_tags.subject_id')
-            .whereRef('question_tags.subject_id', '=', 'questions.id')
-            .where('tags.name', '=', tag),
-        ),
-        exists(
-          selectFrom('study_tags')
-            .innerJoin('tags', 'tags.id', 'study_tags.tag_id')
-            .select('study_tags.subject_id')
-            .whereRef('study_tags.subject_id', '=', 'studies.id')
-            .where('tags.name', '=', tag),
-        ),
+        exists(tagged('question_tags', 'questions.id')),
+        exists(tagged('study_tags', 'studies.id')),
       ]),
     )
   }

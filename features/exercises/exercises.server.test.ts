@@ -5,11 +5,14 @@ import type { DB } from '#db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '#db/test-support.ts'
 import { insertTestUsers, refused, testActors } from '#features/content-test-support.ts'
 import { readHistorySummary } from '#features/history/histories.server.ts'
+import { listContinueExercises } from '#features/home/continue-exercises.server.ts'
 import { UploadedObjects } from '#features/images/test-support.ts'
 import { createStudy, publishStudy } from '#features/studies/study-editing.server.ts'
 import { createMarkdownRenderer } from '#server/markdown-renderer.ts'
 import { memoryRateLimiter } from '#server/rate-limiter.ts'
 import { answerQuestion, type ExerciseServices, listMyAttempts } from './answers.server.ts'
+import { listExercises } from './exercise-catalogue.server.ts'
+import { exerciseQuery } from './exercise-query.ts'
 import { exerciseProgressOfStudies, readExerciseSet } from './exercise-set.server.ts'
 import type { questionFields } from './question-input.ts'
 
@@ -356,5 +359,86 @@ describe.each(testEngines)('exercises on %s', (engine) => {
     expect(error.httpStatus).toBe(429)
     // Another learner has a count of their own.
     await answerQuestion(db, services, author, ids[0], { kind: 'single', optionId: 'a' })
+  })
+
+  it('lists published questions on /exercises with filters, my status and the premium lock', async () => {
+    const { studyId, ids } = await studyWithQuestions()
+    const draft = await createStudy(
+      db,
+      new UploadedObjects(),
+      author,
+      { title: '下書き', summary: '', notes: '', tags: [] },
+      NOW,
+    )
+    await createQuestion(db, author, draft.id, single, NOW)
+    const query = (more: Record<string, unknown> = {}) => exerciseQuery.parse(more)
+
+    const all = await listExercises(db, undefined, query())
+    expect(all.items.map((card) => card.id)).toEqual(ids)
+    expect(all.items[0]).toMatchObject({
+      kind: 'single',
+      excerpt: 'HTML の見出しタグは？',
+      status: 'not_started',
+      study: { id: studyId, path: `/author/studies/${studyId}/exercises` },
+    })
+    expect(all.items[2]).toMatchObject({ access: 'premium', locked: true, excerpt: null })
+
+    expect(
+      (await listExercises(db, undefined, query({ kind: 'multiple' }))).items.map(
+        (card) => card.id,
+      ),
+    ).toEqual([ids[1]])
+    expect(
+      (await listExercises(db, undefined, query({ tag: 'ＨＴＭＬ' }))).items.map((card) => card.id),
+    ).toEqual([ids[0]])
+    expect((await listExercises(db, undefined, query({ language: 'python' }))).items).toEqual([])
+
+    await answerQuestion(db, services, learner, ids[0], { kind: 'single', optionId: 'a' }, NOW + 1)
+    await answerQuestion(
+      db,
+      services,
+      learner,
+      ids[1],
+      { kind: 'multiple', optionIds: ['t'] },
+      NOW + 2,
+    )
+    const statuses = async (status: string) =>
+      (await listExercises(db, learner, query({ status }))).items.map((card) => card.id)
+    expect(await statuses('solved')).toEqual([ids[0]])
+    expect(await statuses('attempted')).toEqual([ids[1]])
+    expect(await statuses('not_started')).toEqual([ids[2]])
+
+    // One at a time, the cursor walks the whole list in order.
+    const walked: string[] = []
+    let cursor: string | undefined
+    do {
+      const page = await listExercises(db, learner, query({ limit: 1, ...(cursor && { cursor }) }))
+      walked.push(...page.items.map((card) => card.id))
+      cursor = page.nextCursor ?? undefined
+    } while (cursor)
+    expect(walked).toEqual(ids)
+  })
+
+  it('puts started, unfinished exercise sets on the home page’s continue cards', async () => {
+    const { studyId, ids } = await studyWithQuestions()
+    expect(await listContinueExercises(db, learner.userId)).toEqual([])
+    await answerQuestion(db, services, learner, ids[0], { kind: 'single', optionId: 'a' }, NOW + 5)
+    expect(await listContinueExercises(db, learner.userId)).toEqual([
+      {
+        study: {
+          id: studyId,
+          title: 'はじめての Web',
+          path: `/author/studies/${studyId}/exercises`,
+        },
+        solved: 1,
+        total: 3,
+        nextPath: `/author/studies/${studyId}/exercises#question-${ids[1]}`,
+        lastPractisedAt: NOW + 5,
+      },
+    ])
+    await answerQuestion(db, services, learner, ids[1], { kind: 'multiple', optionIds: ['t', 'f'] })
+    await deleteQuestion(db, author, ids[2])
+    // Every question solved: nothing left to continue.
+    expect(await listContinueExercises(db, learner.userId)).toEqual([])
   })
 })

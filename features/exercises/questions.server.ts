@@ -77,6 +77,30 @@ async function touchStudy(db: Kysely<DB>, studyId: string, now: number): Promise
   await db.updateTable('studies').set({ updated_at: now }).where('id', '=', studyId).execute()
 }
 
+/**
+ * Writes a checked question (inside the caller's transaction): its row and its tags. Used by
+ * `createQuestion` and by the demo seed, which checks with the same schema.
+ */
+export async function insertQuestion(
+  trx: Kysely<DB>,
+  question: { id: string; studyId: string; position: number; fields: QuestionFields },
+  now: number,
+): Promise<void> {
+  checkPattern(question.fields)
+  await trx
+    .insertInto('questions')
+    .values({
+      id: question.id,
+      study_id: question.studyId,
+      position: question.position,
+      ...columnsOf(question.fields),
+      created_at: now,
+      updated_at: now,
+    })
+    .execute()
+  await replaceItemTags(trx, 'question_tags', question.id, question.fields.tags, now)
+}
+
 /** Adds a question at the end of the study's exercise set. */
 export async function createQuestion(
   db: Kysely<DB>,
@@ -102,18 +126,7 @@ export async function createQuestion(
       )
     }
     const position = last === null ? 0 : Number(last) + 1
-    await trx
-      .insertInto('questions')
-      .values({
-        id,
-        study_id: studyId,
-        position,
-        ...columnsOf(fields),
-        created_at: now,
-        updated_at: now,
-      })
-      .execute()
-    await replaceItemTags(trx, 'question_tags', id, fields.tags, now)
+    await insertQuestion(trx, { id, studyId, position, fields }, now)
     await touchStudy(trx, studyId, now)
     return { id, revision: 1, position }
   })

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { demoCourses } from '#db/seed/demo-content.ts'
+import { demoExercises } from '#db/seed/demo-exercises.ts'
 import { demoLabs } from '#db/seed/demo-labs.ts'
 import { demoLessons } from '#db/seed/demo-lessons.ts'
 import { demoStudies } from '#db/seed/demo-social.ts'
+import { bodyOf } from '#features/exercises/questions.server.ts'
 import { sniffImageType } from '#features/images/image-rules.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
@@ -44,6 +46,40 @@ describe('demo content on a fresh install', () => {
     expect(page).toMatch(/<h2[^>]*>わかったこと<\/h2>/)
     expect(page).toContain('開発者ツールのボックスモデル表示で')
   })
+
+  it('gives three demo studies exercise sets of all four kinds, each reference passing on the sandbox', async () => {
+    const titles = Object.keys(demoExercises)
+    expect(titles.length).toBeGreaterThanOrEqual(3)
+    const languages = new Set<string>()
+    for (const title of titles) {
+      const [, username, , studyId] = (await addressOf('studies', title)).split('/')
+      const set = await fetch(`${server.url}/api/users/${username}/studies/${studyId}/exercises`)
+      expect(set.status, title).toBe(200)
+      const { questions } = (await set.json()) as { questions: { kind: string }[] }
+      expect(new Set(questions.map((question) => question.kind)), title).toEqual(
+        new Set(['single', 'multiple', 'text', 'code']),
+      )
+      const rows = await server.database.db
+        .selectFrom('questions')
+        .selectAll()
+        .where('study_id', '=', studyId ?? '')
+        .where('kind', '=', 'code')
+        .execute()
+      for (const row of rows) {
+        const body = bodyOf(row)
+        if (body.kind !== 'code') continue
+        languages.add(body.language)
+        expect(body.tests.some((test) => test.hidden)).toBe(true)
+        const verdict = await server.app.codeSandbox.verify(
+          `${row.id}:${row.revision}`,
+          { language: body.language, code: body.referenceSolution, timeLimitMs: body.timeLimitMs },
+          body.tests,
+        )
+        expect(verdict.passed, `${title}: ${row.prompt}`).toBe(true)
+      }
+    }
+    expect(languages).toEqual(new Set(['javascript', 'python']))
+  }, 120_000)
 
   it('shows a premium course’s lessons (locked for a guest) and its tags', async () => {
     const premium = demoCourses.find((course) => course.access === 'premium')
