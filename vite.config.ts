@@ -11,7 +11,7 @@ import {
   hashFile,
 } from './server/build-inputs.ts'
 import { precompressDirectory } from './server/compression.ts'
-import { copyPyodide } from './server/pyodide-files.ts'
+import { copyPyodide, developmentPyodideFile } from './server/pyodide-files.ts'
 
 /**
  * Records every project file a build reads, with its hash, in build/inputs.json (the client
@@ -94,10 +94,34 @@ function codeRunners(): Plugin {
   }
 }
 
+/** `npm run dev`: Pyodide's files from the npm package, where the build would put them. */
+function developmentPyodide(): Plugin {
+  return {
+    name: 'techlab-development-pyodide',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((request, response, next) => {
+        developmentPyodideFile(request.url?.split('?')[0] ?? '').then((file) => {
+          if (!file) return next()
+          response.setHeader('content-type', file.type)
+          response.end(file.body)
+        }, next)
+      })
+    },
+  }
+}
+
 const runnerFiles = `${RUNNER_WORKER_PATH.slice(1)}[name]-[hash].js`
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), buildInputs(), codeRunners(), precompressAssets()],
+  plugins: [
+    tailwindcss(),
+    reactRouter(),
+    buildInputs(),
+    codeRunners(),
+    developmentPyodide(),
+    precompressAssets(),
+  ],
   // The runners' Workers and their chunks go where the server sends the workers' own policy.
   worker: {
     format: 'es',

@@ -12,6 +12,7 @@ import {
 import { COMPRESSION_THRESHOLD_BYTES, CONTENT_CODINGS, compressForReuse } from './compression.ts'
 
 const require = createRequire(import.meta.url)
+const packageDirectory = () => path.dirname(require.resolve('pyodide/package.json'))
 
 /** Files that are compressed already (a zip): a coding would gain a percent or two. */
 const STORED = /\.zip$/
@@ -27,7 +28,7 @@ export async function copyPyodide(
   clientDirectory: string,
   cacheDirectory: string,
 ): Promise<{ files: number; bytes: number }> {
-  const source = path.dirname(require.resolve('pyodide/package.json'))
+  const source = packageDirectory()
   const target = path.join(clientDirectory, PYODIDE_PATH)
   await mkdir(target, { recursive: true })
   const manifest: PyodideManifest = { version: PYODIDE_VERSION, files: {} }
@@ -60,4 +61,33 @@ export async function copyPyodide(
   )
   await writeFile(path.join(target, PYODIDE_MANIFEST), `${JSON.stringify(manifest)}\n`)
   return { files: PYODIDE_FILES.length, bytes }
+}
+
+/**
+ * Development (`npm run dev`): Pyodide's files straight from the npm package at the same path,
+ * with the manifest made on the fly; the build's copies are not there.
+ */
+export async function developmentPyodideFile(
+  urlPath: string,
+): Promise<{ body: Buffer | string; type: string } | undefined> {
+  if (!urlPath.startsWith(PYODIDE_PATH)) return undefined
+  const name = urlPath.slice(PYODIDE_PATH.length)
+  const source = packageDirectory()
+  if (name === PYODIDE_MANIFEST) {
+    const manifest: PyodideManifest = { version: PYODIDE_VERSION, files: {} }
+    for (const file of PYODIDE_FILES)
+      manifest.files[file] = (await stat(path.join(source, file))).size
+    return { body: JSON.stringify(manifest), type: 'application/json' }
+  }
+  if (!(PYODIDE_FILES as readonly string[]).includes(name)) return undefined
+  const types: Record<string, string> = {
+    '.mjs': 'text/javascript',
+    '.wasm': 'application/wasm',
+    '.zip': 'application/zip',
+    '.json': 'application/json',
+  }
+  return {
+    body: await readFile(path.join(source, name)),
+    type: types[path.extname(name)] ?? 'application/octet-stream',
+  }
 }

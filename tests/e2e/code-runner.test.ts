@@ -153,6 +153,16 @@ describe('the JavaScript runner', () => {
       '  worker: () => new Worker("/assets/x.js"),',
       '  broadcast: () => new BroadcastChannel("site"),',
       '  postMessage: () => postMessage({ type: "output", stream: "stdout", text: "forged" }),',
+      '  notification: () => new Notification("x"),',
+      // Nor found again on the global scope's prototypes.
+      '  prototypes: () => {',
+      '    for (let o = Object.getPrototypeOf(self); o; o = Object.getPrototypeOf(o)) {',
+      '      for (const name of ["fetch", "postMessage", "indexedDB", "caches", "importScripts", "XMLHttpRequest"]) {',
+      '        if (Object.getOwnPropertyDescriptor(o, name)) return name',
+      '      }',
+      '    }',
+      '    throw new Error("none")',
+      '  },',
       '}',
       'for (const [name, attempt] of Object.entries(tries)) {',
       '  try { await attempt(); console.log(name, "allowed") } catch (e) { console.log(name, "refused") }',
@@ -169,7 +179,7 @@ describe('the JavaScript runner', () => {
     const result = await run(page, { code })
     expect(result.outcome).toBe('completed')
     const lines = result.stdout.trim().split('\n')
-    expect(lines).toHaveLength(17)
+    expect(lines).toHaveLength(19)
     for (const line of lines) expect(line).toMatch(/ refused$/)
     expect(requests.filter((url) => url.includes('/api/') || url.includes('example.com'))).toEqual(
       [],
@@ -324,8 +334,18 @@ describe('the run panel', () => {
     expect(await second.textContent()).toContain('あなたの出力こんにちは、タロウ')
     expect(await axeViolations(page)).toEqual([])
 
-    // An error points at its line; the editor marks it.
+    // Tab indents inside the editor; Escape then Tab leaves it (no keyboard trap).
     const editor = panel.locator('.cm-content')
+    await editor.click()
+    await page.keyboard.press('Tab')
+    expect(
+      await page.evaluate(() => document.activeElement?.classList.contains('cm-content')),
+    ).toBe(true)
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('実行')
+
+    // An error points at its line; the editor marks it.
     await editor.click()
     await page.keyboard.press('Control+a')
     await page.keyboard.type('const a = 1\nconsole.log(a.b.c)\n')

@@ -1,9 +1,9 @@
-import { request as httpRequest } from 'node:http'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BUCKET, signedInPageUser } from '#tests/integration/storage/support.ts'
+import { type RawAnswer, rawGet } from '#tests/support/http.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -22,29 +22,8 @@ afterAll(async () => {
   await server?.close()
 })
 
-type RawAnswer = {
-  status: number
-  headers: Record<string, string | string[] | undefined>
-  body: Buffer
-}
-
 function get(path: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(`${server.url}${path}`, { headers }, (response) => {
-      const chunks: Buffer[] = []
-      response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: response.headers,
-          body: Buffer.concat(chunks),
-        }),
-      )
-      response.on('error', reject)
-    })
-    request.on('error', reject)
-    request.end()
-  })
+  return rawGet(`${server.url}${path}`, headers)
 }
 
 function decoded(answer: RawAnswer): string {

@@ -81,3 +81,30 @@ export function nodeGet(
     outgoing.end()
   })
 }
+
+/** An answer as sent: status, headers and the body's bytes, still content-encoded. */
+export type RawAnswer = {
+  status: number
+  headers: IncomingHttpHeaders
+  body: Buffer
+}
+
+/** GET with node:http, not fetch: fetch decodes bodies by itself and would hide what was sent. */
+export function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { headers }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+        }),
+      )
+      response.on('error', reject)
+    })
+    request.on('error', reject)
+    request.end()
+  })
+}

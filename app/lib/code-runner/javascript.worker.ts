@@ -4,7 +4,7 @@
 // `input()` for stdin and console captured (features/exercises/code-run.ts's convention).
 
 import { MAX_OUTPUT_BYTES } from '#features/exercises/code-run.ts'
-import { formatConsoleArguments } from '#features/exercises/console-format.ts'
+import { formatConsoleArgs } from '#features/exercises/console-format.ts'
 import { javascriptError, LEARNER_FILE } from './error-report.ts'
 import type { OutputStream, RunMessage, WorkerMessage } from './protocol.ts'
 import { lockDown } from './sandbox.ts'
@@ -53,7 +53,7 @@ function learnerConsole(): Console {
   const line =
     (stream: OutputStream) =>
     (...args: unknown[]) =>
-      write(stream, `${formatConsoleArguments(args)}\n`)
+      write(stream, `${formatConsoleArgs(args)}\n`)
   const out = line('stdout')
   const err = line('stderr')
   return {

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { OutputCapture, truncateUtf8 } from './output-capture.ts'
 
-const bytes = (text: string) => new TextEncoder().encode(text).byteLength
-
 describe('truncateUtf8', () => {
   it('cuts at a character boundary within the byte budget', () => {
     expect(truncateUtf8('あいう', 7)).toBe('あい')

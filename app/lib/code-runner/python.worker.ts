@@ -50,19 +50,21 @@ function countingFetch(manifest: PyodideManifest, original: typeof fetch): typeo
   }
   return async (input, init) => {
     const response = await original(input, init)
-    if (!response.body) return response
-    const counter = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        loaded += chunk.byteLength
+    const copy = response.clone().body
+    if (!copy) return response
+    // The count reads a copy: the original response goes to Pyodide as it came, so that the
+    // WebAssembly binary compiles as it streams in and Chromium can cache its compiled code
+    // (a Response built here has no URL, and would be compiled afresh on every load).
+    void (async () => {
+      const reader = copy.getReader()
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        loaded += value.byteLength
         report()
-        controller.enqueue(chunk)
-      },
-    })
-    return new Response(response.body.pipeThrough(counter), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    })
+      }
+    })().catch(() => {})
+    return response
   }
 }
 

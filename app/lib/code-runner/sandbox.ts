@@ -19,6 +19,11 @@ const GLOBALS = [
   'caches',
   'cookieStore',
   'BroadcastChannel',
+  // Shown as the site, if the learner once allowed the site's notifications.
+  'Notification',
+  'webkitRequestFileSystem',
+  'webkitRequestFileSystemSync',
+  'webkitResolveLocalFileSystemURL',
   'postMessage',
 ] as const
 
@@ -29,17 +34,16 @@ type Post = (message: unknown) => void
 
 /**
  * Takes the worker's line to the page for the runner alone, then deletes every global in
- * GLOBALS (operations and attributes of a worker's global scope are own properties of it, so a
- * deleted one cannot be found on a prototype) and the navigator's storage getters. Returns
+ * GLOBALS (a worker's global scope holds them as its own properties; they are deleted from its
+ * prototypes too, should an engine keep one there) and the navigator's storage getters. Returns
  * `postMessage`, bound, for the runner to answer with.
  */
 export function lockDown(scope: typeof globalThis = globalThis): Post {
   const post = (scope as unknown as { postMessage: Post }).postMessage.bind(scope)
   for (const name of GLOBALS) {
-    Reflect.deleteProperty(scope, name)
-    // Where an engine keeps one on a prototype, shadow it with nothing.
-    if (name in scope) {
-      Object.defineProperty(scope, name, { value: undefined, configurable: false, writable: false })
+    for (let holder: object | null = scope; holder && holder !== Object.prototype; ) {
+      Reflect.deleteProperty(holder, name)
+      holder = Object.getPrototypeOf(holder) as object | null
     }
   }
   const navigatorPrototype =
