@@ -55,6 +55,10 @@ describe('JavaScript in the sandbox', () => {
       outcome: 'error',
       error: { message: expect.stringMatching(/^SyntaxError/), line: 2 },
     })
+    const recursive = await js(
+      'function sum(n) { return n === 0 ? 0 : n + sum(n - 1) }\nconsole.log(sum(5000))',
+    )
+    expect(recursive).toMatchObject({ outcome: 'completed', stdout: '12502500\n' })
     const deep = await js('function f(n) { return f(n + 1) }\nf(0)')
     expect(deep).toMatchObject({
       outcome: 'error',

@@ -228,6 +228,10 @@ export function createWorkerPool(options: PoolOptions) {
         pump()
       })
     },
+    /** Starts a worker now if none is there, so the first run does not wait for the engine. */
+    warm() {
+      if (!closed && slots.length === 0) spawn()
+    },
     stats(): PoolStats {
       return {
         workers: slots.length,

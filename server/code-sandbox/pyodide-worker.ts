@@ -95,6 +95,13 @@ function disarmRealm() {
   ]) {
     powers[name] = refused(`process.${name}`)
   }
+  // A diagnostic report is a file written where its caller says.
+  const report = powers.report as Record<string, unknown> | undefined
+  if (report) {
+    for (const name of ['writeReport', 'getReport']) {
+      Object.defineProperty(report, name, { value: refused(`process.report.${name}`) })
+    }
+  }
   // Errors' stack hooks would hand out the functions on the stack.
   Object.defineProperty(Error, 'prepareStackTrace', { value: undefined, writable: false })
 }

@@ -84,6 +84,22 @@ describe('Python in the sandbox', () => {
     })
   }, 120_000)
 
+  it('takes no time to sleep, and caps recursion below what would crash the thread', async () => {
+    const sleepy = await python(
+      'import time\nfor n in range(3, 0, -1):\n    print(n)\n    time.sleep(1)',
+    )
+    expect(sleepy).toMatchObject({ outcome: 'completed', stdout: '3\n2\n1\n' })
+    expect(sleepy.durationMs).toBeLessThan(1_000)
+    const deep = await python(
+      'import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\nf(0)',
+      { timeLimitMs: 10_000 },
+    )
+    expect(deep).toMatchObject({
+      outcome: 'error',
+      error: { message: expect.stringMatching(/^RecursionError/), line: 4 },
+    })
+  })
+
   it('ends a memory bomb with MemoryError, and the next run works', async () => {
     const bomb = await python('keep = []\nwhile True:\n    keep.append(" " * 10**6)', {
       timeLimitMs: 10_000,
@@ -123,6 +139,17 @@ describe('Python in the sandbox', () => {
       'from pyodide.ffi import to_js\nto_js([1]).constructor.constructor("return process")()',
       /Code generation from strings is not available/,
     )
+    // No JavaScript object stored at start-up (the Pyodide API above all) is left to find.
+    const hunt = await python(
+      [
+        'import gc',
+        'def values(o):',
+        '    d = o if isinstance(o, dict) else getattr(o, "__dict__", None)',
+        '    return list(d.values()) if isinstance(d, dict) else list(o) if isinstance(o, (list, tuple, set)) else []',
+        'print(sum(1 for o in gc.get_objects() for v in values(o) if "JsProxy" in type(v).__name__ and not isinstance(v, type)))',
+      ].join('\n'),
+    )
+    expect(hunt).toMatchObject({ outcome: 'completed', stdout: '0\n' })
     await refused('print(open("/etc/passwd").read())', /FileNotFoundError/)
     const project = path.resolve('package.json')
     await refused(`print(open(${JSON.stringify(project)}).read())`, /FileNotFoundError/)

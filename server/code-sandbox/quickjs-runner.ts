@@ -17,11 +17,13 @@ export type QuickJsLimits = {
   memoryLimitBytes: number
   /**
    * The engine's own stack: deep recursion ends as "stack overflow" before the thread's native
-   * stack does (each engine frame costs native stack too; the workers get 16 MB of it).
+   * stack does (each engine frame costs native stack too: 256 KB fits Node's default thread
+   * stack; the workers have 16 MB and allow 1 MB, some 6,000 frames).
    */
   stackSizeBytes: number
 }
 
+/** For a thread with Node's default stack (the bench's in-thread runs). */
 export const DEFAULT_QUICKJS_LIMITS: QuickJsLimits = {
   memoryLimitBytes: 64 * 1024 * 1024,
   stackSizeBytes: 256 * 1024,

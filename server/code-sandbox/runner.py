@@ -22,15 +22,22 @@ def _is_js_proxy(value):
     return type(value).__name__.startswith('JsProxy') or type(value).__module__ == 'pyodide.ffi'
 
 
-# Nor do modules keep JavaScript objects (the Pyodide API object above all) where a program
-# could read them: what was stored at start-up is dropped (the realm is disarmed too, in case
-# one is found elsewhere).
-for _module in list(sys.modules.values()):
-    _namespace = getattr(_module, '__dict__', None)
-    if isinstance(_namespace, dict):
-        for _key, _value in list(_namespace.items()):
-            if _is_js_proxy(_value) and not isinstance(_value, type):
-                _namespace[_key] = None
+# Nor does anything reachable keep JavaScript objects (the Pyodide API object above all, held by
+# module namespaces and the import hook's loaders): what was stored at start-up is dropped. The
+# realm is disarmed too (pyodide-worker.ts), as a program can make new ones.
+def _drop_js_proxies():
+    import gc
+    for holder in gc.get_objects():
+        namespace = holder if isinstance(holder, dict) else getattr(holder, '__dict__', None)
+        if not isinstance(namespace, dict):
+            continue
+        for key, value in list(namespace.items()):
+            if _is_js_proxy(value) and not isinstance(value, type):
+                namespace[key] = None
+
+
+_drop_js_proxies()
+
 
 def _no_processes(*args, **kwargs):
     raise OSError(138, 'processes are not available in the sandbox')
@@ -38,6 +45,29 @@ def _no_processes(*args, **kwargs):
 
 # Emscripten's system() would hand the command to the host (refused there too, fatally).
 os.system = _no_processes
+
+_MAX_RECURSION = 10_000
+_set_recursion_limit = sys.setrecursionlimit
+
+
+def _capped_recursion_limit(limit):
+    # Deeper, Python's frames overflow the thread's own stack: a fatal error, not RecursionError.
+    if isinstance(limit, int) and limit > _MAX_RECURSION:
+        limit = _MAX_RECURSION
+    _set_recursion_limit(limit)
+
+
+sys.setrecursionlimit = _capped_recursion_limit
+
+
+def _sleep(seconds):
+    # Sleeping blocks the thread where no interrupt reaches it; like the JavaScript timers, a
+    # sleep takes no time here (the output is the same, and the time limit is for computing).
+    if float(seconds) < 0:
+        raise ValueError('sleep length must be non-negative')
+
+
+time.sleep = _sleep
 os.environ.pop('_', None)
 
 _WRITABLE = ('/tmp', '/home/pyodide')

@@ -81,6 +81,9 @@ describe('the code sandbox pool', () => {
 
   it('close() ends every worker and answers what was waiting', async () => {
     const sandbox = createCodeSandbox(settings)
+    expect(sandbox.stats().python.workers).toBe(0)
+    sandbox.warm('python')
+    expect(sandbox.stats().python.workers).toBe(1)
     await sandbox.run(request('1'))
     await sandbox.run({ ...request('print(1)'), language: 'python' })
     expect(sandbox.stats().javascript.workers).toBe(1)

@@ -7,15 +7,30 @@ import {
   runTests,
   type TestOutcome,
 } from '#features/exercises/code-run.ts'
-import { createWorkerPool, type PoolStats } from '#server/code-sandbox/pool.ts'
+import { createWorkerPool, type PoolOptions, type PoolStats } from '#server/code-sandbox/pool.ts'
 import { type CodeSandboxSettings, defaultSandboxSettings } from '#server/code-sandbox/settings.ts'
 
 /** A program's heap for one run, in either engine. */
-const MEMORY_LIMIT_BYTES = 128 * 1024 * 1024
+export const MEMORY_LIMIT_BYTES = 128 * 1024 * 1024
 /** Past a run's time limit, how long before its worker is terminated instead (pool.ts). */
 const GRACE_MS = 1_000
 /** Verdicts kept, by the bytes of output they hold. */
 const CACHE_MAX_BYTES = 16 * 1024 * 1024
+
+/** Each language's worker: its module, and the limits of its thread. */
+export const ENGINES = {
+  javascript: {
+    workerUrl: new URL('./quickjs-worker.ts', import.meta.url),
+    interrupts: false,
+    // The engine's heap is WebAssembly memory, outside these; deep recursion needs the stack.
+    resourceLimits: { maxOldGenerationSizeMb: 64, stackSizeMb: 16 },
+  },
+  python: {
+    workerUrl: new URL('./pyodide-worker.ts', import.meta.url),
+    interrupts: true,
+    resourceLimits: { maxOldGenerationSizeMb: 128, stackSizeMb: 16 },
+  },
+} satisfies Record<CodeLanguage, Pick<PoolOptions, 'workerUrl' | 'interrupts' | 'resourceLimits'>>
 
 export type Verdict = { outcomes: TestOutcome[]; passed: boolean; cached: boolean }
 
@@ -39,19 +54,10 @@ export function createCodeSandbox(settings: CodeSandboxSettings = defaultSandbox
   const pools = {
     javascript: createWorkerPool({
       ...common,
-      workerUrl: new URL('./quickjs-worker.ts', import.meta.url),
+      ...ENGINES.javascript,
       size: settings.javascriptWorkers,
-      interrupts: false,
-      // The engine's heap is WebAssembly memory, outside these; deep recursion needs the stack.
-      resourceLimits: { maxOldGenerationSizeMb: 64, stackSizeMb: 16 },
     }),
-    python: createWorkerPool({
-      ...common,
-      workerUrl: new URL('./pyodide-worker.ts', import.meta.url),
-      size: settings.pythonWorkers,
-      interrupts: true,
-      resourceLimits: { maxOldGenerationSizeMb: 128, stackSizeMb: 16 },
-    }),
+    python: createWorkerPool({ ...common, ...ENGINES.python, size: settings.pythonWorkers }),
   }
   const run: CodeRunner = (request) => pools[request.language].run(request)
 
@@ -110,6 +116,13 @@ export function createCodeSandbox(settings: CodeSandboxSettings = defaultSandbox
       )
       if (!momentary && !verdicts.has(key)) remember(key, outcomes)
       return { outcomes, passed: allPassed(outcomes, tests), cached: false }
+    },
+    /**
+     * Loads a language's engine ahead of the first run (a Python worker takes seconds): for a
+     * page about to offer code questions of that language.
+     */
+    warm(language: CodeLanguage) {
+      pools[language].warm()
     },
     stats(): CodeSandboxStats {
       return {
