@@ -53,9 +53,3 @@ export function formatConsoleArgs(args: readonly unknown[]): string {
   }
   return args.map((arg) => show(arg, 0, [])).join(' ')
 }
-
-/**
- * The same function under the name the server's sandbox (i16-sandbox) imports: both branches
- * wrote this module at once; one formatter keeps the browser and the server printing alike.
- */
-export const formatConsoleArgs = formatConsoleArguments
