@@ -417,4 +417,47 @@ describe('exercises, from writing to solving', () => {
     expect(await guest.locator('[data-status="not_started"]').count()).toBe(5)
     expect(errors).toEqual([])
   })
+
+  test('a question saved from another tab is not overwritten: the conflict banner shows what this tab holds', {
+    timeout: 120_000,
+  }, async () => {
+    const first = await site.signedInPage('mei_exercises')
+    await first.goto('/')
+    // The study and one question, made through /api as the editors do.
+    const made = await first.evaluate(async () => {
+      const send = (method: string, path: string, body: unknown) =>
+        fetch(`/api${path}`, {
+          method,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then((response) => response.json())
+      const study = await send('POST', '/studies', { title: '競合のテスト' })
+      const question = await send('POST', `/studies/${study.id}/questions`, {
+        kind: 'text',
+        prompt: '最初の問題文',
+        acceptedAnswers: ['a'],
+      })
+      return { study: study.id as string, question: question.id as string }
+    })
+    const address = `/mei_exercises/studies/${made.study}/exercises/${made.question}/edit`
+    await first.goto(address)
+    await waitForHydration(first)
+    const second = await first.context().newPage()
+    await second.goto(address)
+    await waitForHydration(second)
+
+    await (await markdownEditor(second, '問題文（Markdown）')).fill('もう一方のタブの問題文')
+    await saved(second)
+    await (await markdownEditor(first, '問題文（Markdown）')).fill('このタブの問題文')
+    const banner = first
+      .getByRole('alert')
+      .filter({ hasText: 'ほかのタブまたは端末で更新されています' })
+    await banner.waitFor({ timeout: 15_000 })
+    expect(await banner.locator('[data-unsaved-text]').inputValue()).toContain('このタブの問題文')
+    await second.reload()
+    await waitForHydration(second)
+    expect(await second.locator('textarea[name="prompt"]').inputValue()).toBe(
+      'もう一方のタブの問題文',
+    )
+  })
 })
