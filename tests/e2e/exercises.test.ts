@@ -303,6 +303,13 @@ describe('exercises, from writing to solving', () => {
     )
     expect(await learner.locator('[data-solved]').first().getAttribute('data-solved')).toBe('5/5')
 
+    await learner.goto(studyPath)
+    await waitForHydration(learner)
+    expect(await learner.locator('[data-solved]').getAttribute('data-solved')).toBe('5/5')
+    expect(
+      await learner.getByRole('link', { name: 'このスタディの演習（5 問）' }).getAttribute('href'),
+    ).toBe(exercises)
+
     await learner.goto('/histories')
     await waitForHydration(learner)
     expect(await learner.locator('[data-stat="exercises"]').textContent()).toContain('5 問')
@@ -346,6 +353,13 @@ describe('exercises, from writing to solving', () => {
     expect(await card(forger, 4).locator('[data-status]').getAttribute('data-status')).not.toBe(
       'solved',
     )
+    // Started and not finished: the home page offers to continue, at the next unsolved question.
+    await forger.goto('/')
+    await waitForHydration(forger)
+    const continueCard = forger.locator('[data-continue-exercises]')
+    expect(await continueCard.textContent()).toContain('0 / 5 問正解')
+    await continueCard.getByRole('link', { name: '続きの問題に挑戦' }).click()
+    await forger.waitForURL(new RegExp(`${exercises}#question-`))
   })
 
   test("a guest answers /example's sample set (every kind, JavaScript and Python run and graded) without an account", {
