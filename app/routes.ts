@@ -3,10 +3,8 @@ import { index, layout, prefix, type RouteConfig, route } from '@react-router/de
 /**
  * Every route of the seed's table, grouped by the layout it renders in:
  * `default` for public reading, `default-auth` for sign-in screens, `general` for the app
- * shell. Routes whose feature has not landed yet render `upcoming.tsx`, which shows the
- * page's real title, heading and empty state from `upcoming-pages.ts`.
+ * shell. Each has its own module: the placeholders of decision 004 are all gone.
  */
-const upcoming = (path: string, id: string) => route(path, 'routes/upcoming.tsx', { id })
 
 export default [
   layout('layouts/default.tsx', [
@@ -59,7 +57,7 @@ export default [
     route('dms', 'routes/dms/list.tsx'),
     route('dms/:id', 'routes/dms/room.tsx'),
     route('drafts', 'routes/drafts.tsx'),
-    upcoming('exercises', 'exercises'),
+    route('exercises', 'routes/exercises/list.tsx', { id: 'exercises' }),
     route('histories', 'routes/histories.tsx'),
     route('notifications', 'routes/notifications.tsx'),
     route('labs', 'routes/labs/list.tsx', { id: 'labs' }),
@@ -76,9 +74,13 @@ export default [
     route(':user/labs_stories/:id/edit', 'routes/labs/story-editor.tsx', { id: 'lab-story-edit' }),
     route(':user/studies/create', 'routes/studies/editor.tsx', { id: 'study-create' }),
     route(':user/studies/:id/edit', 'routes/studies/editor.tsx', { id: 'study-edit' }),
-    upcoming(':user/studies/:id/exercises', 'exercises-of-study'),
-    upcoming(':user/studies/:id/exercises/create', 'exercise-create'),
-    upcoming(':user/studies/:id/exercises/edit', 'exercises-edit'),
-    upcoming(':user/studies/:id/exercises/:questionId/edit', 'question-edit'),
+    route(':user/studies/:id/exercises', 'routes/exercises/study-exercises.tsx'),
+    route(':user/studies/:id/exercises/create', 'routes/exercises/question-edit.tsx', {
+      id: 'question-create',
+    }),
+    route(':user/studies/:id/exercises/edit', 'routes/exercises/exercises-edit.tsx'),
+    route(':user/studies/:id/exercises/:questionId/edit', 'routes/exercises/question-edit.tsx', {
+      id: 'question-edit',
+    }),
   ]),
 ] satisfies RouteConfig

@@ -1,8 +1,13 @@
 import { Link } from 'react-router'
+import { CodeAnswer } from '#app/components/exercises/code-answer.tsx'
+import { QuestionAnswer } from '#app/components/exercises/question-answer.tsx'
 import { MarkdownView } from '#app/components/markdown-view.tsx'
+import { exampleApi } from '#app/lib/api/example.ts'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { pageMeta } from '#app/lib/meta.ts'
+import { useSettings } from '#app/lib/root-data.ts'
 import { SAMPLE_LESSON } from '#features/example/sample-lesson.ts'
+import { sampleExerciseSet } from '#features/exercises/sample-answers.server.ts'
 import { renderMarkdown } from '#features/markdown/render.ts'
 import type { Route } from './+types/example'
 
@@ -19,10 +24,12 @@ let sampleHtml: string | undefined
 
 export function loader() {
   sampleHtml ??= renderMarkdown(SAMPLE_LESSON.body)
-  return { html: sampleHtml }
+  return { html: sampleHtml, questions: sampleExerciseSet() }
 }
 
 export default function Example({ loaderData }: Route.ComponentProps) {
+  const { apiGatewayUrl } = useSettings()
+  const api = exampleApi(apiGatewayUrl)
   return (
     <article className="mx-auto max-w-3xl">
       <p className="text-sm font-semibold text-brand-600 dark:text-brand-100">
@@ -31,6 +38,29 @@ export default function Example({ loaderData }: Route.ComponentProps) {
       <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{SAMPLE_LESSON.section}</p>
       <h1 className="mt-1 text-3xl font-bold leading-tight">{SAMPLE_LESSON.title}</h1>
       <MarkdownView html={loaderData.html} className="mt-8" />
+      <section aria-labelledby="example-exercises-heading" className="mt-12">
+        <h2 id="example-exercises-heading" className="text-2xl font-bold">
+          お試し演習
+        </h2>
+        <p className="mt-2 text-slate-700 dark:text-slate-300">
+          アカウントがなくても答えられます。コードの問題は、このブラウザーの中で JavaScript と
+          Python を実行して試せます。答えはサーバーが採点し、記録はされません。
+        </p>
+        <ol className="mt-6 flex flex-col gap-6">
+          {loaderData.questions.map((question, index) => (
+            <li key={question.id}>
+              <QuestionAnswer
+                number={index + 1}
+                question={question}
+                submit={(answer) => api.answer(question.id, answer)}
+                codePanel={(_question, content, submit) => (
+                  <CodeAnswer content={content} submit={submit} />
+                )}
+              />
+            </li>
+          ))}
+        </ol>
+      </section>
       <aside
         aria-labelledby="example-signup-heading"
         className="mt-12 rounded-2xl bg-brand-50 p-6 sm:p-8 dark:bg-slate-900"
@@ -39,7 +69,7 @@ export default function Example({ loaderData }: Route.ComponentProps) {
           続きは無料プランで
         </h2>
         <p className="mt-2 text-slate-700 dark:text-slate-300">
-          アカウントを作ると、学習の進み具合が記録され、続きのレッスンや演習に進めます。登録は無料です。
+          アカウントを作ると、解いた問題や学習の進み具合が記録され、続きのレッスンや演習に進めます。登録は無料です。
         </p>
         <div className="mt-5 flex flex-wrap gap-3">
           <Link

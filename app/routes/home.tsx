@@ -12,6 +12,10 @@ import {
   listContinueLearning,
 } from '#features/courses/continue-learning.server.ts'
 import { listFeed } from '#features/follows/feed.server.ts'
+import {
+  type ContinueExercisesCard,
+  listContinueExercises,
+} from '#features/home/continue-exercises.server.ts'
 import { listNewestWriting, type WritingCard } from '#features/home/newest-writing.server.ts'
 import { pageQuery } from '#features/pagination.ts'
 import type { Route } from './+types/home'
@@ -28,15 +32,18 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = await context.auth.currentUser(request)
   const actor = actorOf(user)
-  const [featured, stories, studies, continueLearning, feed] = await Promise.all([
-    listPublishedCourses(context.db, { limit: 6 }),
-    listNewestWriting(context.db, 'lab_story'),
-    listNewestWriting(context.db, 'study'),
-    user ? listContinueLearning(context.db, user.sub) : null,
-    actor ? listFeed(context.db, actor, pageQuery.parse({ limit: FEED_PAGE_SIZE })) : null,
-  ])
+  const [featured, stories, studies, continueLearning, continueExercises, feed] = await Promise.all(
+    [
+      listPublishedCourses(context.db, { limit: 6 }),
+      listNewestWriting(context.db, 'lab_story'),
+      listNewestWriting(context.db, 'study'),
+      user ? listContinueLearning(context.db, user.sub) : null,
+      actor ? listContinueExercises(context.db, actor.userId) : [],
+      actor ? listFeed(context.db, actor, pageQuery.parse({ limit: FEED_PAGE_SIZE })) : null,
+    ],
+  )
   return data(
-    { featured: featured.items, stories, studies, continueLearning, feed },
+    { featured: featured.items, stories, studies, continueLearning, continueExercises, feed },
     { headers: viewerCacheControl(user !== undefined) },
   )
 }
@@ -48,12 +55,12 @@ const STEPS = [
 ]
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { continueLearning, stories, studies, feed } = loaderData
+  const { continueLearning, continueExercises, stories, studies, feed } = loaderData
   return (
     <div className="flex flex-col gap-16">
       {continueLearning ? (
         <>
-          <ContinueLearning cards={continueLearning} />
+          <ContinueLearning cards={continueLearning} exercises={continueExercises} />
           {feed && <FeedList firstPage={feed} />}
         </>
       ) : (
@@ -188,13 +195,19 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   )
 }
 
-function ContinueLearning({ cards }: { cards: ContinueLearningCard[] }) {
+function ContinueLearning({
+  cards,
+  exercises,
+}: {
+  cards: ContinueLearningCard[]
+  exercises: ContinueExercisesCard[]
+}) {
   return (
     <section aria-labelledby="continue-heading">
       <h1 id="continue-heading" className="text-2xl font-bold">
         学習を続ける
       </h1>
-      {cards.length === 0 ? (
+      {cards.length === 0 && exercises.length === 0 ? (
         <div className="mt-6 rounded-xl border border-dashed border-slate-300 px-6 py-10 text-center dark:border-slate-700">
           <p className="font-semibold">まだ学習中のコースはありません</p>
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
@@ -239,6 +252,33 @@ function ContinueLearning({ cards }: { cards: ContinueLearningCard[] }) {
                   すべてのレッスンを完了しました
                 </p>
               )}
+            </li>
+          ))}
+          {exercises.map((card) => (
+            <li
+              key={card.study.id}
+              data-continue-exercises={card.study.id}
+              className="flex flex-col rounded-xl border border-slate-200 p-5 dark:border-slate-800"
+            >
+              <p className="text-xs font-semibold text-slate-500 dark:text-slate-400">演習</p>
+              <Link to={card.study.path} className="font-semibold hover:underline">
+                {card.study.title}
+              </Link>
+              <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+                {`${card.solved} / ${card.total} 問正解`}
+              </p>
+              <progress
+                className="mt-2 h-2 w-full accent-brand-600"
+                max={Math.max(card.total, 1)}
+                value={card.solved}
+                aria-label={`${card.study.title}の演習の進み具合`}
+              />
+              <Link
+                to={card.nextPath}
+                className="mt-4 rounded-md bg-brand-600 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-700"
+              >
+                続きの問題に挑戦
+              </Link>
             </li>
           ))}
         </ul>

@@ -1,5 +1,6 @@
 import { courseRoutes } from './courses.ts'
 import { labRoutes, labStoryRoutes, studyRoutes } from './editable.ts'
+import { exampleRoutes } from './example.ts'
 import { exerciseRoutes } from './exercises.ts'
 import { messageRoutes } from './messages.ts'
 import { peopleRoutes } from './people.ts'
@@ -15,4 +16,5 @@ export const apiRoutes = {
   social: socialRoutes,
   people: peopleRoutes,
   messages: messageRoutes,
+  example: exampleRoutes,
 }

@@ -8,6 +8,16 @@ import {
   MAX_TIME_LIMIT_MS,
   MIN_TIME_LIMIT_MS,
 } from '#features/exercises/code-run.ts'
+import {
+  MAX_ACCEPTED_ANSWERS,
+  MAX_OPTION_LENGTH,
+  MAX_OPTIONS,
+  MAX_PATTERN_LENGTH,
+  MAX_QUESTIONS_PER_STUDY,
+  MAX_TEST_NAME_LENGTH,
+  MAX_TESTS,
+  MAX_TEXT_ANSWER_LENGTH,
+} from '#features/exercises/question-limits.ts'
 import { markdownBodySchema } from '#features/markdown/body.ts'
 import { tagListSchema } from '#features/tags/normalize.ts'
 
@@ -15,17 +25,20 @@ import { tagListSchema } from '#features/tags/normalize.ts'
 // (limits, messages) and the server, which validates every write whatever the browser checked.
 // A question is one of four kinds; the kind-specific part is a discriminated union on `kind`.
 
-export const QUESTION_KINDS = ['single', 'multiple', 'text', 'code'] as const
-export type QuestionKind = (typeof QUESTION_KINDS)[number]
-
-export const MAX_QUESTIONS_PER_STUDY = 100
-export const MAX_OPTIONS = 10
-export const MAX_OPTION_LENGTH = 300
-export const MAX_ACCEPTED_ANSWERS = 20
-export const MAX_TEXT_ANSWER_LENGTH = 200
-export const MAX_PATTERN_LENGTH = 200
-export const MAX_TESTS = 20
-export const MAX_TEST_NAME_LENGTH = 100
+// The kinds and limits live in a module without zod, for the answer forms of guest pages
+// (the first-load budget); the schemas below read them from there.
+export {
+  MAX_ACCEPTED_ANSWERS,
+  MAX_OPTION_LENGTH,
+  MAX_OPTIONS,
+  MAX_PATTERN_LENGTH,
+  MAX_QUESTIONS_PER_STUDY,
+  MAX_TEST_NAME_LENGTH,
+  MAX_TESTS,
+  MAX_TEXT_ANSWER_LENGTH,
+  QUESTION_KINDS,
+  type QuestionKind,
+} from './question-limits.ts'
 
 function byteLength(text: string): number {
   return new TextEncoder().encode(text).length

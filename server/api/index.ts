@@ -11,6 +11,7 @@ import type { MessageLimits } from '#features/messages/message-limits.server.ts'
 import { ApiError } from './api-error.ts'
 import { registerCourseRoutes } from './courses.ts'
 import { keepSignedInAnswersPrivate, refuseCrossSiteWrites } from './cross-site.ts'
+import { registerExampleRoutes } from './example.ts'
 import { registerExerciseRoutes } from './exercises.ts'
 import { registerLabRoutes } from './labs.ts'
 import { registerMessageRoutes } from './messages.ts'
@@ -84,6 +85,7 @@ export async function apiPlugin(
   registerCourseRoutes(api, options.db, options.images, actor)
   registerStudyRoutes(api, options.db, options.images, options.exercises.verifier, actor)
   registerExerciseRoutes(api, options.db, options.markdown, options.exercises, actor)
+  registerExampleRoutes(api, options.exercises)
   registerLabRoutes(api, options.db, options.images, actor)
   registerSocialRoutes(api, options.db, options.markdown, actor)
   registerPeopleRoutes(api, options.db, actor)

@@ -30,7 +30,15 @@ type Fixture = {
     study: string
     tag: string
   }
-  mine: { course: string; lesson: string; study: string; lab: string; story: string }
+  mine: {
+    course: string
+    lesson: string
+    study: string
+    lab: string
+    story: string
+    /** A question of `study`'s exercise set (one of each kind). */
+    question: string
+  }
   /** A direct-message room of ME and OTHER, with messages both ways (a link, line breaks). */
   room: string
 }
@@ -48,6 +56,53 @@ async function api(who: string, method: string, path: string, body?: unknown) {
 async function publish(kind: 'studies' | 'labs' | 'labs_stories', body: object): Promise<string> {
   const created = await api(ME, 'POST', `/${kind}`, body)
   await api(ME, 'POST', `/${kind}/${created.id}/publish`, { revision: created.revision })
+  return created.id
+}
+
+/** A study with one question of each kind (a premium one too), published. */
+async function studyWithExercises(): Promise<string> {
+  const created = await api(ME, 'POST', '/studies', {
+    title: '配列のメソッドまとめ',
+    notes: '## map と filter\n\n```js\n[1, 2, 3].map((n) => n * 2)\n```',
+    tags: ['javascript'],
+  })
+  const common = { explanation: '`map` は新しい配列を返します。', tags: ['javascript'] }
+  const questions = [
+    {
+      ...common,
+      kind: 'single',
+      prompt: '`[1, 2].map((n) => n * 2)` の結果は？',
+      options: [
+        { id: 'a', text: '[2, 4]', correct: true },
+        { id: 'b', text: '[1, 2]', correct: false },
+      ],
+    },
+    {
+      ...common,
+      kind: 'multiple',
+      prompt: '新しい配列を返すメソッドをすべて選んでください',
+      options: [
+        { id: 'a', text: 'map', correct: true },
+        { id: 'b', text: 'filter', correct: true },
+        { id: 'c', text: 'forEach', correct: false },
+      ],
+    },
+    { ...common, kind: 'text', prompt: '要素を絞り込むメソッドは？', acceptedAnswers: ['filter'] },
+    {
+      ...common,
+      kind: 'code',
+      prompt: '入力の数を 2 倍にして表示してください',
+      language: 'javascript',
+      starterCode: 'const n = Number(input())\n',
+      referenceSolution: 'console.log(Number(input()) * 2)',
+      tests: [{ name: '2 倍', stdin: '4\n', expectedOutput: '8' }],
+    },
+    { ...common, kind: 'text', access: 'premium', prompt: '有料の問題', acceptedAnswers: ['x'] },
+  ]
+  for (const question of questions) {
+    await api(ME, 'POST', `/studies/${created.id}/questions`, question)
+  }
+  await api(ME, 'POST', `/studies/${created.id}/publish`, { revision: created.revision })
   return created.id
 }
 
@@ -127,11 +182,7 @@ beforeAll(async () => {
   cookies[OTHER] = await signedInCookie(site.server, OTHER)
   const demo = await demoContent()
   const { course, lesson } = await myCourse()
-  const study = await publish('studies', {
-    title: '配列のメソッドまとめ',
-    notes: '## map と filter\n\n```js\n[1, 2, 3].map((n) => n * 2)\n```',
-    tags: ['javascript'],
-  })
+  const study = await studyWithExercises()
   const lab = await publish('labs', {
     title: '天気ダッシュボード',
     description: '## 使った技術\n\nFetch API と Chart.js',
@@ -158,7 +209,8 @@ beforeAll(async () => {
   })
   await api(ME, 'POST', `/dms/rooms/${room}/messages`, { body: 'ありがとうございます。' })
   await api(OTHER, 'POST', `/dms/rooms/${room}/messages`, { body: 'また質問させてください' })
-  fixture = { demo, mine: { course, lesson, study, lab, story }, room }
+  const [question] = (await api(ME, 'GET', `/studies/${study}/questions`)).questions
+  fixture = { demo, mine: { course, lesson, study, lab, story, question: question.id }, room }
 }, 60_000)
 
 /** Every route of the seed's table (spec §2), with real ids; placeholders count too. */
@@ -238,11 +290,12 @@ function routes(): { route: string; path: string }[] {
     { route: '/{user}/labs/{id}/edit', path: `/${ME}/labs/${mine.lab}/edit` },
     { route: '/{user}/studies/{id}/edit', path: `${myStudy}/edit` },
     { route: '/{user}/studies/{id}/exercises', path: `${myStudy}/exercises` },
+    { route: '/{user}/studies/{id}/exercises (demo)', path: `${demo.study}/exercises` },
     { route: '/{user}/studies/{id}/exercises/create', path: `${myStudy}/exercises/create` },
     { route: '/{user}/studies/{id}/exercises/edit', path: `${myStudy}/exercises/edit` },
     {
       route: '/{user}/studies/{id}/exercises/{questionId}/edit',
-      path: `${myStudy}/exercises/question00000001/edit`,
+      path: `${myStudy}/exercises/${mine.question}/edit`,
     },
     { route: '404', path: '/no/such/page/here' },
     { route: '/auth/signout', path: '/auth/signout' },

@@ -5,8 +5,19 @@ import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 let server: TestServer
 
 beforeAll(async () => {
-  server = await startTestServer()
+  // A low code limit, so that the per-address limit of guests' submissions is seen.
+  server = await startTestServer({ CODE_SUBMISSIONS_PER_USER_PER_MINUTE: '2' })
 })
+
+/** A guest's answer to a sample question, as /example's cards send it. */
+async function answer(questionId: string, body: unknown) {
+  const response = await fetch(`${server.url}/api/example/questions/${questionId}/answers`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  return { status: response.status, body: await response.json() }
+}
 afterAll(async () => {
   await server?.close()
 })
@@ -28,5 +39,68 @@ describe('/example', () => {
     const html = await (await fetch(`${server.url}/example`)).text()
     expect(html).toContain('続きは無料プランで')
     expect(html).toMatch(/<a[^>]*href="\/auth\/signup"[^>]*>無料で始める<\/a>/)
+  })
+
+  it('ends with a sample exercise set of every kind, and no answer in the page', async () => {
+    const html = await (await fetch(`${server.url}/example`)).text()
+    expect(html).toContain('お試し演習')
+    expect(html.match(/data-question-kind="(\w+)"/g)).toEqual([
+      'data-question-kind="single"',
+      'data-question-kind="multiple"',
+      'data-question-kind="text"',
+      'data-question-kind="code"',
+      'data-question-kind="code"',
+    ])
+    // Neither the correct flags, the accepted answer, the reference solutions nor hidden tests.
+    expect(html).not.toMatch(/"correct"|acceptedAnswers|referenceSolution|654321|Taro/)
+    expect(html).not.toContain('print(f"こんにちは、{name}さん")')
+  })
+
+  it("grades a guest's answers on the server by the questions' rules, storing nothing", async () => {
+    expect(await answer('sample-const', { kind: 'single', optionId: 'let' })).toMatchObject({
+      status: 200,
+      body: { verdict: 'incorrect', status: 'attempted', feedback: { chosenWrong: true } },
+    })
+    const right = await answer('sample-const', { kind: 'single', optionId: 'const' })
+    expect(right.body).toMatchObject({ verdict: 'correct', status: 'solved' })
+    expect(right.body.explanationHtml).toContain('<code>const</code>')
+    expect(right.body).not.toHaveProperty('attemptId')
+    expect(
+      (await answer('sample-names', { kind: 'multiple', optionIds: ['camel', 'hyphen'] })).body,
+    ).toMatchObject({
+      verdict: 'incorrect',
+      feedback: { wrongOptionIds: ['hyphen'], missingCorrect: 1 },
+    })
+    // Width, case and surrounding spaces are folded as for a study's text questions.
+    expect(
+      (await answer('sample-template', { kind: 'text', text: ' こんにちは、さくらさん ' })).body
+        .verdict,
+    ).toBe('correct')
+    expect((await answer('sample-const', { kind: 'text', text: 'const' })).status).toBe(400)
+    expect((await answer('no-such-sample', { kind: 'text', text: 'x' })).status).toBe(404)
+    const history = await server.database.db.selectFrom('question_attempts').selectAll().execute()
+    expect(history).toEqual([])
+  })
+
+  it("runs submitted code in the server's sandbox, hidden tests too, limited per address", async () => {
+    const passesVisibleOnly = await answer('sample-js-sum', {
+      kind: 'code',
+      code: 'const a = input(); const b = input(); console.log(a === "123456" ? 0 : Number(a) + Number(b))',
+    })
+    expect(passesVisibleOnly.body.verdict).toBe('incorrect')
+    // The hidden test says only that it failed: not its input or expected output.
+    expect(passesVisibleOnly.body.feedback.tests.at(-1)).toMatchObject({
+      hidden: true,
+      passed: false,
+      stdout: null,
+    })
+    const right = await answer('sample-js-sum', {
+      kind: 'code',
+      code: 'console.log(Number(input()) + Number(input()))',
+    })
+    expect(right.body.verdict).toBe('correct')
+    const limited = await answer('sample-js-sum', { kind: 'code', code: 'console.log(3)' })
+    expect(limited.status).toBe(429)
+    expect(limited.body.error.message).toContain('少し待って')
   })
 })

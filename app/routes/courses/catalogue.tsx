@@ -1,6 +1,7 @@
 import { data, Form, useSubmit } from 'react-router'
 import { CourseCard } from '#app/components/course-card.tsx'
 import { EmptyState } from '#app/components/empty-state.tsx'
+import { FilterSelect, filterParams, selectClass } from '#app/components/filter-select.tsx'
 import { InfiniteList } from '#app/components/infinite-list.tsx'
 import { SearchBox, SearchResultList } from '#app/components/search-results.tsx'
 import { callApi } from '#app/lib/api/client.ts'
@@ -75,43 +76,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(
     { q, tags, filters, firstPage, results: [], error: null },
     { headers: publicPageHeaders() },
-  )
-}
-
-/** The filters as query parameters, the unset ones left out. */
-function filterParams(filters: CatalogueFilters): URLSearchParams {
-  const params = new URLSearchParams()
-  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value)
-  return params
-}
-
-const selectClass =
-  'rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-600 dark:bg-slate-900'
-
-/** One filter: 「すべて」 (no filter) and the options as [value, label]; keyed by the value in force so a navigation (back, a link) shows it. */
-function FilterSelect(props: {
-  label: string
-  name: keyof CatalogueFilters
-  value: string | undefined
-  options: readonly (readonly [string, string])[]
-}) {
-  return (
-    <label className="flex flex-col gap-1 text-sm">
-      {props.label}
-      <select
-        key={props.value ?? ''}
-        name={props.name}
-        defaultValue={props.value ?? ''}
-        className={selectClass}
-      >
-        <option value="">すべて</option>
-        {props.options.map(([value, label]) => (
-          <option key={value} value={value}>
-            {label}
-          </option>
-        ))}
-      </select>
-    </label>
   )
 }
 

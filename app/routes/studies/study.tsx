@@ -1,4 +1,5 @@
 import { data, Link } from 'react-router'
+import { SolvedCount } from '#app/components/exercises/solved-count.tsx'
 import { MarkdownView } from '#app/components/markdown-view.tsx'
 import { ShareButtons } from '#app/components/share-buttons.tsx'
 import { COMMENT_PAGE_SIZE } from '#app/components/social/comment-section.tsx'
@@ -8,7 +9,7 @@ import { contentForPage, viewerCacheControl } from '#app/lib/content-response.se
 import { formatDate } from '#app/lib/format.ts'
 import { errorMeta, shareableMeta } from '#app/lib/meta.ts'
 import { actorOf } from '#features/actor.ts'
-import { contentPath, editPath, profilePath } from '#features/content-kinds.ts'
+import { contentPath, editPath, exercisesPath, profilePath } from '#features/content-kinds.ts'
 import { renderedHtmlOf } from '#features/markdown/stored-html.server.ts'
 import { socialView } from '#features/social/social-view.server.ts'
 import { readStudyForViewer } from '#features/studies/study-view.server.ts'
@@ -64,6 +65,7 @@ export default function StudyPage({
   loaderData: { study, notesHtml, social, signedIn },
 }: Route.ComponentProps) {
   const studyPath = contentPath('study', study.author.username, study.id)
+  const { exercises } = study
   return (
     <article className="mx-auto max-w-3xl">
       <nav aria-label="パンくずリスト" className="text-sm text-slate-500 dark:text-slate-400">
@@ -101,13 +103,24 @@ export default function StudyPage({
             </>
           )}
         </p>
-        <div className="mt-6 flex flex-wrap gap-3">
+        <div className="mt-6 flex flex-wrap items-center gap-3">
           <Link
-            to={`${studyPath}/exercises`}
+            to={exercisesPath(study.author.username, study.id)}
             className="rounded-md bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700"
           >
-            このスタディの演習
+            このスタディの演習{exercises.total > 0 && `（${exercises.total} 問）`}
           </Link>
+          {signedIn && exercises.total > 0 && (
+            <SolvedCount solved={exercises.solved} total={exercises.total} />
+          )}
+          {study.canEdit && (
+            <Link
+              to={`${exercisesPath(study.author.username, study.id)}/edit`}
+              className="rounded-md border border-slate-300 px-4 py-2.5 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+            >
+              演習を編集する
+            </Link>
+          )}
           {study.canEdit && (
             <Link
               to={editPath('study', study.author.username, study.id)}
