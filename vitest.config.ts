@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 /**
@@ -7,6 +8,9 @@ import { defineConfig } from 'vitest/config'
  */
 export default defineConfig({
   test: {
+    // Every core: vitest's default leaves one free for watch mode and the terminal, which on a
+    // 2-core machine runs the suite one file at a time, mostly waiting on servers and databases.
+    maxWorkers: availableParallelism(),
     // `--coverage` (CI's npm test): V8's own counts, a summary on the terminal. Integration
     // tests run the server in the test's process, so server/ counts what they reach; app/
     // runs from build/ there, so only its unit tests count for it.
