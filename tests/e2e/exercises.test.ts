@@ -19,17 +19,6 @@ const site = browserSuite()
  * is no colour of the palette) and CodeMirror's #e40 (escapes, `${}` and f-string braces) on a
  * light page. Everything else on these pages must pass; remove this once those are fixed.
  */
-const RUNNERS_KNOWN = [
-  /^\[dark\] color-contrast .*border-brand-600.*#0e49a5/,
-  /^\[light\] color-contrast .*\.ͼ\w+.*#ee4400/,
-]
-
-async function axeOutsideRunners(page: Page): Promise<string[]> {
-  return (await axeViolationsInBothThemes(page)).filter(
-    (line) => !RUNNERS_KNOWN.some((known) => known.test(line)),
-  )
-}
-
 const AUTHOR = 'aoi_exercises'
 const LEARNER = 'ren_exercises'
 
@@ -166,7 +155,7 @@ describe('exercises, from writing to solving', () => {
       await author.getByLabel('テスト 1の期待する出力').fill('こんにちは、Taroさん')
     })
     const pythonQuestion = author.url()
-    expect(await axeOutsideRunners(author)).toEqual([])
+    expect(await axeViolationsInBothThemes(author)).toEqual([])
 
     await author.goto(`${exercises}/edit`)
     await waitForHydration(author)
@@ -185,7 +174,7 @@ describe('exercises, from writing to solving', () => {
     const refusal = author.getByRole('alert')
     await refusal.waitFor({ timeout: 120_000 })
     expect(await refusal.textContent()).toContain('問題 5 の模範解答')
-    expect(await axeOutsideRunners(author)).toEqual([])
+    expect(await axeViolationsInBothThemes(author)).toEqual([])
     expect(
       await author.locator('[data-publication-status]').getAttribute('data-publication-status'),
     ).toBe('draft')
@@ -295,7 +284,7 @@ describe('exercises, from writing to solving', () => {
     }
 
     // Every card answered, verdicts, explanations and run results showing.
-    expect(await axeOutsideRunners(learner)).toEqual([])
+    expect(await axeViolationsInBothThemes(learner)).toEqual([])
     await learner.reload()
     await waitForHydration(learner)
     expect(await learner.locator('section[data-question-id] [data-status="solved"]').count()).toBe(
@@ -320,7 +309,7 @@ describe('exercises, from writing to solving', () => {
     const solvedCards = learner.locator('article', { hasText: 'はじめてのプログラミング演習' })
     expect(await solvedCards.count()).toBe(5)
     expect(await solvedCards.locator('[data-status="solved"]').count()).toBe(5)
-    expect(await axeOutsideRunners(learner)).toEqual([])
+    expect(await axeViolationsInBothThemes(learner)).toEqual([])
     expect(learnerErrors).toEqual([])
 
     // A forged "solved": the request can only carry an answer, which the server grades itself.
@@ -423,7 +412,7 @@ describe('exercises, from writing to solving', () => {
         .toBe('correct')
     }
     expect(await guest.getByRole('link', { name: '無料で始める' }).count()).toBeGreaterThan(0)
-    expect(await axeOutsideRunners(guest)).toEqual([])
+    expect(await axeViolationsInBothThemes(guest)).toEqual([])
 
     // Nothing was stored: a reload starts over.
     await guest.reload()
