@@ -63,7 +63,7 @@ function precompressAssets(): Plugin {
  * client build (with its compressed copies, before precompressAssets runs), and the browser
  * runner and the run panel's standalone mount built as chunks of their own even before a page
  * imports them, at names the e2e tests and the bench can find (assets/code-runner-*.js,
- * assets/code-run-panel-*.js).
+ * assets/code-run-panel-mount-*.js; the panel's own lazy chunk is code-run-panel-*).
  */
 function codeRunners(): Plugin {
   const root = import.meta.dirname
@@ -74,7 +74,7 @@ function codeRunners(): Plugin {
       if (this.environment.name !== 'client') return
       for (const [name, file] of [
         ['code-runner', 'browser-runner.ts'],
-        ['code-run-panel', 'mount-panel.client.tsx'],
+        ['code-run-panel-mount', 'mount-panel.client.tsx'],
       ]) {
         this.emitFile({
           type: 'chunk',

@@ -28,7 +28,7 @@ function builtChunk(name: string): string {
   return `/assets/${file}`
 }
 const runnerUrl = builtChunk('code-runner')
-const panelUrl = builtChunk('code-run-panel')
+const panelUrl = builtChunk('code-run-panel-mount')
 
 type Window = {
   __runner?: { run(request: CodeRunRequest): Promise<CodeRunResult> }
