@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '#db/schema.ts'
 import { enqueue } from '#server/mail/outbox.ts'
+import { messagesOfMember } from './messages.server.ts'
 
 /** How often a user may get a digest, and how old an unread message must be to go in one. */
 export type DigestSchedule = {
@@ -72,13 +73,7 @@ async function digestFor(
     .where('email_verified', '=', 1)
     .executeTakeFirst()
   if (!recipient?.email) return undefined
-  const rooms = await trx
-    .selectFrom('dm_messages')
-    .innerJoin('dm_members', (join) =>
-      join
-        .onRef('dm_members.room_id', '=', 'dm_messages.room_id')
-        .on('dm_members.user_id', '=', userId),
-    )
+  const rooms = await messagesOfMember(trx, userId)
     .innerJoin('users', 'users.id', 'dm_messages.sender_id')
     .select((eb) => [
       'dm_messages.room_id',

@@ -123,6 +123,26 @@ function dmUser(row: { username: string; display_name: string; avatar_key: strin
   } satisfies DmUser
 }
 
+/** The messages of the rooms `userId` belongs to, each beside that user's membership row. */
+export function messagesOfMember(db: Kysely<DB>, userId: string) {
+  return db
+    .selectFrom('dm_messages')
+    .innerJoin('dm_members', (join) =>
+      join
+        .onRef('dm_members.room_id', '=', 'dm_messages.room_id')
+        .on('dm_members.user_id', '=', userId),
+    )
+}
+
+async function usernameOf(db: Kysely<DB>, userId: string): Promise<string> {
+  const row = await db
+    .selectFrom('users')
+    .select('username')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow()
+  return row.username
+}
+
 function requireActor(actor: Actor | undefined): Actor {
   if (!actor) throw ContentError.signInRequired()
   return actor
@@ -314,13 +334,7 @@ export async function sendMessage(
 
 /** The actor's own message, still within its edit window; locks the room's counter for the change. */
 async function ownEditableMessage(trx: Kysely<DB>, actor: Actor, messageId: string, now: number) {
-  const row = await trx
-    .selectFrom('dm_messages')
-    .innerJoin('dm_members', (join) =>
-      join
-        .onRef('dm_members.room_id', '=', 'dm_messages.room_id')
-        .on('dm_members.user_id', '=', actor.userId),
-    )
+  const row = await messagesOfMember(trx, actor.userId)
     .select([
       'dm_messages.room_id',
       'dm_messages.sender_id',
@@ -427,15 +441,11 @@ export async function markRoomRead(
     .executeTakeFirst()
   const readSeq = Math.max(room.readSeq, target)
   if (Number(moved.numUpdatedRows) > 0) {
-    const me = await db
-      .selectFrom('users')
-      .select('username')
-      .where('id', '=', reader.userId)
-      .executeTakeFirstOrThrow()
+    const username = await usernameOf(db, reader.userId)
     publishAll(
       options.publish,
       [reader.userId, room.otherId],
-      [{ type: 'room.read', data: { roomId, username: me.username, seq: readSeq } }],
+      [{ type: 'room.read', data: { roomId, username, seq: readSeq } }],
     )
   }
   return { readSeq, unread: await countUnreadMessages(db, reader.userId) }
@@ -450,27 +460,13 @@ export async function announceTyping(
 ): Promise<void> {
   const typist = requireActor(actor)
   const room = await memberRoom(db, typist, roomId)
-  const me = await db
-    .selectFrom('users')
-    .select('username')
-    .where('id', '=', typist.userId)
-    .executeTakeFirstOrThrow()
-  publishAll(
-    options.publish,
-    [room.otherId],
-    [{ type: 'typing', data: { roomId, username: me.username } }],
-  )
+  const username = await usernameOf(db, typist.userId)
+  publishAll(options.publish, [room.otherId], [{ type: 'typing', data: { roomId, username } }])
 }
 
 /** Messages from others, not deleted, after the member's read marker: the header's and /dms' count. */
 export async function countUnreadMessages(db: Kysely<DB>, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('dm_messages')
-    .innerJoin('dm_members', (join) =>
-      join
-        .onRef('dm_members.room_id', '=', 'dm_messages.room_id')
-        .on('dm_members.user_id', '=', userId),
-    )
+  const row = await messagesOfMember(db, userId)
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .whereRef('dm_messages.seq', '>', 'dm_members.read_seq')
     .where('dm_messages.sender_id', '<>', userId)

@@ -3,8 +3,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import routeConfig from '#app/routes.ts'
 import { callApi } from '#tests/support/http.ts'
 import { signedInCookie } from '#tests/support/signed-in-user.ts'
-import { axeViolationsInBothThemes, SCREENS } from './axe.ts'
-import { waitForHydration } from './browser.ts'
+import { axeViolationsOnEveryScreen } from './axe.ts'
 import { browserSuite } from './suite.ts'
 
 /**
@@ -294,14 +293,8 @@ describe('axe on every route', () => {
       const page = await site.newPage(signedIn ? cookies[ME] : undefined)
       const failures: string[] = []
       for (const { route, path } of routes()) {
-        await page.setViewportSize(SCREENS[0])
-        await page.goto(path)
-        await waitForHydration(page)
-        for (const screen of SCREENS) {
-          await page.setViewportSize(screen)
-          for (const line of await axeViolationsInBothThemes(page)) {
-            failures.push(`${route} ${path} [${screen.name}]${line}`)
-          }
+        for (const line of await axeViolationsOnEveryScreen(page, path)) {
+          failures.push(`${route} ${path} ${line}`)
         }
       }
       expect(failures).toEqual([])

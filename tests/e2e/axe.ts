@@ -1,5 +1,6 @@
 import axe from 'axe-core'
 import type { Page } from 'playwright-core'
+import { waitForHydration } from './browser.ts'
 
 /** The two sizes the site is checked at (issue 14): a laptop and a phone. */
 export const SCREENS = [
@@ -53,4 +54,22 @@ export async function axeViolationsInBothThemes(page: Page): Promise<string[]> {
   const dark = await axeViolations(page, COLOUR_RULES)
   await page.emulateMedia({ colorScheme: 'light' })
   return [...light.map((line) => `[light] ${line}`), ...dark.map((line) => `[dark] ${line}`)]
+}
+
+/**
+ * Loads `path` and answers the violations at every size of SCREENS in both themes, each line
+ * prefixed with the screen's name.
+ */
+export async function axeViolationsOnEveryScreen(page: Page, path: string): Promise<string[]> {
+  await page.setViewportSize(SCREENS[0])
+  await page.goto(path)
+  await waitForHydration(page)
+  const failures: string[] = []
+  for (const screen of SCREENS) {
+    await page.setViewportSize(screen)
+    for (const line of await axeViolationsInBothThemes(page)) {
+      failures.push(`[${screen.name}]${line}`)
+    }
+  }
+  return failures
 }

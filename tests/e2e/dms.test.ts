@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import { callApi } from '#tests/support/http.ts'
 import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
-import { axeViolationsInBothThemes, SCREENS } from './axe.ts'
+import { axeViolationsOnEveryScreen } from './axe.ts'
 import { collectPageErrors, waitForHydration } from './browser.ts'
 import { browserSuite } from './suite.ts'
 
@@ -158,14 +158,8 @@ describe('direct messages', () => {
     const page = await site.newPage(cookies[B])
     const failures: string[] = []
     for (const path of ['/dms', roomPath]) {
-      await page.setViewportSize(SCREENS[0])
-      await page.goto(path)
-      await waitForHydration(page)
-      for (const screen of SCREENS) {
-        await page.setViewportSize(screen)
-        for (const line of await axeViolationsInBothThemes(page)) {
-          failures.push(`${path} [${screen.name}]${line}`)
-        }
+      for (const line of await axeViolationsOnEveryScreen(page, path)) {
+        failures.push(`${path} ${line}`)
       }
     }
     expect(failures).toEqual([])
