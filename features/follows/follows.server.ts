@@ -7,6 +7,7 @@ import type { FollowCard, FollowState } from '#features/follows/follow-views.ts'
 import { afterCursor } from '#features/pagination.server.ts'
 import { type Page, type PageQuery, pageFrom } from '#features/pagination.ts'
 import { notifyFollow, withdrawNotification } from '#features/social/notifications.server.ts'
+import { blockedEitherWay } from '#features/users/blocks.server.ts'
 
 export type { FollowCard, FollowState }
 
@@ -76,6 +77,9 @@ export async function follow(
     throw new ContentError('VALIDATION_FAILED', '自分自身はフォローできません', {
       username: ['自分自身はフォローできません'],
     })
+  }
+  if (await blockedEitherWay(db, actor.userId, followeeId)) {
+    throw new ContentError('FORBIDDEN', 'このユーザーはフォローできません')
   }
   await db.transaction().execute(async (trx) => {
     const inserted = await trx
