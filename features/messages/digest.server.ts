@@ -73,7 +73,8 @@ async function digestFor(
     .where('email_verified', '=', 1)
     .executeTakeFirst()
   if (!recipient?.email) return undefined
-  const rooms = await unreadFromOthers(messagesOfMember(trx, userId), userId)
+  const rooms = await messagesOfMember(trx, userId)
+    .where(unreadFromOthers(userId))
     .innerJoin('users', 'users.id', 'dm_messages.sender_id')
     .select((eb) => [
       'dm_messages.room_id',

@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely'
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely'
 import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
 import type { DB, DmMessagesTable } from '#db/schema.ts'
@@ -528,29 +528,29 @@ export async function announceTyping(
  * Of a member's messages, the unread ones: from the other member, not deleted, not withheld,
  * after the member's read marker, and not from someone the member blocks.
  */
-export function unreadFromOthers<
-  Q extends SelectQueryBuilder<any, 'dm_messages' | 'dm_members', any>,
->(query: Q, userId: string): Q {
-  return query
-    .whereRef('dm_messages.seq', '>', 'dm_members.read_seq')
-    .where('dm_messages.sender_id', '<>', userId)
-    .where('dm_messages.deleted_at', 'is', null)
-    .where('dm_messages.withheld', '=', 0)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('user_blocks')
+export function unreadFromOthers(userId: string) {
+  return (eb: ExpressionBuilder<DB, 'dm_messages' | 'dm_members'>) =>
+    eb.and([
+      eb('dm_messages.seq', '>', eb.ref('dm_members.read_seq')),
+      eb('dm_messages.sender_id', '<>', userId),
+      eb('dm_messages.deleted_at', 'is', null),
+      eb('dm_messages.withheld', '=', 0),
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('user_blocks')
             .select('user_blocks.blocker_id')
             .where('user_blocks.blocker_id', '=', userId)
             .whereRef('user_blocks.blocked_id', '=', 'dm_messages.sender_id'),
         ),
       ),
-    ) as Q
+    ])
 }
 
 /** Messages from others, not deleted, after the member's read marker: the header's and /dms' count. */
 export async function countUnreadMessages(db: Kysely<DB>, userId: string): Promise<number> {
-  const row = await unreadFromOthers(messagesOfMember(db, userId), userId)
+  const row = await messagesOfMember(db, userId)
+    .where(unreadFromOthers(userId))
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     // Muted rooms raise no count.
     .where('dm_members.muted', '=', 0)
