@@ -8,6 +8,7 @@ import { afterCursor } from '#features/pagination.server.ts'
 import { type Page, pageFrom } from '#features/pagination.ts'
 import { actingUser } from '#features/social/subjects.server.ts'
 import { blocks } from '#features/users/blocks.server.ts'
+import { userIdOf } from '#features/users/profiles.server.ts'
 import type { MessageEvent, Publish } from './events.ts'
 import {
   MESSAGE_EDIT_WINDOW_MS,
@@ -206,24 +207,19 @@ export async function openRoom(
 ): Promise<{ id: string; created: boolean }> {
   const { username } = parseInput(roomWith, input)
   const me = await actingUser(db, actor)
-  const other = await db
-    .selectFrom('users')
-    .select('id')
-    .where('username', '=', username.toLowerCase())
-    .executeTakeFirst()
-  if (!other) throw ContentError.notFound('ユーザーが見つかりません')
-  if (other.id === me.userId) {
+  const otherId = await userIdOf(db, username)
+  if (otherId === me.userId) {
     throw new ContentError('VALIDATION_FAILED', '自分自身にはメッセージを送れません', {
       username: ['自分自身にはメッセージを送れません'],
     })
   }
-  if (await blocks(db, me.userId, other.id)) {
+  if (await blocks(db, me.userId, otherId)) {
     throw new ContentError(
       'FORBIDDEN',
       'ブロックしているユーザーとはメッセージできません。プロフィールでブロックを解除してください',
     )
   }
-  const [low, high] = me.userId < other.id ? [me.userId, other.id] : [other.id, me.userId]
+  const [low, high] = me.userId < otherId ? [me.userId, otherId] : [otherId, me.userId]
   return db.transaction().execute(async (trx) => {
     const id = newContentId()
     const inserted = await trx
@@ -236,7 +232,7 @@ export async function openRoom(
         .insertInto('dm_members')
         .values([
           { room_id: id, user_id: me.userId },
-          { room_id: id, user_id: other.id },
+          { room_id: id, user_id: otherId },
         ])
         .execute()
       return { id, created: true }

@@ -4,16 +4,7 @@ import type { Actor } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
 import { actingUser } from '#features/social/subjects.server.ts'
 import type { BlockState } from './profile-views.ts'
-
-async function userIdOf(db: Kysely<DB>, username: string): Promise<string> {
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where('username', '=', username.toLowerCase())
-    .executeTakeFirst()
-  if (!row) throw ContentError.notFound('ユーザーが見つかりません')
-  return row.id
-}
+import { userIdOf } from './profiles.server.ts'
 
 /** Whether `blockerId` blocks `blockedId`. */
 export async function blocks(db: Kysely<DB>, blockerId: string, blockedId: string) {
