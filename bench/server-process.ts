@@ -20,16 +20,26 @@ export type StartMessage =
   /** The storage benchmark's peers: s3rver (npm) on a directory, and the discarding ceiling. */
   | { type: 'start'; server: 's3rver'; dataDir: string; bucket: string }
   | { type: 'start'; server: 'discard-s3' }
+  /** The realtime benchmark's bare `ws` relay (ws-relay.ts), joined to others through Redis. */
+  | { type: 'start'; server: 'ws-relay'; redisUrl?: string; channel?: string }
 
 export type ReplyMessage =
   | { type: 'ready'; url: string }
   | { type: 'failed'; error: string }
   /** CPU time (user + system) this process has used so far, in microseconds. */
   | { type: 'cpu'; micros: number }
+  /** Memory after a full garbage collection, in bytes. */
+  | { type: 'memory'; rss: number; heapUsed: number }
 
-export type ControlMessage = { type: 'cpu' } | { type: 'close' }
+export type ControlMessage =
+  | { type: 'cpu' }
+  | { type: 'memory' }
+  | { type: 'close' }
+  /** An event for these users' sockets, published from inside the server (bench/realtime.ts). */
+  | { type: 'publish'; userIds: string[]; event: { type: string; data: unknown } }
 
 let running: { close(): Promise<unknown> } | undefined
+let publish: ((userIds: string[], event: { type: string; data: unknown }) => void) | undefined
 
 function send(message: ReplyMessage): void {
   process.send?.(message)
@@ -43,6 +53,13 @@ async function start(message: StartMessage): Promise<string> {
     const baseline = await startBaseline(message.input)
     running = baseline.app
     return baseline.url
+  }
+  if (message.server === 'ws-relay') {
+    const { startWsRelay } = await import('./ws-relay.ts')
+    const relay = await startWsRelay(message.redisUrl, message.channel)
+    running = relay
+    publish = relay.publish
+    return relay.url
   }
   if (message.server === 'discard-s3') {
     const { startDiscardS3 } = await import('./discard-s3.ts')
@@ -73,6 +90,7 @@ async function start(message: StartMessage): Promise<string> {
   })
   const server = await startServer(config, { logger: false })
   running = server.app
+  publish = (userIds, event) => server.app.realtime.publish(userIds, event)
   return server.url.replace('localhost', '127.0.0.1')
 }
 
@@ -84,6 +102,17 @@ async function stop(): Promise<void> {
 process.on('message', (message: StartMessage | ControlMessage) => {
   if (message.type === 'close') {
     void stop()
+    return
+  }
+  if (message.type === 'publish') {
+    publish?.(message.userIds, message.event)
+    return
+  }
+  if (message.type === 'memory') {
+    // Forked with --expose-gc (servers.ts): what stays is what the server holds.
+    ;(globalThis as { gc?: () => void }).gc?.()
+    const { rss, heapUsed } = process.memoryUsage()
+    send({ type: 'memory', rss, heapUsed })
     return
   }
   if (message.type === 'cpu') {

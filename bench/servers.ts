@@ -13,6 +13,10 @@ export type Server = {
   url: string
   /** CPU time the server's process has used so far, in microseconds. */
   cpuMicros(): Promise<number>
+  /** The server process's memory after a full garbage collection. */
+  memory(): Promise<{ rss: number; heapUsed: number }>
+  /** Has the server publish an event to these users' sockets (the app and the bare ws relay). */
+  publish(userIds: string[], event: { type: string; data: unknown }): void
   close(): Promise<void>
 }
 
@@ -31,7 +35,11 @@ export function startServer(
   const child = fork(entry, [], {
     env: { ...process.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: profiling ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [],
+    execArgv: [
+      // Only the `memory` message collects garbage, to measure what the server holds.
+      '--expose-gc',
+      ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []),
+    ],
   })
   return new Promise((resolve, reject) => {
     const fail = (reason: string) => {
@@ -49,7 +57,10 @@ export function startServer(
       resolve({
         name,
         url: reply.url,
-        cpuMicros: () => askCpu(name, child),
+        cpuMicros: () => ask(name, child, 'cpu').then((reply) => reply.micros),
+        memory: () => ask(name, child, 'memory'),
+        publish: (userIds, event) =>
+          child.send({ type: 'publish', userIds, event } satisfies ControlMessage),
         close: () => stopChild(child),
       })
     })
@@ -57,19 +68,24 @@ export function startServer(
   })
 }
 
-function askCpu(name: string, child: ChildProcess): Promise<number> {
+/** Asks the server's process a question (`cpu`, `memory`) and resolves with its answer. */
+function ask<T extends 'cpu' | 'memory'>(
+  name: string,
+  child: ChildProcess,
+  type: T,
+): Promise<Extract<ReplyMessage, { type: T }>> {
   return new Promise((resolve, reject) => {
     const exited = () => reject(new BenchError(`${name} exited during the run`))
     const listen = (reply: ReplyMessage) => {
-      if (reply.type !== 'cpu') return
+      if (reply.type !== type) return
       child.off('message', listen)
       child.off('exit', exited)
-      resolve(reply.micros)
+      resolve(reply as Extract<ReplyMessage, { type: T }>)
     }
     if (!child.connected) return exited()
     child.on('message', listen)
     child.once('exit', exited)
-    child.send({ type: 'cpu' } satisfies ControlMessage)
+    child.send({ type } satisfies ControlMessage)
   })
 }
 

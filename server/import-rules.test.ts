@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 
 /**
  * How modules reach each other, checked so it stays one way: across top-level folders through the
- * `#app/*`, `#features/*`, `#db/*`, `#server/*`, `#tests/*` aliases of package.json, never `../`;
+ * `#app/*`, `#features/*`, `#db/*`, `#server/*`, `#tests/*`, `#bench/*` aliases of package.json, never `../`;
  * the protocol services (identity, storage, realtime) never import product features; and the server never
  * imports the app (it loads the app's build by path, at run time, in server/react-router.ts).
  */

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { useRouteLoaderData } from 'react-router'
 import { callApi } from '#app/lib/api/client.ts'
 import { useCatchUp, useRealtimeEvent } from '#app/lib/realtime/index.ts'
@@ -12,16 +12,26 @@ import type { loader } from '#app/root.tsx'
 export function useLiveUnreadCount(loaded: number): number {
   const apiGatewayUrl = useRouteLoaderData<typeof loader>('root')?.settings.apiGatewayUrl
   const [live, setLive] = useState<{ over: number; unread: number }>()
+  // Every update gets a number: an API answer asked for before a newer update is stale (it was
+  // read before the change the event announced) and is dropped.
+  const updates = useRef(0)
   const enabled = apiGatewayUrl !== undefined
   useRealtimeEvent(
     'notifications.count',
-    ({ unread }) => setLive({ over: loaded, unread }),
+    ({ unread }) => {
+      updates.current += 1
+      setLive({ over: loaded, unread })
+    },
     enabled,
   )
   useCatchUp(() => {
     if (!apiGatewayUrl) return
+    updates.current += 1
+    const asked = updates.current
     callApi(apiGatewayUrl, 'social.unreadCount').then(
-      ({ unread }) => setLive({ over: loaded, unread }),
+      ({ unread }) => {
+        if (updates.current === asked) setLive({ over: loaded, unread })
+      },
       // Offline or signed out meanwhile: the count shown stays until the next try.
       () => {},
     )

@@ -142,7 +142,8 @@ describe('limits and bad input', () => {
     const silent = await openSocket(server.url, page(ken), { autoPong: false })
     const started = Date.now()
     expect((await silent.closed).code).toBe(1006)
-    expect(Date.now() - started).toBeLessThan(HEARTBEAT_MS * 4)
+    // Two heartbeats; far less than the 30 s default, with room for a busy machine.
+    expect(Date.now() - started).toBeLessThan(HEARTBEAT_MS * 10)
   })
 
   it('closes a socket once its session expires', async () => {
@@ -166,5 +167,6 @@ it('closes every socket with 1001 when the server stops, without holding the sto
   await other.drain()
   expect((await tab.closed).code).toBe(1001)
   await other.close()
-  expect(Date.now() - started).toBeLessThan(3_000)
+  // Held up by the socket, the stop would wait for SHUTDOWN_GRACE_MS (10 s) and more.
+  expect(Date.now() - started).toBeLessThan(5_000)
 })

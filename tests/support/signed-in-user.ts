@@ -8,11 +8,14 @@ import { expect } from 'vitest'
 import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import type { TestServer } from './test-server.ts'
 
+/** Any running server of the site: a test server, or one in a process of its own. */
+type Site = Pick<TestServer, 'url'>
+
 /** The web app's client of the embedded user pool (the test server's default settings). */
 export const CLIENT_ID = 'techlabwebclient0000000000'
 const PASSWORD = 'Hajimete1!'
 
-export function userPool(target: TestServer) {
+export function userPool(target: Site) {
   return new CognitoIdentityProviderClient({
     region: 'ap-northeast-1',
     endpoint: `${target.url}/cognito-idp`,
@@ -21,7 +24,7 @@ export function userPool(target: TestServer) {
 }
 
 /** Signs up, confirms with the mailed code and signs in; returns the tokens. */
-export async function signedInUser(target: TestServer, username: string) {
+export async function signedInUser(target: Site, username: string) {
   const client = userPool(target)
   const email = `${username}@example.com`
   await client.send(
@@ -59,7 +62,7 @@ export async function signedInUser(target: TestServer, username: string) {
 }
 
 /** A new user's session as the browser's Cookie header (Amplify's cookies for the web client). */
-export async function signedInCookie(target: TestServer, username: string): Promise<string> {
+export async function signedInCookie(target: Site, username: string): Promise<string> {
   return amplifyCookieHeader(CLIENT_ID, username, await signedInUser(target, username))
 }
 

@@ -103,6 +103,8 @@ export function openConnection(options: ConnectionOptions): Connection {
       if (frame.type === 'pong' || typeof frame.type !== 'string') return
       options.onEvent(frame.type, frame.data)
     }
+    // A refused or failed handshake: the close that follows decides what happens next.
+    opened.onerror = () => {}
     opened.onclose = (event) => {
       if (socket === opened) dropped(event.code)
     }

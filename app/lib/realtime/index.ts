@@ -63,6 +63,8 @@ function ensureConnection() {
           for (const handler of catchUps) handler()
         },
       })
+    } catch {
+      // The chunks did not load (offline, a deploy replaced them): the next listener tries again.
     } finally {
       starting = false
     }
