@@ -3,6 +3,7 @@ import type { DB } from '#db/schema.ts'
 import type { ContactLimits } from '#features/contact/contact.server.ts'
 import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
+import type { Billing } from '#features/plans/subscriptions.server.ts'
 import type { PublicSettings } from '#server/config.ts'
 import type { QueuedMailDelivery } from '#server/mail/mailer.ts'
 import type { RealtimePublisher } from '#server/realtime/index.ts'
@@ -37,6 +38,8 @@ export type AppContext = {
     /** The server's clock (ServerOptions.now), which messages and admin actions are dated by. */
     now: () => number
   }
+  /** Plans and payments (docs/decisions/038): the gateway, the prices and the server's clock. */
+  plans: { billing: Billing }
   /** This request's client address (per TRUST_PROXY), which per-address limits key on. */
   clientAddress?: string
   /** The process's logger (pino): structured, with secrets redacted. */

@@ -22,7 +22,6 @@ import { readCourseForViewer } from '#features/courses/course-view.server.ts'
 import { searchPublishedContent } from '#features/search/search.server.ts'
 import { searchQuery } from '#features/search/search-query.ts'
 import { loadConfig } from '#server/config.ts'
-import { readBaselineInput } from './baseline-input.ts'
 import { appEnvironment } from './environment.ts'
 import {
   fetchOk,
@@ -71,7 +70,7 @@ async function main(): Promise<number> {
     const baseline = await startServer(undefined, 'bare Fastify baseline', {
       type: 'start',
       server: 'baseline',
-      input: await readBaselineInput(app.url, config.public, config.database),
+      input: { dataDir, pagePaths: ['/courses'] },
     })
     servers.push(baseline)
 
@@ -133,8 +132,8 @@ async function main(): Promise<number> {
       ]),
     )
     console.log(
-      `\nbaseline: pages against the bare catalogue page (renderToString of the mirrored tree, ` +
-        `no database), JSON against bare Fastify serialising the first catalogue page. The app ` +
+      `\nbaseline: pages against the bare catalogue page (renderToString of the app's own components ` +
+        `from its build, no database), JSON against bare Fastify serialising the first catalogue page. The app ` +
         `runs without its page cache, so every request reaches the database.`,
     )
     const failures = [

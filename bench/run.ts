@@ -13,10 +13,8 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { loadConfig } from '#server/config.ts'
 import { demoReadingPaths } from '#tests/support/first-load.ts'
-import { readBaselineInput } from './baseline-input.ts'
-import { appEnvironment } from './environment.ts'
+import { markupBeforeScripts } from './baseline.ts'
 import {
   fetchOk,
   format,
@@ -70,11 +68,10 @@ async function main(): Promise<number> {
     })
     servers.push(uncached)
 
-    const config = loadConfig(appEnvironment(dataDir))
     const baseline = await startServer(settings.cpuProfDir, 'bare Fastify baseline', {
       type: 'start',
       server: 'baseline',
-      input: await readBaselineInput(cached.url, config.public, config.database),
+      input: { dataDir, pagePaths: ['/', '/courses'] },
     })
     servers.push(baseline)
 
@@ -144,8 +141,9 @@ async function main(): Promise<number> {
     console.log(
       `\nratio = row req/s / baseline req/s, measured seconds apart in this run; cpu ratio = ` +
         `baseline / row server CPU time per response (less sensitive to a noisy machine).` +
-        `\nbaseline for pages: bare Fastify + renderToString of a mirrored component tree from ` +
-        `the same data (no React Router, loaders or database); for JSON: bare Fastify ` +
+        `\nbaseline for pages: bare Fastify + renderToString of the app's own components from its ` +
+        `server build, with the data its loaders gave once (no routing, sessions, loaders or ` +
+        `database per request); for JSON: bare Fastify ` +
         `serialising the same body.\ntarget: pages a guest sees at >= ${TARGET_RATIO} of the ` +
         `page baseline.`,
     )
@@ -168,8 +166,8 @@ async function main(): Promise<number> {
 async function checkComparability(rows: Row[], cached: Server, uncached: Server) {
   const notes: string[] = []
   for (const row of rows.filter((candidate) => candidate.page)) {
-    const real = beforeScripts((await fetchOk(row.app.url)).text)
-    const bare = beforeScripts((await fetchOk(row.baseline.url)).text)
+    const real = markupBeforeScripts((await fetchOk(row.app.url)).text)
+    const bare = markupBeforeScripts((await fetchOk(row.baseline.url)).text)
     if (real !== bare) {
       let at = 0
       while (at < real.length && real[at] === bare[at]) at += 1
@@ -193,11 +191,6 @@ async function checkComparability(rows: Row[], cached: Server, uncached: Server)
 async function guestPagePaths(origin: string): Promise<string[]> {
   const demo = await demoReadingPaths(origin)
   return ['/', '/courses', '/example', '/studies', '/labs', demo.course, demo.lesson, demo.author]
-}
-
-function beforeScripts(html: string): string {
-  const end = html.indexOf('<script')
-  return end === -1 ? html : html.slice(0, end)
 }
 
 runBench(main)

@@ -303,6 +303,10 @@ export interface DB {
   identity_pool_identities: IdentityPoolIdentitiesTable
   identity_credentials: IdentityCredentialsTable
   mail_outbox: MailOutboxTable
+  subscriptions: SubscriptionsTable
+  charges: ChargesTable
+  payment_gateway_charges: PaymentGatewayChargesTable
+  payment_webhook_events: PaymentWebhookEventsTable
   storage_buckets: StorageBucketsTable
   storage_objects: StorageObjectsTable
   storage_uploads: StorageUploadsTable
@@ -445,6 +449,71 @@ export interface IdentityCredentialsTable {
   authenticated: Flag
   expires_at: EpochMs
   created_at: EpochMs
+}
+
+export type PaidPlanIdColumn = 'premium-monthly' | 'premium-yearly'
+export type SubscriptionStatusColumn = 'active' | 'cancel_at_period_end' | 'past_due' | 'canceled'
+
+/** Added by migration 0025: a learner's paid plan, the single source of premium. */
+export interface SubscriptionsTable {
+  id: string
+  user_id: string
+  plan_id: PaidPlanIdColumn
+  next_plan_id: PaidPlanIdColumn | null
+  status: SubscriptionStatusColumn
+  current_period_start: EpochMs
+  current_period_end: EpochMs
+  past_due_since: EpochMs | null
+  last_attempt_at: EpochMs | null
+  gateway: 'embedded' | 'stripe'
+  payment_method: string | null
+  gateway_customer: string | null
+  gateway_subscription: string | null
+  card_brand: string | null
+  card_last4: string | null
+  card_exp_month: number | null
+  card_exp_year: number | null
+  created_at: EpochMs
+  updated_at: EpochMs
+}
+
+/** Added by migration 0025: every charge asked of a gateway (billing history, idempotency). */
+export interface ChargesTable {
+  id: string
+  user_id: string
+  plan_id: PaidPlanIdColumn
+  kind: 'subscribe' | 'renewal'
+  amount_yen: number
+  tax_yen: number
+  period_start: EpochMs
+  period_end: EpochMs
+  status: 'pending' | 'requires_action' | 'succeeded' | 'failed'
+  failure_code: string | null
+  card_brand: string | null
+  card_last4: string | null
+  payment_method: string | null
+  idempotency_key: string
+  gateway_charge: string | null
+  receipt_number: string | null
+  created_at: EpochMs
+  updated_at: EpochMs
+}
+
+/** Added by migration 0025: the embedded test gateway's own ledger (server/payments). */
+export interface PaymentGatewayChargesTable {
+  idempotency_key: string
+  charge_id: string
+  payment_method: string
+  amount_yen: number
+  outcome: string
+  created_at: EpochMs
+}
+
+/** Added by migration 0025: Stripe webhook events already applied. */
+export interface PaymentWebhookEventsTable {
+  id: string
+  type: string
+  received_at: EpochMs
 }
 
 export interface MailOutboxTable {

@@ -8,6 +8,8 @@ import pinoPretty from 'pino-pretty'
 import type { ServerBuild } from 'react-router'
 import type { Database } from '#db/database.ts'
 import type { DB } from '#db/schema.ts'
+import { planPrice } from '#features/plans/plan-catalogue.ts'
+import type { Billing } from '#features/plans/subscriptions.server.ts'
 import {
   createProfileForAccount,
   deleteProfile,
@@ -26,10 +28,12 @@ import { registerDevMailbox } from './mail/dev-mailbox.ts'
 import { createMarkdownRenderer } from './markdown-renderer.ts'
 import { scheduleMessageDigest } from './message-digest.ts'
 import { createPageCache } from './page-cache.ts'
+import { createEmbeddedGateway } from './payments/embedded-gateway.ts'
 import { memoryRateLimiter, redisRateLimiter } from './rate-limiter.ts'
 import { registerReactRouter } from './react-router.ts'
 import { registerRealtime } from './realtime/index.ts'
 import { registerLiveBadge } from './realtime-badge.ts'
+import { scheduleRenewals } from './renewals.ts'
 import { serializeRequest } from './request-log.ts'
 import { ownImageStore, siteStorage } from './site-storage.ts'
 import {
@@ -219,6 +223,24 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     })
   }
 
+  const billing: Billing = {
+    db: database.db,
+    gateway: createEmbeddedGateway(database.db, now),
+    prices: {
+      'premium-monthly': planPrice('premium-monthly', config.payments.prices['premium-monthly']),
+      'premium-yearly': planPrice('premium-yearly', config.payments.prices['premium-yearly']),
+    },
+    now,
+  }
+  if (config.env === 'production') {
+    app.log.warn(
+      config.payments.embeddedOnPublicSite
+        ? 'payments: the embedded gateway takes test cards only, on a public site (ALLOW_EMBEDDED_PAYMENTS=true)'
+        : 'payments: the embedded gateway takes test cards only (4242 4242 4242 4242); no money moves',
+    )
+  }
+  scheduleRenewals(app, billing, mailer, config.payments.renewalIntervalMs)
+
   registerReactRouter(app, {
     build: options.build,
     mode: config.env === 'development' ? 'development' : 'production',
@@ -234,6 +256,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         admins: config.identity.admins,
         now,
       },
+      plans: { billing },
       log: app.log,
       realtime,
     },

@@ -194,6 +194,7 @@ describe('loadConfig', () => {
     const config = loadConfig({
       DATA_DIR: '/srv/techlab',
       PUBLIC_BASE_URL: 'https://learn.example.jp/',
+      ALLOW_EMBEDDED_PAYMENTS: 'true',
       GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
       GOOGLE_CLIENT_SECRET: 'secret',
       OAUTH_CALLBACK_URLS:
@@ -312,7 +313,10 @@ describe('storage', () => {
   })
 
   it('serves public objects from another origin with STORAGE_PUBLIC_URL, never the site its own', () => {
-    const environment = { PUBLIC_BASE_URL: 'https://techlab.example' }
+    const environment = {
+      PUBLIC_BASE_URL: 'https://techlab.example',
+      ALLOW_EMBEDDED_PAYMENTS: 'true',
+    }
     const config = loadConfig({
       ...environment,
       STORAGE_PUBLIC_URL: 'https://files.techlab.example/s3/techlab/',
@@ -364,5 +368,28 @@ describe('storage', () => {
     const message = configError({ STORAGE_ROOT_SECRET_ACCESS_KEY: 'short' }).message
     expect(message).toMatch(/STORAGE_ROOT_SECRET_ACCESS_KEY/)
     expect(message).not.toContain('short')
+  })
+})
+
+describe('payments', () => {
+  it('reads the prices before tax and runs the embedded gateway on this machine', () => {
+    const config = loadConfig({ PLAN_PREMIUM_MONTHLY_YEN: '1200' })
+    expect(config.payments).toMatchObject({
+      gateway: 'embedded',
+      prices: { 'premium-monthly': 1200, 'premium-yearly': 9800 },
+      embeddedOnPublicSite: false,
+    })
+    expect(
+      loadConfig({ PUBLIC_BASE_URL: 'http://localhost:8080' }).payments.embeddedOnPublicSite,
+    ).toBe(false)
+  })
+
+  it('refuses the embedded test gateway on a public production site unless allowed', () => {
+    const site = { NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://techlab.example' }
+    expect(() => loadConfig(site)).toThrow('ALLOW_EMBEDDED_PAYMENTS=true')
+    expect(loadConfig({ ...site, ALLOW_EMBEDDED_PAYMENTS: 'true' }).payments).toMatchObject({
+      embeddedOnPublicSite: true,
+    })
+    expect(() => loadConfig({ PLAN_PREMIUM_MONTHLY_YEN: '-1' })).toThrow('PLAN_PREMIUM_MONTHLY_YEN')
   })
 })

@@ -53,6 +53,16 @@ const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
   .transform((url) => url.replace(/\/+$/, ''))
 
+/** localhost and the loopback addresses: a site only this machine can reach. */
+function isLoopbackHost(hostname: string): boolean {
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    /^127\.\d+\.\d+\.\d+$/.test(hostname) ||
+    hostname === '[::1]'
+  )
+}
+
 /** Comma-separated exact URLs (OAuth redirect targets are compared as written). */
 const urlList = z
   .string()
@@ -131,6 +141,15 @@ const environmentSchema = z.object({
     .enum(['enabled', 'disabled'], { error: 'must be enabled or disabled' })
     .default('enabled'),
   ADMIN_USERS: z.string().default(''),
+  // Plans (issue 18, docs/decisions/038): prices before the 10 % consumption tax, in yen.
+  PLAN_PREMIUM_MONTHLY_YEN: wholeNumber('a whole number of yen', 1_000_000).default(980),
+  PLAN_PREMIUM_YEARLY_YEN: wholeNumber('a whole number of yen', 10_000_000).default(9800),
+  PAYMENT_GATEWAY: z.enum(['embedded'], { error: 'must be embedded' }).default('embedded'),
+  /** The embedded test gateway on a public site: refused unless this says so. */
+  ALLOW_EMBEDDED_PAYMENTS: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false'),
+  RENEWAL_INTERVAL_MS: wholeNumber('a whole number of milliseconds').default(60_000),
   USER_POOL_MFA: z
     .enum(['off', 'optional', 'on'], { error: 'must be off, optional or on' })
     .default('optional'),
@@ -280,6 +299,16 @@ export type Config = {
    * `redisUrl` is set (REDIS_URL), in this process otherwise.
    */
   realtime: { redisUrl: string | undefined; socketsPerUser: number; heartbeatMs: number }
+  /** Plans and card payments (docs/decisions/038). */
+  payments: {
+    gateway: 'embedded'
+    /** Prices before tax, in yen. */
+    prices: { 'premium-monthly': number; 'premium-yearly': number }
+    /** How often the renewal scheduler looks for periods that have ended. */
+    renewalIntervalMs: number
+    /** Set when the embedded test gateway runs on a public site (a warning at start-up). */
+    embeddedOnPublicSite: boolean
+  }
   storage: StorageSettings
   /**
    * A second, TLS listener of the same app (HTTPS_PORT): Amplify's hosted sign-in only speaks
@@ -478,6 +507,21 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       'Invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE must be set together',
     )
   }
+  // The embedded gateway takes only test cards: on a public address it would take learners'
+  // money for nothing, so it is refused there unless someone says so explicitly.
+  const publicSite =
+    values.PUBLIC_BASE_URL !== undefined &&
+    !isLoopbackHost(new URL(values.PUBLIC_BASE_URL).hostname)
+  if (
+    values.NODE_ENV === 'production' &&
+    publicSite &&
+    values.PAYMENT_GATEWAY === 'embedded' &&
+    values.ALLOW_EMBEDDED_PAYMENTS !== 'true'
+  ) {
+    throw new ConfigError(
+      'Invalid configuration: the embedded payment gateway (test cards only) is refused on a public site (PUBLIC_BASE_URL); set ALLOW_EMBEDDED_PAYMENTS=true to run it anyway',
+    )
+  }
   const tlsDir = path.join(dataDir, 'tls')
   return {
     env: values.NODE_ENV,
@@ -559,6 +603,15 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       redisUrl: values.REDIS_URL,
       socketsPerUser: values.REALTIME_SOCKETS_PER_USER,
       heartbeatMs: values.REALTIME_HEARTBEAT_MS,
+    },
+    payments: {
+      gateway: values.PAYMENT_GATEWAY,
+      prices: {
+        'premium-monthly': values.PLAN_PREMIUM_MONTHLY_YEN,
+        'premium-yearly': values.PLAN_PREMIUM_YEARLY_YEN,
+      },
+      renewalIntervalMs: values.RENEWAL_INTERVAL_MS,
+      embeddedOnPublicSite: publicSite && values.PAYMENT_GATEWAY === 'embedded',
     },
     storage: storageSettings(values, dataDir, region),
     https:

@@ -150,7 +150,7 @@ function portOf(address: ReturnType<HttpsServer['address']>, fallback: number): 
   return typeof address === 'object' && address ? address.port : fallback
 }
 
-async function appBuild(
+export async function appBuild(
   config: Config,
 ): Promise<Pick<ServerOptions, 'build' | 'clientDirectory' | 'devServer'>> {
   if (config.env === 'development') {

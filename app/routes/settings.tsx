@@ -2,6 +2,7 @@ import { redirect } from 'react-router'
 import { z } from 'zod'
 import { AccountSummary } from '#app/components/settings/account-summary.tsx'
 import { AvatarSettings } from '#app/components/settings/avatar-settings.tsx'
+import { BillingHistory } from '#app/components/settings/billing-history.tsx'
 import { ChangePassword } from '#app/components/settings/change-password.tsx'
 import { DeleteAccount } from '#app/components/settings/delete-account.tsx'
 import { MessageDigestSettings } from '#app/components/settings/message-digest.tsx'
@@ -25,6 +26,7 @@ import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { actorOf } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
 import { readDigestSetting, updateDigestSetting } from '#features/messages/messages.server.ts'
+import { billingHistory } from '#features/plans/subscriptions.server.ts'
 import { removeAvatar, setAvatar } from '#features/users/avatars.server.ts'
 import { TIME_ZONES } from '#features/users/profile-input.ts'
 import { findProfile, readOwnProfile, updateOwnProfile } from '#features/users/profiles.server.ts'
@@ -34,7 +36,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
     title: '設定',
     description:
-      'プロフィール（表示名・自己紹介・リンク・タイムゾーン）と画像、パスワードの変更、二段階認証、記憶した端末、アカウントの削除を行います。',
+      'プロフィール（表示名・自己紹介・リンク・タイムゾーン）と画像、パスワードの変更、二段階認証、記憶した端末、お支払いの履歴、アカウントの削除を行います。',
   })
 
 export function headers() {
@@ -56,6 +58,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     // The server's list, so that the page hydrates with the options it was rendered with.
     timeZones: TIME_ZONES,
     features: context.auth.client.features,
+    billing: await billingHistory(context.db, user.sub),
   }
 }
 
@@ -198,8 +201,17 @@ export async function clientAction({
 }
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  const { username, displayName, email, avatarUrl, profile, timeZones, features, messageDigest } =
-    loaderData
+  const {
+    username,
+    displayName,
+    email,
+    avatarUrl,
+    profile,
+    timeZones,
+    features,
+    messageDigest,
+    billing,
+  } = loaderData
   const storage = useStorageSettings()
   return (
     <div className="max-w-2xl">
@@ -219,6 +231,9 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         <ChangePassword />
         <MfaSection username={username} available={features.totpMfa} />
         <DevicesSection available={features.rememberedDevices} />
+        <Section title="お支払い" id="billing">
+          <BillingHistory entries={billing} />
+        </Section>
         <SignOutEverywhere />
         <DeleteAccount username={username} />
       </div>

@@ -26,15 +26,6 @@ export const UPCOMING_PAGES: Record<string, UpcomingPage> = {
     emptyBody: '選択問題、記述問題、JavaScript や Python のコード問題が、ここに並びます。',
     actions: [BROWSE],
   },
-  plans: {
-    title: '料金プラン',
-    description: '無料プランと有料プランの比較です。',
-    heading: '料金プラン',
-    emptyTitle: '有料プランのお申し込みは準備中です',
-    emptyBody:
-      '無料プランでは、無料のコースと演習、ラボやストーリーの投稿ができます。有料プランではすべてのコースとプレミアム演習が使えるようになります。',
-    actions: [SIGN_UP, BROWSE],
-  },
 
   'exercises-of-study': {
     title: 'スタディの演習',

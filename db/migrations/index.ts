@@ -17,6 +17,7 @@ import * as objectUploadIds from './2026-11-25-0015-object-upload-ids.ts'
 import * as renderedMarkdown from './2026-11-25-0016-rendered-markdown.ts'
 import * as contactMessages from './2026-11-25-0021-contact-messages.ts'
 import * as directMessages from './2026-11-25-0023-direct-messages.ts'
+import * as subscriptions from './2026-11-25-0025-subscriptions.ts'
 
 /**
  * Every migration, in order. Listed statically rather than read from the folder so the same
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0016-rendered-markdown': renderedMarkdown,
   '2026-11-25-0021-contact-messages': contactMessages,
   '2026-11-25-0023-direct-messages': directMessages,
+  '2026-11-25-0025-subscriptions': subscriptions,
 }

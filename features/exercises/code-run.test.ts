@@ -64,13 +64,14 @@ describe('runTests', () => {
 describe('question fields', () => {
   const common = { prompt: '1 + 1 は？' }
   it('needs exactly one correct option for a single choice', () => {
-    const options = [
+    const options = (secondCorrect: boolean) => [
       { id: 'a', text: '1', correct: true },
-      { id: 'b', text: '2', correct: true },
+      { id: 'b', text: '2', correct: secondCorrect },
     ]
-    expect(questionFields.safeParse({ ...common, kind: 'single', options }).success).toBe(false)
-    options[1].correct = false
-    expect(questionFields.safeParse({ ...common, kind: 'single', options }).success).toBe(true)
+    const single = (secondCorrect: boolean) =>
+      questionFields.safeParse({ ...common, kind: 'single', options: options(secondCorrect) })
+    expect(single(true).success).toBe(false)
+    expect(single(false).success).toBe(true)
   })
   it('needs an accepted answer or a pattern for a short text', () => {
     expect(questionFields.safeParse({ ...common, kind: 'text' }).success).toBe(false)

@@ -1,15 +1,36 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { CourseAccess, DB } from '#db/schema.ts'
 import { type Actor, mayEdit } from '#features/actor.ts'
+import { includesPremiumNow } from './subscription-state.ts'
 
 export type Plan = 'free' | 'premium'
 
 /**
- * The learner's plan: the ONE place premium locks read it from. Subscriptions arrive with
- * the plans issue, which fills this in; until then every learner is on the free plan.
+ * The learner's plan: the ONE place premium locks read it from, from their subscription's state
+ * (features/plans/subscription-state.ts): premium while paid, to the end of a canceled period,
+ * and through the grace of a failing renewal.
  */
-export async function currentPlan(_db: Kysely<DB>, _userId: string | undefined): Promise<Plan> {
-  return 'free'
+export async function currentPlan(
+  db: Kysely<DB>,
+  userId: string | undefined,
+  now = Date.now(),
+): Promise<Plan> {
+  if (!userId) return 'free'
+  const row = await db
+    .selectFrom('subscriptions')
+    .select(['status', 'plan_id', 'current_period_start', 'current_period_end', 'past_due_since'])
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+  if (!row) return 'free'
+  const state = {
+    status: row.status,
+    planId: row.plan_id,
+    nextPlanId: null,
+    currentPeriodStart: Number(row.current_period_start),
+    currentPeriodEnd: Number(row.current_period_end),
+    pastDueSince: row.past_due_since === null ? null : Number(row.past_due_since),
+  }
+  return includesPremiumNow(state, now) ? 'premium' : 'free'
 }
 
 /** Who is reading premium content: the viewer (undefined for a guest) and their plan. */
@@ -19,8 +40,9 @@ export type PremiumReader = { viewer: Actor | undefined; plan: Plan }
 export async function premiumReader(
   db: Kysely<DB>,
   viewer: Actor | undefined,
+  now = Date.now(),
 ): Promise<PremiumReader> {
-  return { viewer, plan: await currentPlan(db, viewer?.userId) }
+  return { viewer, plan: await currentPlan(db, viewer?.userId, now) }
 }
 
 /** Premium content is included in the premium plan and for its owner and admins (who edit it). */

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import routeConfig from '#app/routes.ts'
 import { callApi } from '#tests/support/http.ts'
 import { signedInCookie } from '#tests/support/signed-in-user.ts'
-import { axeViolationsOnEveryScreen } from './axe.ts'
+import { axeViolationsInBothThemes, SCREENS } from './axe.ts'
+import { waitForHydration } from './browser.ts'
 import { browserSuite } from './suite.ts'
 
 /**
@@ -183,6 +184,12 @@ function routes(): { route: string; path: string }[] {
     { route: '/labs', path: '/labs' },
     { route: '/labs_stories', path: '/labs_stories' },
     { route: '/plans', path: '/plans' },
+    { route: '/plans/checkout', path: '/plans/checkout?plan=premium-yearly' },
+    // A charge of nobody's: the step itself (e2e/plans.test.ts drives it with a real one).
+    {
+      route: '/plans/checkout/{chargeId}/authenticate',
+      path: '/plans/checkout/nocharge0000000/authenticate',
+    },
     { route: '/privacy', path: '/privacy' },
     { route: '/studies', path: '/studies' },
     { route: '/terms', path: '/terms' },
@@ -293,8 +300,14 @@ describe('axe on every route', () => {
       const page = await site.newPage(signedIn ? cookies[ME] : undefined)
       const failures: string[] = []
       for (const { route, path } of routes()) {
-        for (const line of await axeViolationsOnEveryScreen(page, path)) {
-          failures.push(`${route} ${path} ${line}`)
+        await page.setViewportSize(SCREENS[0])
+        await page.goto(path)
+        await waitForHydration(page)
+        for (const screen of SCREENS) {
+          await page.setViewportSize(screen)
+          for (const line of await axeViolationsInBothThemes(page)) {
+            failures.push(`${route} ${path} [${screen.name}]${line}`)
+          }
         }
       }
       expect(failures).toEqual([])

@@ -1,6 +1,5 @@
 import axe from 'axe-core'
 import type { Page } from 'playwright-core'
-import { waitForHydration } from './browser.ts'
 
 /** The two sizes the site is checked at (issue 14): a laptop and a phone. */
 export const SCREENS = [
@@ -56,19 +55,13 @@ export async function axeViolationsInBothThemes(page: Page): Promise<string[]> {
   return [...light.map((line) => `[light] ${line}`), ...dark.map((line) => `[dark] ${line}`)]
 }
 
-/**
- * Loads `path` and answers the violations at every size of SCREENS in both themes, each line
- * prefixed with the screen's name.
- */
-export async function axeViolationsOnEveryScreen(page: Page, path: string): Promise<string[]> {
-  await page.setViewportSize(SCREENS[0])
-  await page.goto(path)
-  await waitForHydration(page)
+/** axe at both screen sizes in both themes: each violation as a line naming page and screen. */
+export async function axeAtBothSizes(page: Page): Promise<string[]> {
   const failures: string[] = []
   for (const screen of SCREENS) {
     await page.setViewportSize(screen)
     for (const line of await axeViolationsInBothThemes(page)) {
-      failures.push(`[${screen.name}]${line}`)
+      failures.push(`${page.url()} [${screen.name}]${line}`)
     }
   }
   return failures

@@ -1,6 +1,5 @@
-import type { Page } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
-import { axeViolationsInBothThemes, SCREENS } from './axe.ts'
+import { axeAtBothSizes } from './axe.ts'
 import { collectPageErrors, waitForHydration } from './browser.ts'
 import { browserSuite } from './suite.ts'
 
@@ -11,17 +10,6 @@ import { browserSuite } from './suite.ts'
  */
 const ADMIN = 'kenji_admin'
 const site = browserSuite({ ADMIN_USERS: ADMIN })
-
-async function axeAtBothSizes(page: Page): Promise<string[]> {
-  const failures: string[] = []
-  for (const screen of SCREENS) {
-    await page.setViewportSize(screen)
-    for (const line of await axeViolationsInBothThemes(page)) {
-      failures.push(`${page.url()} [${screen.name}]${line}`)
-    }
-  }
-  return failures
-}
 
 describe('the contact form and its answer', () => {
   test('a guest sends the form; an admin answers it; the reply reaches the guest', async () => {

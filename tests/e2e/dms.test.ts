@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import { callApi } from '#tests/support/http.ts'
 import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
-import { axeViolationsOnEveryScreen } from './axe.ts'
+import { axeAtBothSizes } from './axe.ts'
 import { collectPageErrors, waitForHydration } from './browser.ts'
 import { browserSuite } from './suite.ts'
 
@@ -158,9 +158,9 @@ describe('direct messages', () => {
     const page = await site.newPage(cookies[B])
     const failures: string[] = []
     for (const path of ['/dms', roomPath, `/${A}`]) {
-      for (const line of await axeViolationsOnEveryScreen(page, path)) {
-        failures.push(`${path} ${line}`)
-      }
+      await page.goto(path)
+      await waitForHydration(page)
+      failures.push(...(await axeAtBothSizes(page)))
     }
     expect(failures).toEqual([])
   }, 120_000)

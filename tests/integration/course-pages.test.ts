@@ -93,7 +93,9 @@ describe('course pages', () => {
     const locked = await page(`${coursePath}/lessons/${premiumLesson}`, learner)
     expect(locked.response.status).toBe(200)
     expect(locked.html).toContain('プレミアムプランで受講できます')
-    expect(locked.html).toContain('href="/plans"')
+    expect(locked.html).toContain(
+      `href="/plans?next=${encodeURIComponent(`${coursePath}/lessons/${premiumLesson}`)}"`,
+    )
     expect(locked.html).not.toContain('有料の本文ひみつ')
     const own = await page(`${coursePath}/lessons/${premiumLesson}`, author)
     expect(own.html).toContain('有料の本文ひみつ')

@@ -44,7 +44,12 @@ export async function signedInUser(target: Site, username: string) {
   await client.send(
     new ConfirmSignUpCommand({ ClientId: CLIENT_ID, Username: username, ConfirmationCode: code }),
   )
-  const signIn = await client.send(
+  return { email, ...(await passwordSignIn(target, username)) }
+}
+
+/** Signs a user of `signedInUser` in with the password; returns the tokens. */
+async function passwordSignIn(target: Site, username: string) {
+  const signIn = await userPool(target).send(
     new InitiateAuthCommand({
       ClientId: CLIENT_ID,
       AuthFlow: 'USER_PASSWORD_AUTH',
@@ -54,11 +59,18 @@ export async function signedInUser(target: Site, username: string) {
   const result = signIn.AuthenticationResult
   if (!result?.AccessToken || !result.IdToken) throw new Error('sign-in gave no tokens')
   return {
-    email,
     accessToken: result.AccessToken,
     idToken: result.IdToken,
     refreshToken: result.RefreshToken,
   }
+}
+
+/**
+ * A user of `signedInUser` signing in again with the password (after the test moved the clock
+ * past their tokens' lifetime): their new session as the browser's Cookie header.
+ */
+export async function signInAgainCookie(target: TestServer, username: string): Promise<string> {
+  return amplifyCookieHeader(CLIENT_ID, username, await passwordSignIn(target, username))
 }
 
 /** A new user's session as the browser's Cookie header (Amplify's cookies for the web client). */

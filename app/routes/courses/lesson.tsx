@@ -1,5 +1,5 @@
 import { Check, Lock } from 'lucide-react'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link, useLocation, useNavigation } from 'react-router'
 import { ShareButtons } from '#app/components/share-buttons.tsx'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { errorMeta, shareableMeta } from '#app/lib/meta.ts'
@@ -93,6 +93,7 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
   const { course, lesson, previous, next, signedIn } = loaderData
   const navigation = useNavigation()
   const marking = navigation.state !== 'idle' && navigation.formMethod === 'POST'
+  const location = useLocation()
   return (
     <article>
       <p className="text-sm text-slate-500 dark:text-slate-400">{lesson.sectionTitle}</p>
@@ -107,7 +108,8 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
             プレミアムプランに登録すると、すべてのプレミアムコースとレッスンを学習できます。
           </p>
           <Link
-            to="/plans"
+            // Back here once subscribed: the lesson opens at once.
+            to={`/plans${query({ next: location.pathname })}`}
             className="mt-4 inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
           >
             プランを見る
