@@ -297,6 +297,7 @@ export interface DmMembersTable {
   user_id: string
   read_seq: Defaulted<number>
   digested_seq: Defaulted<number>
+  muted: Defaulted<Flag>
 }
 
 /** Added by migration 0023: a plain-text message; `seq` orders the room, `version` its changes. */
@@ -310,6 +311,14 @@ export interface DmMessagesTable {
   created_at: EpochMs
   edited_at: EpochMs | null
   deleted_at: EpochMs | null
+  withheld: Defaulted<Flag>
+}
+
+/** Added by migration 0023: `blocker_id` blocked `blocked_id` (who is not told). */
+export interface UserBlocksTable {
+  blocker_id: string
+  blocked_id: string
+  created_at: EpochMs
 }
 
 export interface DB {
@@ -342,6 +351,7 @@ export interface DB {
   dm_rooms: DmRoomsTable
   dm_members: DmMembersTable
   dm_messages: DmMessagesTable
+  user_blocks: UserBlocksTable
   identity_users: IdentityUsersTable
   identity_user_groups: IdentityUserGroupsTable
   identity_codes: IdentityCodesTable

@@ -199,39 +199,51 @@ function CreateMenu({ username }: { username: string }) {
 }
 
 /** Direct messages (/dms), with the number of messages not read yet (updated live). */
-function MessagesLink({ unread: loaded }: { unread: number }) {
-  const unread = useLiveUnreadMessages(loaded)
+function MessagesLink({ unread }: { unread: number }) {
   return (
-    <Link to="/dms" className={`relative ${iconButtonClass}`} data-messages-link>
-      <MessageCircle aria-hidden="true" className="size-5" />
-      <span className="sr-only">
-        {unread > 0 ? `メッセージ（未読 ${unread} 件）` : 'メッセージ'}
-      </span>
-      {unread > 0 && (
-        <span
-          data-testid="unread-messages-badge"
-          aria-hidden="true"
-          className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-bold leading-5 text-white"
-        >
-          {unread > 99 ? '99+' : unread}
-        </span>
-      )}
-    </Link>
+    <CountLink
+      to="/dms"
+      icon={<MessageCircle aria-hidden="true" className="size-5" />}
+      label="メッセージ"
+      unread={useLiveUnreadMessages(unread)}
+      badgeTestId="unread-messages-badge"
+    />
   )
 }
 
 /** The bell: the user's notifications, with the number not seen yet (updated live). */
-function NotificationsLink({ unread: loaded }: { unread: number }) {
-  const unread = useLiveUnreadCount(loaded)
+function NotificationsLink({ unread }: { unread: number }) {
+  return (
+    <CountLink
+      to="/notifications"
+      icon={<Bell aria-hidden="true" className="size-5" />}
+      label="通知"
+      unread={useLiveUnreadCount(unread)}
+      badgeTestId="unread-badge"
+    />
+  )
+}
+
+/** An icon link of the header with a count of what is unread there. */
+function CountLink(props: {
+  to: string
+  icon: ReactNode
+  label: string
+  unread: number
+  badgeTestId: string
+}) {
+  const { unread } = props
   return (
     // Named by its text rather than aria-label: axe (label-content-name-mismatch) wants the
     // visible count inside the name, which 「通知（未読 3 件）」 has.
-    <Link to="/notifications" className={`relative ${iconButtonClass}`}>
-      <Bell aria-hidden="true" className="size-5" />
-      <span className="sr-only">{unread > 0 ? `通知（未読 ${unread} 件）` : '通知'}</span>
+    <Link to={props.to} className={`relative ${iconButtonClass}`}>
+      {props.icon}
+      <span className="sr-only">
+        {unread > 0 ? `${props.label}（未読 ${unread} 件）` : props.label}
+      </span>
       {unread > 0 && (
         <span
-          data-testid="unread-badge"
+          data-testid={props.badgeTestId}
           aria-hidden="true"
           className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-bold leading-5 text-white"
         >

@@ -37,6 +37,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('read_seq', 'bigint', (column) => column.notNull().defaultTo(0))
     // The seq up to which the e-mail digest has told this member about unread messages.
     .addColumn('digested_seq', 'bigint', (column) => column.notNull().defaultTo(0))
+    // 1: the member muted the room: it raises no unread count in the header and no digest.
+    .addColumn('muted', 'integer', (column) => column.notNull().defaultTo(0))
     .addPrimaryKeyConstraint('dm_members_pk', ['room_id', 'user_id'])
     .execute()
   // /dms: a user's rooms.
@@ -58,8 +60,30 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (column) => column.notNull())
     .addColumn('edited_at', 'bigint')
     .addColumn('deleted_at', 'bigint')
+    // 1: sent while the recipient blocked the sender: stored for the sender, never shown to them.
+    .addColumn('withheld', 'integer', (column) => column.notNull().defaultTo(0))
     .addUniqueConstraint('dm_messages_room_seq', ['room_id', 'seq'])
     .addUniqueConstraint('dm_messages_room_version', ['room_id', 'version'])
+    .execute()
+
+  // `blocker_id` blocked `blocked_id`: no messages, follows or comments between them reach the
+  // blocker, and the blocked user is not told.
+  await db.schema
+    .createTable('user_blocks')
+    .addColumn('blocker_id', 'text', (column) =>
+      column.notNull().references('users.id').onDelete('cascade'),
+    )
+    .addColumn('blocked_id', 'text', (column) =>
+      column.notNull().references('users.id').onDelete('cascade'),
+    )
+    .addColumn('created_at', 'bigint', (column) => column.notNull())
+    .addPrimaryKeyConstraint('user_blocks_pk', ['blocker_id', 'blocked_id'])
+    .addCheckConstraint('user_blocks_not_self', sql`blocker_id <> blocked_id`)
+    .execute()
+  await db.schema
+    .createIndex('user_blocks_blocked')
+    .on('user_blocks')
+    .column('blocked_id')
     .execute()
 
   // The e-mail digest of unread messages: off unless the user turns it on in /settings.
@@ -74,6 +98,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('users').dropColumn('dm_digest_at').execute()
   await db.schema.alterTable('users').dropColumn('dm_digest').execute()
+  await db.schema.dropTable('user_blocks').execute()
   await db.schema.dropTable('dm_messages').execute()
   await db.schema.dropTable('dm_members').execute()
   await db.schema.dropTable('dm_rooms').execute()

@@ -7,7 +7,7 @@ import { pageQuery } from '#features/pagination.ts'
 import { searchQuery } from '#features/search/search-query.ts'
 import { searchResult } from '#features/search/search-result.ts'
 import { profileFields } from '#features/users/profile-input.ts'
-import { ownProfile, profileHeader } from '#features/users/profile-views.ts'
+import { blockState, ownProfile, profileHeader } from '#features/users/profile-views.ts'
 import { pathId, route } from './contract.ts'
 
 const userParams = z.object({ username: pathId })
@@ -47,6 +47,33 @@ export const peopleRoutes = {
     params: userParams,
     status: 200,
     response: followState,
+  }),
+  blockState: route({
+    method: 'GET',
+    path: '/users/:username/block',
+    summary: 'このユーザーをブロックしているか',
+    signIn: true,
+    params: userParams,
+    status: 200,
+    response: blockState,
+  }),
+  block: route({
+    method: 'PUT',
+    path: '/users/:username/block',
+    summary: 'ブロックする（メッセージ・フォロー・コメントが届かなくなる。相手には知らされない）',
+    signIn: true,
+    params: userParams,
+    status: 200,
+    response: blockState,
+  }),
+  unblock: route({
+    method: 'DELETE',
+    path: '/users/:username/block',
+    summary: 'ブロックを解除する',
+    signIn: true,
+    params: userParams,
+    status: 200,
+    response: blockState,
   }),
   followers: route({
     method: 'GET',

@@ -7,18 +7,10 @@ import type { FollowCard, FollowState } from '#features/follows/follow-views.ts'
 import { afterCursor } from '#features/pagination.server.ts'
 import { type Page, type PageQuery, pageFrom } from '#features/pagination.ts'
 import { notifyFollow, withdrawNotification } from '#features/social/notifications.server.ts'
+import { blockedEitherWay } from '#features/users/blocks.server.ts'
+import { userIdOf } from '#features/users/profiles.server.ts'
 
 export type { FollowCard, FollowState }
-
-async function userIdOf(db: Kysely<DB>, username: string): Promise<string> {
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where('username', '=', username.toLowerCase())
-    .executeTakeFirst()
-  if (!row) throw ContentError.notFound('ユーザーが見つかりません')
-  return row.id
-}
 
 /** The people following `userId` and the people it follows, counted from the rows. */
 export async function followCounts(
@@ -76,6 +68,9 @@ export async function follow(
     throw new ContentError('VALIDATION_FAILED', '自分自身はフォローできません', {
       username: ['自分自身はフォローできません'],
     })
+  }
+  if (await blockedEitherWay(db, actor.userId, followeeId)) {
+    throw new ContentError('FORBIDDEN', 'このユーザーはフォローできません')
   }
   await db.transaction().execute(async (trx) => {
     const inserted = await trx

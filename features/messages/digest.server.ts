@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '#db/schema.ts'
 import { enqueue } from '#server/mail/outbox.ts'
+import { messagesOfMember, unreadFromOthers } from './messages.server.ts'
 
 /** How often a user may get a digest, and how old an unread message must be to go in one. */
 export type DigestSchedule = {
@@ -72,13 +73,8 @@ async function digestFor(
     .where('email_verified', '=', 1)
     .executeTakeFirst()
   if (!recipient?.email) return undefined
-  const rooms = await trx
-    .selectFrom('dm_messages')
-    .innerJoin('dm_members', (join) =>
-      join
-        .onRef('dm_members.room_id', '=', 'dm_messages.room_id')
-        .on('dm_members.user_id', '=', userId),
-    )
+  const rooms = await messagesOfMember(trx, userId)
+    .where(unreadFromOthers(userId))
     .innerJoin('users', 'users.id', 'dm_messages.sender_id')
     .select((eb) => [
       'dm_messages.room_id',
@@ -86,10 +82,8 @@ async function digestFor(
       eb.fn.countAll<number | string>().as('count'),
       eb.fn.max('dm_messages.seq').as('last_seq'),
     ])
-    .where('dm_messages.sender_id', '<>', userId)
-    .where('dm_messages.deleted_at', 'is', null)
+    .where('dm_members.muted', '=', 0)
     .where('dm_messages.created_at', '<=', before)
-    .whereRef('dm_messages.seq', '>', 'dm_members.read_seq')
     .whereRef('dm_messages.seq', '>', 'dm_members.digested_seq')
     .groupBy(['dm_messages.room_id', 'users.display_name'])
     .orderBy('dm_messages.room_id')

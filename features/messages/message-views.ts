@@ -39,6 +39,8 @@ export const roomSummary = z.object({
   other: dmUser,
   lastMessage: messageView.nullable(),
   unread: z.number(),
+  /** The member muted the room: its messages raise no header count and no digest. */
+  muted: z.boolean(),
   activityAt: z.number(),
 })
 export type RoomSummary = z.output<typeof roomSummary>
@@ -52,6 +54,7 @@ export const roomView = z.object({
   readSeq: z.number(),
   /** The seq of the last message the other member read (their 既読). */
   otherReadSeq: z.number(),
+  muted: z.boolean(),
 })
 export type RoomView = z.output<typeof roomView>
 
@@ -73,3 +76,4 @@ export type RoomChanges = z.output<typeof roomChanges>
 export const dmUnread = z.object({ unread: z.number() })
 export const readState = z.object({ readSeq: z.number(), unread: z.number() })
 export const digestState = z.object({ digest: z.boolean() })
+export const muteState = z.object({ muted: z.boolean() })

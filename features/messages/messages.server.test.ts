@@ -4,11 +4,14 @@ import type { DB } from '#db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '#db/test-support.ts'
 import type { Actor } from '#features/actor.ts'
 import { insertTestUsers, refused, snapshotTables } from '#features/content-test-support.ts'
+import { follow } from '#features/follows/follows.server.ts'
+import { blockUser, readBlockState, unblockUser } from '#features/users/blocks.server.ts'
 import { listOutbox } from '#server/mail/outbox.ts'
 import { runMessageDigest } from './digest.server.ts'
 import type { MessageEvent } from './events.ts'
 import { MESSAGE_EDIT_WINDOW_MS, MESSAGE_MAX_LENGTH } from './message-input.ts'
 import {
+  announceTyping,
   countUnreadMessages,
   deleteMessage,
   editMessage,
@@ -20,6 +23,7 @@ import {
   openRoom,
   readRoom,
   sendMessage,
+  setRoomMuted,
   updateDigestSetting,
 } from './messages.server.ts'
 
@@ -44,6 +48,8 @@ describe.each(testEngines)('direct messages on %s', (engine) => {
   })
   beforeEach(async () => {
     await db.deleteFrom('dm_rooms').execute()
+    await db.deleteFrom('user_blocks').execute()
+    await db.deleteFrom('follows').execute()
     await db.deleteFrom('mail_outbox').execute()
     await db.updateTable('users').set({ dm_digest: 0, dm_digest_at: null }).execute()
   })
@@ -119,6 +125,7 @@ describe.each(testEngines)('direct messages on %s', (engine) => {
         other: { username: 'hana', displayName: 'hana さん', avatarKey: null },
         lastMessage: expect.objectContaining({ id: second.id, body: 'https://example.com' }),
         unread: 2,
+        muted: false,
         activityAt: NOW + 2,
       },
     ])
@@ -271,6 +278,69 @@ describe.each(testEngines)('direct messages on %s', (engine) => {
     expect((await listRooms(db, hana, { since: NOW + 1 })).items.map((room) => room.id)).toEqual([
       withTaro.id,
     ])
+  })
+
+  it('withholds messages from someone the recipient blocks, hides the room from the blocker, tells the sender nothing', async () => {
+    const { id: roomId } = await openRoom(db, hana, { username: 'taro' }, NOW)
+    const before = await sendMessage(db, hana, roomId, { body: 'ブロック前' }, { now: NOW })
+    await blockUser(db, taro, 'hana', NOW + 1)
+    expect(await readBlockState(db, taro, 'hana')).toEqual({ blocked: true })
+    const events: { to: string[]; event: MessageEvent }[] = []
+    const publish = (to: string[], event: MessageEvent) => {
+      events.push({ to, event })
+    }
+    // Hana is not told: her message is stored and shown to her as usual.
+    const withheld = await sendMessage(
+      db,
+      hana,
+      roomId,
+      { body: 'ブロック後' },
+      { now: NOW + 2, publish },
+    )
+    expect(events.every((item) => item.to.join() === 'user-hana')).toBe(true)
+    expect((await listMessages(db, hana, roomId, {})).items.map((item) => item.body)).toEqual([
+      'ブロック前',
+      'ブロック後',
+    ])
+    await announceTyping(db, hana, roomId, { publish })
+    expect(events.some((item) => item.event.type === 'typing')).toBe(false)
+    // Taro no longer sees the room, nor counts her messages.
+    await refused(readRoom(db, taro, roomId), 'NOT_FOUND')
+    expect((await listRooms(db, taro, {})).items).toEqual([])
+    expect(await countUnreadMessages(db, 'user-taro')).toBe(0)
+    await refused(openRoom(db, taro, { username: 'hana' }, NOW), 'FORBIDDEN')
+    // Unblocked, the room is back with what came before the block; the withheld one stays away.
+    await unblockUser(db, taro, 'hana')
+    const seen = await listMessages(db, taro, roomId, {})
+    expect(seen.items.map((item) => item.id)).toEqual([before.id])
+    expect(
+      (await listRoomChanges(db, taro, roomId, { after: 0 })).messages.map((m) => m.id),
+    ).toEqual([before.id])
+    expect(withheld.id).not.toBe(before.id)
+    expect(await countUnreadMessages(db, 'user-taro')).toBe(1)
+  })
+
+  it('blocking ends follows both ways and refuses new follows and comments between the two', async () => {
+    await follow(db, hana, 'taro', NOW)
+    await follow(db, taro, 'hana', NOW)
+    await blockUser(db, hana, 'taro', NOW)
+    expect(await db.selectFrom('follows').selectAll().execute()).toEqual([])
+    await refused(follow(db, taro, 'hana', NOW), 'FORBIDDEN')
+    await refused(follow(db, hana, 'taro', NOW), 'FORBIDDEN')
+    await refused(blockUser(db, hana, 'hana', NOW), 'VALIDATION_FAILED')
+    await db.deleteFrom('user_blocks').execute()
+  })
+
+  it('a muted room raises no header count and no digest, but /dms still shows its count', async () => {
+    const { id: roomId } = await openRoom(db, hana, { username: 'taro' }, NOW)
+    await sendMessage(db, hana, roomId, { body: 'おしらせ' }, { now: NOW })
+    expect(await setRoomMuted(db, taro, roomId, true)).toEqual({ muted: true })
+    expect(await countUnreadMessages(db, 'user-taro')).toBe(0)
+    expect((await listRooms(db, taro, {})).items[0]).toMatchObject({ unread: 1, muted: true })
+    expect(await readRoom(db, taro, roomId)).toMatchObject({ muted: true })
+    await refused(setRoomMuted(db, jiro, roomId, true), 'NOT_FOUND')
+    await setRoomMuted(db, taro, roomId, false)
+    expect(await countUnreadMessages(db, 'user-taro')).toBe(1)
   })
 
   it('mails a digest of unread messages once per period, only to those who asked', async () => {

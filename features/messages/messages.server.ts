@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely'
 import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
 import type { DB, DmMessagesTable } from '#db/schema.ts'
@@ -7,6 +7,8 @@ import { ContentError, parseInput } from '#features/content-error.ts'
 import { afterCursor } from '#features/pagination.server.ts'
 import { type Page, pageFrom } from '#features/pagination.ts'
 import { actingUser } from '#features/social/subjects.server.ts'
+import { blocks } from '#features/users/blocks.server.ts'
+import { userIdOf } from '#features/users/profiles.server.ts'
 import type { MessageEvent, Publish } from './events.ts'
 import {
   MESSAGE_EDIT_WINDOW_MS,
@@ -39,7 +41,26 @@ const ROOM_NOT_FOUND = 'メッセージルームが見つかりません'
 const MESSAGE_NOT_FOUND = 'メッセージが見つかりません'
 
 /** A room as a member sees it, with the other member's id (for publishing; never sent). */
-type MemberRoom = RoomView & { otherId: string }
+type MemberRoom = RoomView & { otherId: string; blockedByOther: boolean }
+
+/** Messages a member sees: all but those withheld from them (sent while they blocked the sender). */
+function visibleTo(userId: string) {
+  return (eb: ExpressionBuilder<DB, 'dm_messages'>) =>
+    eb.or([eb('dm_messages.withheld', '=', 0), eb('dm_messages.sender_id', '=', userId)])
+}
+
+/** Rooms hidden from their member (`me`): those with someone (`them`) the member blocks. */
+function notBlockedBy(eb: ExpressionBuilder<DB, 'dm_rooms'>) {
+  return eb.not(
+    eb.exists(
+      eb
+        .selectFrom('user_blocks')
+        .select('user_blocks.blocker_id')
+        .where('user_blocks.blocker_id', '=', sql.ref<string>('me.user_id'))
+        .where('user_blocks.blocked_id', '=', sql.ref<string>('them.user_id')),
+    ),
+  )
+}
 
 type MessageRow = Pick<
   DmMessagesTable,
@@ -96,13 +117,25 @@ async function memberRoom(db: Kysely<DB>, actor: Actor, roomId: string): Promise
       'dm_rooms.id',
       'dm_rooms.version',
       'me.read_seq',
+      'me.muted',
       'them.read_seq as other_read_seq',
       'users.id as other_id',
       'users.username',
       'users.display_name',
       'users.avatar_key',
+      (eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('user_blocks')
+              .select('user_blocks.blocker_id')
+              .whereRef('user_blocks.blocker_id', '=', 'them.user_id')
+              .whereRef('user_blocks.blocked_id', '=', 'me.user_id'),
+          )
+          .as('blocked_by_other'),
     ])
     .where('dm_rooms.id', '=', roomId)
+    .where((eb) => notBlockedBy(eb))
     .executeTakeFirst()
   if (!row) throw ContentError.notFound(ROOM_NOT_FOUND)
   return {
@@ -111,7 +144,9 @@ async function memberRoom(db: Kysely<DB>, actor: Actor, roomId: string): Promise
     version: Number(row.version),
     readSeq: Number(row.read_seq),
     otherReadSeq: Number(row.other_read_seq),
+    muted: Number(row.muted) === 1,
     otherId: row.other_id,
+    blockedByOther: Boolean(row.blocked_by_other),
   }
 }
 
@@ -121,6 +156,26 @@ function dmUser(row: { username: string; display_name: string; avatar_key: strin
     displayName: row.display_name,
     avatarKey: row.avatar_key,
   } satisfies DmUser
+}
+
+/** The messages of the rooms `userId` belongs to, each beside that user's membership row. */
+export function messagesOfMember(db: Kysely<DB>, userId: string) {
+  return db
+    .selectFrom('dm_messages')
+    .innerJoin('dm_members', (join) =>
+      join
+        .onRef('dm_members.room_id', '=', 'dm_messages.room_id')
+        .on('dm_members.user_id', '=', userId),
+    )
+}
+
+async function usernameOf(db: Kysely<DB>, userId: string): Promise<string> {
+  const row = await db
+    .selectFrom('users')
+    .select('username')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow()
+  return row.username
 }
 
 function requireActor(actor: Actor | undefined): Actor {
@@ -152,18 +207,19 @@ export async function openRoom(
 ): Promise<{ id: string; created: boolean }> {
   const { username } = parseInput(roomWith, input)
   const me = await actingUser(db, actor)
-  const other = await db
-    .selectFrom('users')
-    .select('id')
-    .where('username', '=', username.toLowerCase())
-    .executeTakeFirst()
-  if (!other) throw ContentError.notFound('ユーザーが見つかりません')
-  if (other.id === me.userId) {
+  const otherId = await userIdOf(db, username)
+  if (otherId === me.userId) {
     throw new ContentError('VALIDATION_FAILED', '自分自身にはメッセージを送れません', {
       username: ['自分自身にはメッセージを送れません'],
     })
   }
-  const [low, high] = me.userId < other.id ? [me.userId, other.id] : [other.id, me.userId]
+  if (await blocks(db, me.userId, otherId)) {
+    throw new ContentError(
+      'FORBIDDEN',
+      'ブロックしているユーザーとはメッセージできません。プロフィールでブロックを解除してください',
+    )
+  }
+  const [low, high] = me.userId < otherId ? [me.userId, otherId] : [otherId, me.userId]
   return db.transaction().execute(async (trx) => {
     const id = newContentId()
     const inserted = await trx
@@ -176,7 +232,7 @@ export async function openRoom(
         .insertInto('dm_members')
         .values([
           { room_id: id, user_id: me.userId },
-          { room_id: id, user_id: other.id },
+          { room_id: id, user_id: otherId },
         ])
         .execute()
       return { id, created: true }
@@ -197,7 +253,11 @@ export async function readRoom(
   actor: Actor | undefined,
   roomId: string,
 ): Promise<RoomView> {
-  const { otherId: _, ...room } = await memberRoom(db, requireActor(actor), roomId)
+  const {
+    otherId: _,
+    blockedByOther: __,
+    ...room
+  } = await memberRoom(db, requireActor(actor), roomId)
   return room
 }
 
@@ -209,8 +269,11 @@ export async function listMessages(
   queryInput: z.input<typeof olderMessagesQuery>,
 ): Promise<MessagePage> {
   const query = parseInput(olderMessagesQuery, queryInput)
-  await memberRoom(db, requireActor(actor), roomId)
-  let rows = messageRows(db).where('dm_messages.room_id', '=', roomId)
+  const reader = requireActor(actor)
+  await memberRoom(db, reader, roomId)
+  let rows = messageRows(db)
+    .where('dm_messages.room_id', '=', roomId)
+    .where(visibleTo(reader.userId))
   if (query.before !== undefined) rows = rows.where('dm_messages.seq', '<', query.before)
   const newestFirst = await rows
     .orderBy('dm_messages.seq', 'desc')
@@ -234,10 +297,12 @@ export async function listRoomChanges(
   queryInput: z.input<typeof roomChangesQuery>,
 ): Promise<RoomChanges> {
   const { after } = parseInput(roomChangesQuery, queryInput)
-  const room = await memberRoom(db, requireActor(actor), roomId)
+  const reader = requireActor(actor)
+  const room = await memberRoom(db, reader, roomId)
   const rows = await messageRows(db)
     .where('dm_messages.room_id', '=', roomId)
     .where('dm_messages.version', '>', after)
+    .where(visibleTo(reader.userId))
     .orderBy('dm_messages.version')
     .limit(MAX_CHANGES + 1)
     .execute()
@@ -294,6 +359,8 @@ export async function sendMessage(
         sender_id: sender.userId,
         body,
         created_at: now,
+        // Stored for the sender (who is not told), never shown to a recipient who blocks them.
+        withheld: room.blockedByOther ? 1 : 0,
       })
       .execute()
     await trx
@@ -303,7 +370,10 @@ export async function sendMessage(
       .where('user_id', '=', sender.userId)
       .execute()
     const row = await messageRows(trx).where('dm_messages.id', '=', id).executeTakeFirstOrThrow()
-    return { message: messageView(row), memberIds: [sender.userId, room.otherId] }
+    return {
+      message: messageView(row),
+      memberIds: room.blockedByOther ? [sender.userId] : [sender.userId, room.otherId],
+    }
   })
   publishAll(options.publish, memberIds, [
     { type: 'message.created', data: { roomId, message } },
@@ -314,13 +384,7 @@ export async function sendMessage(
 
 /** The actor's own message, still within its edit window; locks the room's counter for the change. */
 async function ownEditableMessage(trx: Kysely<DB>, actor: Actor, messageId: string, now: number) {
-  const row = await trx
-    .selectFrom('dm_messages')
-    .innerJoin('dm_members', (join) =>
-      join
-        .onRef('dm_members.room_id', '=', 'dm_messages.room_id')
-        .on('dm_members.user_id', '=', actor.userId),
-    )
+  const row = await messagesOfMember(trx, actor.userId)
     .select([
       'dm_messages.room_id',
       'dm_messages.sender_id',
@@ -368,9 +432,14 @@ async function changeMessage(
       .where('room_id', '=', roomId)
       .execute()
     const row = await messageRows(trx)
+      .select('dm_messages.withheld')
       .where('dm_messages.id', '=', messageId)
       .executeTakeFirstOrThrow()
-    return { message: messageView(row), memberIds: members.map((member) => member.user_id) }
+    const memberIds = members.map((member) => member.user_id)
+    return {
+      message: messageView(row),
+      memberIds: Number(row.withheld) === 1 ? [editor.userId] : memberIds,
+    }
   })
   publishAll(options.publish, memberIds, [
     {
@@ -427,15 +496,11 @@ export async function markRoomRead(
     .executeTakeFirst()
   const readSeq = Math.max(room.readSeq, target)
   if (Number(moved.numUpdatedRows) > 0) {
-    const me = await db
-      .selectFrom('users')
-      .select('username')
-      .where('id', '=', reader.userId)
-      .executeTakeFirstOrThrow()
+    const username = await usernameOf(db, reader.userId)
     publishAll(
       options.publish,
       [reader.userId, room.otherId],
-      [{ type: 'room.read', data: { roomId, username: me.username, seq: readSeq } }],
+      [{ type: 'room.read', data: { roomId, username, seq: readSeq } }],
     )
   }
   return { readSeq, unread: await countUnreadMessages(db, reader.userId) }
@@ -450,31 +515,41 @@ export async function announceTyping(
 ): Promise<void> {
   const typist = requireActor(actor)
   const room = await memberRoom(db, typist, roomId)
-  const me = await db
-    .selectFrom('users')
-    .select('username')
-    .where('id', '=', typist.userId)
-    .executeTakeFirstOrThrow()
-  publishAll(
-    options.publish,
-    [room.otherId],
-    [{ type: 'typing', data: { roomId, username: me.username } }],
-  )
+  if (room.blockedByOther) return
+  const username = await usernameOf(db, typist.userId)
+  publishAll(options.publish, [room.otherId], [{ type: 'typing', data: { roomId, username } }])
+}
+
+/**
+ * Of a member's messages, the unread ones: from the other member, not deleted, not withheld,
+ * after the member's read marker, and not from someone the member blocks.
+ */
+export function unreadFromOthers(userId: string) {
+  return (eb: ExpressionBuilder<DB, 'dm_messages' | 'dm_members'>) =>
+    eb.and([
+      eb('dm_messages.seq', '>', eb.ref('dm_members.read_seq')),
+      eb('dm_messages.sender_id', '<>', userId),
+      eb('dm_messages.deleted_at', 'is', null),
+      eb('dm_messages.withheld', '=', 0),
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('user_blocks')
+            .select('user_blocks.blocker_id')
+            .where('user_blocks.blocker_id', '=', userId)
+            .whereRef('user_blocks.blocked_id', '=', 'dm_messages.sender_id'),
+        ),
+      ),
+    ])
 }
 
 /** Messages from others, not deleted, after the member's read marker: the header's and /dms' count. */
 export async function countUnreadMessages(db: Kysely<DB>, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('dm_messages')
-    .innerJoin('dm_members', (join) =>
-      join
-        .onRef('dm_members.room_id', '=', 'dm_messages.room_id')
-        .on('dm_members.user_id', '=', userId),
-    )
+  const row = await messagesOfMember(db, userId)
+    .where(unreadFromOthers(userId))
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .whereRef('dm_messages.seq', '>', 'dm_members.read_seq')
-    .where('dm_messages.sender_id', '<>', userId)
-    .where('dm_messages.deleted_at', 'is', null)
+    // Muted rooms raise no count.
+    .where('dm_members.muted', '=', 0)
     .executeTakeFirstOrThrow()
   return Number(row.count)
 }
@@ -511,6 +586,7 @@ export async function listRooms(
       'users.username',
       'users.display_name',
       'users.avatar_key',
+      'me.muted',
       eb
         .selectFrom('dm_messages')
         .select((inner) => inner.fn.countAll<number | string>().as('n'))
@@ -518,16 +594,19 @@ export async function listRooms(
         .whereRef('dm_messages.seq', '>', 'me.read_seq')
         .where('dm_messages.sender_id', '<>', me.userId)
         .where('dm_messages.deleted_at', 'is', null)
+        .where('dm_messages.withheld', '=', 0)
         .as('unread'),
       eb
         .selectFrom('dm_messages')
         .select('dm_messages.id')
         .whereRef('dm_messages.room_id', '=', 'dm_rooms.id')
+        .where(visibleTo(me.userId))
         .orderBy('dm_messages.seq', 'desc')
         .limit(1)
         .as('last_message_id'),
     ])
     .where('me.user_id', '=', me.userId)
+    .where((eb) => notBlockedBy(eb))
   if (query.since !== undefined) rooms = rooms.where('dm_rooms.activity_at', '>', query.since)
   if (query.cursor) {
     rooms = rooms.where(afterCursor(query.cursor, 'dm_rooms.activity_at', 'dm_rooms.id'))
@@ -556,10 +635,29 @@ export async function listRooms(
       other: dmUser(row),
       lastMessage: (row.last_message_id && lastMessages.get(row.last_message_id)) || null,
       unread: Number(row.unread ?? 0),
+      muted: Number(row.muted) === 1,
       activityAt: Number(row.activity_at),
     })),
     nextCursor: page.nextCursor,
   }
+}
+
+/** The member mutes (or unmutes) the room: it then raises no header count and no digest. */
+export async function setRoomMuted(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  roomId: string,
+  muted: boolean,
+): Promise<{ muted: boolean }> {
+  const member = requireActor(actor)
+  await memberRoom(db, member, roomId)
+  await db
+    .updateTable('dm_members')
+    .set({ muted: muted ? 1 : 0 })
+    .where('room_id', '=', roomId)
+    .where('user_id', '=', member.userId)
+    .execute()
+  return { muted }
 }
 
 /** Whether the user wants the e-mail digest of unread messages (off unless turned on). */

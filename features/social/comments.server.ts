@@ -8,6 +8,7 @@ import { type MarkdownRenderer, renderedHtml } from '#features/markdown/stored-h
 import { afterCursor } from '#features/pagination.server.ts'
 import { pageFrom, pageQuery } from '#features/pagination.ts'
 import type { CommentPage, CommentThread, CommentView } from '#features/social/social-views.ts'
+import { blockedEitherWay } from '#features/users/blocks.server.ts'
 import { commentUpdate, newComment } from './comment-input.ts'
 import { notify } from './notifications.server.ts'
 import {
@@ -157,6 +158,12 @@ export async function postComment(
     const author = await actingUser(trx, actor)
     const subject = await visibleSubject(trx, requested, author)
     const parent = fields.parentId ? await parentComment(trx, subject, fields.parentId) : undefined
+    // Nobody comments on the items, or answers the comments, of someone who blocks them or whom they block.
+    for (const other of [subject.ownerId, parent?.author_id]) {
+      if (other && other !== actor.userId && (await blockedEitherWay(trx, actor.userId, other))) {
+        throw new ContentError('FORBIDDEN', 'このコンテンツにはコメントできません')
+      }
+    }
     const id = await insertComment(
       trx,
       { subject, parentId: parent?.id ?? null, authorId: actor.userId, body: fields.body },

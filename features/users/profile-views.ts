@@ -25,3 +25,7 @@ export const ownProfile = z.object({
   links: z.array(z.string()),
   timeZone: z.string(),
 })
+
+/** Whether the viewer blocks a user (guests block no one). */
+export const blockState = z.object({ blocked: z.boolean() })
+export type BlockState = z.output<typeof blockState>

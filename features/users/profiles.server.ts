@@ -99,3 +99,14 @@ export async function updateOwnProfile(
   }
   return fields
 }
+
+/** The id of the user with this username (any case); 404 when there is none. */
+export async function userIdOf(db: Kysely<DB>, username: string): Promise<string> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', username.toLowerCase())
+    .executeTakeFirst()
+  if (!row) throw ContentError.notFound('ユーザーが見つかりません')
+  return row.id
+}

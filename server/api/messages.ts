@@ -22,6 +22,7 @@ import {
   readRoom,
   readUnreadMessages,
   sendMessage,
+  setRoomMuted,
   updateDigestSetting,
 } from '#features/messages/messages.server.ts'
 import { serve } from './serve.ts'
@@ -78,6 +79,9 @@ export function registerMessageRoutes(
   )
   serve(api, routes.typing, async ({ params }, request) =>
     announceTyping(db, await actorOf(request), params.roomId, { publish }),
+  )
+  serve(api, routes.mute, async ({ params, body }, request) =>
+    setRoomMuted(db, await actorOf(request), params.roomId, body.muted),
   )
   serve(api, routes.unread, async (_input, request) =>
     readUnreadMessages(db, await actorOf(request)),

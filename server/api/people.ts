@@ -8,6 +8,7 @@ import { listFeed } from '#features/follows/feed.server.ts'
 import { follow, followState, listFollows, unfollow } from '#features/follows/follows.server.ts'
 import { listHistory, readHistorySummary } from '#features/history/histories.server.ts'
 import { searchPublishedContent } from '#features/search/search.server.ts'
+import { blockUser, readBlockState, unblockUser } from '#features/users/blocks.server.ts'
 import {
   readOwnProfile,
   readProfileHeader,
@@ -30,6 +31,15 @@ export function registerPeopleRoutes(
   )
   serve(api, routes.unfollow, async ({ params }, request) =>
     unfollow(db, await actorOf(request), params.username),
+  )
+  serve(api, routes.blockState, async ({ params }, request) =>
+    readBlockState(db, await actorOf(request), params.username),
+  )
+  serve(api, routes.block, async ({ params }, request) =>
+    blockUser(db, await actorOf(request), params.username),
+  )
+  serve(api, routes.unblock, async ({ params }, request) =>
+    unblockUser(db, await actorOf(request), params.username),
   )
   serve(api, routes.followers, async ({ params, query }) =>
     listFollows(db, params.username, 'followers', query),

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import { callApi } from '#tests/support/http.ts'
 import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
-import { axeViolationsInBothThemes, SCREENS } from './axe.ts'
+import { axeAtBothSizes } from './axe.ts'
 import { collectPageErrors, waitForHydration } from './browser.ts'
 import { browserSuite } from './suite.ts'
 
@@ -157,17 +157,54 @@ describe('direct messages', () => {
   test('axe finds nothing on /dms and /dms/{id}, light and dark, desktop and mobile', async () => {
     const page = await site.newPage(cookies[B])
     const failures: string[] = []
-    for (const path of ['/dms', roomPath]) {
-      await page.setViewportSize(SCREENS[0])
+    for (const path of ['/dms', roomPath, `/${A}`]) {
       await page.goto(path)
       await waitForHydration(page)
-      for (const screen of SCREENS) {
-        await page.setViewportSize(screen)
-        for (const line of await axeViolationsInBothThemes(page)) {
-          failures.push(`${path} [${screen.name}]${line}`)
-        }
-      }
+      failures.push(...(await axeAtBothSizes(page)))
     }
     expect(failures).toEqual([])
   }, 120_000)
+
+  test('B blocks A from A’s profile: A’s next message does not reach B, and A is not told', async () => {
+    const a = await site.newPage(cookies[A])
+    const b = await site.newPage(cookies[B])
+    b.on('dialog', (dialog) => void dialog.accept())
+    await b.goto(`/${A}`)
+    await waitForHydration(b)
+    const block = b.locator('[data-block-button]')
+    await block.click()
+    await expect.poll(() => block.getAttribute('aria-pressed')).toBe('true')
+
+    await b.goto('/dms')
+    await waitForHydration(b)
+    expect(await b.locator(`[data-room="${A}"]`).count()).toBe(0)
+
+    await a.goto(roomPath)
+    await waitForHydration(a)
+    await send(a, 'ブロックされたあとのメッセージ')
+    // A sees it sent, as always.
+    await expect
+      .poll(() => messageList(a).getByText('ブロックされたあとのメッセージ').count())
+      .toBe(1)
+    // B gets no count, no room, and the room's page is not found.
+    await b.reload()
+    await waitForHydration(b)
+    expect(await b.locator('[data-testid="unread-messages-badge"]').count()).toBe(0)
+    expect(await b.locator(`[data-room="${A}"]`).count()).toBe(0)
+    expect((await b.goto(roomPath))?.status()).toBe(404)
+    const hidden = await callApi(
+      site.server.url,
+      'GET',
+      `/dms/rooms/${roomPath.split('/').at(-1)}/changes?after=0`,
+      cookies[B],
+    )
+    expect(hidden.status).toBe(404)
+
+    // Unblocked, the room is back, without what was sent during the block.
+    await api(B, 'DELETE', `/users/${A}/block`)
+    await b.goto(roomPath)
+    await waitForHydration(b)
+    await expect.poll(() => messageList(b).getByText('古い順 40').count()).toBe(1)
+    expect(await messageList(b).getByText('ブロックされたあとのメッセージ').count()).toBe(0)
+  }, 90_000)
 })

@@ -45,7 +45,7 @@ describe('people', () => {
     const errors = collectPageErrors(page)
     await page.goto('/nana_writer')
     await waitForHydration(page)
-    const button = page.locator('button[aria-pressed]')
+    const button = page.locator('button[aria-pressed][data-state]')
     const followers = page.locator('[data-count="followers"]')
     await expect.poll(() => button.getAttribute('data-state')).toBe('not-following')
     expect(await followers.textContent()).toBe('0')

@@ -220,8 +220,33 @@ export function MessageRoom({ room, firstPage }: { room: RoomView; firstPage: Me
     (message) => message.sender === me && message.seq <= otherReadSeq,
   )?.id
 
+  const [muted, setMuted] = useState(room.muted)
+  async function toggleMuted() {
+    try {
+      const state = await callApi(apiGatewayUrl, 'messages.mute', {
+        params: { roomId: room.id },
+        body: { muted: !muted },
+      })
+      setMuted(state.muted)
+      void revalidator.revalidate()
+    } catch {
+      setProblem('通知の設定を変更できませんでした。')
+    }
+  }
+
   return (
     <div className="mt-4 flex flex-col gap-3">
+      <div className="flex justify-end">
+        <button
+          type="button"
+          aria-pressed={muted}
+          onClick={() => void toggleMuted()}
+          className="rounded-md px-2 py-1 text-sm text-slate-700 underline hover:no-underline dark:text-slate-300"
+          data-mute-button
+        >
+          {muted ? '通知オフ中（オンにする）' : 'このルームの通知をオフにする'}
+        </button>
+      </div>
       <div
         ref={listRef}
         role="log"

@@ -111,6 +111,11 @@ export default function DirectMessages({ loaderData }: Route.ComponentProps) {
                       {preview}
                     </span>
                   </span>
+                  {room.muted && (
+                    <span className="shrink-0 text-xs text-slate-600 dark:text-slate-400">
+                      通知オフ
+                    </span>
+                  )}
                   {room.unread > 0 && (
                     <span
                       data-unread={room.unread}

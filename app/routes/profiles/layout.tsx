@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react'
 import { NavLink, Outlet } from 'react-router'
 import { Avatar } from '#app/components/avatar.tsx'
 import { MessageButton } from '#app/components/messages/message-button.tsx'
+import { BlockButton } from '#app/components/people/block-button.tsx'
 import { FollowButton } from '#app/components/people/follow-button.tsx'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { contentForPage } from '#app/lib/content-response.server.ts'
@@ -104,6 +105,7 @@ function ProfileHeader({ profile }: { profile: Profile }) {
           <div className="flex flex-wrap items-center gap-2">
             <MessageButton username={profile.username} />
             <FollowButton username={profile.username} onChange={onFollowChange} />
+            <BlockButton username={profile.username} />
           </div>
         </div>
         {profile.bio && (
