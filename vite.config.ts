@@ -3,7 +3,7 @@ import path from 'node:path'
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig, type Plugin } from 'vite'
-import { RUNNER_WORKER_PATH } from './app/lib/code-runner/pyodide-assets.ts'
+import { RUNNER_WORKER_PATH } from './features/exercises/runner-assets.ts'
 import {
   BUILD_CONFIG_FILES,
   BUILD_INPUTS_FILE,

@@ -17,7 +17,7 @@ export default defineConfig({
     coverage: {
       provider: 'v8',
       reporter: ['text-summary'],
-      include: ['app/**', 'server/**', 'db/**', 'features/**'],
+      include: ['{app,server,db,features}/**/*.{ts,tsx}'],
       exclude: [
         '**/*.test.{ts,tsx}',
         '**/test-*.ts',

@@ -6,10 +6,10 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Kysely } from 'kysely'
 import pinoPretty from 'pino-pretty'
 import type { ServerBuild } from 'react-router'
-import { RUNNER_WORKER_PATH } from '#app/lib/code-runner/pyodide-assets.ts'
 import type { Database } from '#db/database.ts'
 import type { DB } from '#db/schema.ts'
 import type { ExerciseServices } from '#features/exercises/answers.server.ts'
+import { RUNNER_WORKER_PATH } from '#features/exercises/runner-assets.ts'
 import { planPrice } from '#features/plans/plan-catalogue.ts'
 import type { Billing } from '#features/plans/subscriptions.server.ts'
 import {

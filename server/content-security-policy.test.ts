@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PYODIDE_PATH, RUNNER_WORKER_PATH } from '#app/lib/code-runner/pyodide-assets.ts'
+import { PYODIDE_PATH, RUNNER_WORKER_PATH } from '#features/exercises/runner-assets.ts'
 import { loadConfig } from './config.ts'
 import { newNonce, pagePolicy, runnerWorkerPolicy, withNonce } from './content-security-policy.ts'
 
@@ -35,7 +35,9 @@ describe('pagePolicy', () => {
 
   it("lets pages open the realtime socket on the site's own origin, and no other", () => {
     const secure = directives(
-      pagePolicy(loadConfig({ PUBLIC_BASE_URL: 'https://techlab.example' }))('abc'),
+      pagePolicy(
+        loadConfig({ PUBLIC_BASE_URL: 'https://techlab.example', ALLOW_EMBEDDED_PAYMENTS: 'true' }),
+      )('abc'),
     )
     expect(secure['connect-src']).toEqual(["'self'", 'wss://techlab.example'])
     const plain = directives(pagePolicy(loadConfig({ PORT: '3000' }))('abc'))

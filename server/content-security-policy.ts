@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { PYODIDE_PATH, RUNNER_WORKER_PATH } from '#app/lib/code-runner/pyodide-assets.ts'
+import { PYODIDE_PATH, RUNNER_WORKER_PATH } from '#features/exercises/runner-assets.ts'
 import type { Config } from './config.ts'
 
 /**

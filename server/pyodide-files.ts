@@ -8,7 +8,7 @@ import {
   PYODIDE_PATH,
   PYODIDE_VERSION,
   type PyodideManifest,
-} from '#app/lib/code-runner/pyodide-assets.ts'
+} from '#features/exercises/runner-assets.ts'
 import { COMPRESSION_THRESHOLD_BYTES, CONTENT_CODINGS, compressForReuse } from './compression.ts'
 
 const require = createRequire(import.meta.url)

@@ -8,7 +8,7 @@ import {
   PYODIDE_PATH,
   PYODIDE_VERSION,
   RUNNER_WORKER_PATH,
-} from '#app/lib/code-runner/pyodide-assets.ts'
+} from '#features/exercises/runner-assets.ts'
 import { type RawAnswer, rawGet } from '#tests/support/http.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 

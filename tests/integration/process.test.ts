@@ -208,8 +208,12 @@ describe('the server process', () => {
           })
         })
         request.on('error', (error: NodeJS.ErrnoException) => {
-          // Refused: a new connection after the listener closed, which a balancer retries.
+          // Refused: a new connection after the listener closed, which a balancer retries. Reset
+          // on a reused idle socket: the client wrote to a keep-alive connection the server had
+          // already closed as idle (its grace passed while a starved client sat on it), which
+          // HTTP clients retry (Node's docs: request.reusedSocket); the request was never read.
           if (error.code === 'ECONNREFUSED') outcomes.refused++
+          else if (error.code === 'ECONNRESET' && request.reusedSocket) outcomes.refused++
           else outcomes.cutOff.push(`${error.code}: ${error.message}`)
           resolve()
         })

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useId, useState } from 'react'
+import { CodeEditor } from '#app/components/code-editor.tsx'
 import type { LoadProgress } from '#app/lib/code-runner/browser-runner.ts'
 import { loadBrowserRunner, onRunnerProgress } from '#app/lib/code-runner/load.ts'
 import {
@@ -10,7 +11,6 @@ import {
   runTests,
   type TestOutcome,
 } from '#features/exercises/code-run.ts'
-import { CodeEditor } from '../code-editor.tsx'
 
 /** One test in the server's verdict: hidden ones by name and verdict only. */
 export type SubmittedTest = {

@@ -5,14 +5,14 @@
 // end), stdout and stderr line by line to the page.
 import type { PyodideAPI } from 'pyodide'
 import { MAX_OUTPUT_BYTES } from '#features/exercises/code-run.ts'
-import { LEARNER_FILE, pythonError } from './error-report.ts'
-import type { OutputStream, RunMessage, WorkerMessage } from './protocol.ts'
 import {
   PYODIDE_FILES,
   PYODIDE_MANIFEST,
   PYODIDE_PATH,
   type PyodideManifest,
-} from './pyodide-assets.ts'
+} from '#features/exercises/runner-assets.ts'
+import { LEARNER_FILE, pythonError } from './error-report.ts'
+import type { OutputStream, RunMessage, WorkerMessage } from './protocol.ts'
 import { lockDown } from './sandbox.ts'
 
 type Post = (message: WorkerMessage) => void
