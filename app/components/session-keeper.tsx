@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { useRevalidator } from 'react-router'
 import { browserHasCookie } from '#app/lib/auth/browser-cookie.ts'
 import { loadAuth } from '#app/lib/auth/load-auth.ts'
+import { setRealtimeSessionCookie } from '#app/lib/realtime/index.ts'
 
 /**
  * Refresh this long before the access token expires, so the server never sees it expired:
@@ -37,6 +38,7 @@ export function SessionKeeper({
   const { revalidate } = revalidator
 
   useEffect(() => {
+    setRealtimeSessionCookie(sessionCookie)
     const inBrowser = browserHasCookie(sessionCookie)
     if (!inBrowser) {
       // Signed out in another tab: the page still shows the user until it reloads its data.

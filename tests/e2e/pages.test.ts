@@ -156,7 +156,9 @@ describe('pages that do not exist', () => {
       // Still the error page once hydrated (a hydration failure would replace it).
       const heading = page.getByRole('heading', { level: 1 })
       expect(await heading.textContent()).toBe('ページが見つかりません')
-      expect(await page.getByText('This page could not be found').isVisible()).toBe(true)
+      expect(
+        await page.getByText('This page could not be found', { exact: true }).isVisible(),
+      ).toBe(true)
       const home = page.getByRole('link', { name: /ホームに戻る.*Back to the home page/ })
       await home.waitFor()
       expect(await home.getAttribute('href')).toBe('/')

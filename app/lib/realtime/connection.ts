@@ -17,6 +17,11 @@ export type ConnectionOptions = {
   onLiveChange?(live: boolean): void
   /** Tests and non-browser clients: how to open the socket (default: the browser's WebSocket). */
   createSocket?: (url: string) => WebSocket
+  /**
+   * Whether a handshake can succeed now (the browser still holds a session): when not, no socket
+   * is tried (a refused handshake is a console error the page cannot silence); polling goes on.
+   */
+  mayConnect?: () => boolean
   random?: () => number
   /** How often to catch up while there is no socket. */
   pollMs?: number
@@ -84,6 +89,7 @@ export function openConnection(options: ConnectionOptions): Connection {
   function connect() {
     retry = undefined
     if (stopped || !createSocket) return
+    if (options.mayConnect && !options.mayConnect()) return dropped(undefined)
     let opened: WebSocket
     try {
       opened = createSocket(options.url)

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react'
+import { browserHasCookie } from '#app/lib/auth/browser-cookie.ts'
 import type { Connection } from './connection.ts'
 import type { RealtimeEvents } from './events.ts'
 
@@ -17,6 +18,13 @@ type Handler = (data: never) => void
 const handlers = new Map<string, Set<Handler>>()
 const catchUps = new Set<() => void>()
 let connection: Connection | undefined
+/** The cookie naming the signed-in user, as the session keeper was told it (root data). */
+let sessionCookie: string | undefined
+
+/** Called by the session keeper: no socket is tried while the browser holds no session. */
+export function setRealtimeSessionCookie(name: string): void {
+  sessionCookie = name
+}
 let starting = false
 let closing: ReturnType<typeof setTimeout> | undefined
 
@@ -53,6 +61,7 @@ function ensureConnection() {
       if (listeners() === 0) return
       connection = openConnection({
         url: socketUrl(),
+        mayConnect: () => sessionCookie === undefined || browserHasCookie(sessionCookie),
         onEvent(type, data) {
           const parsed = parseEvent(type, data)
           if (!parsed.ok) return
