@@ -42,7 +42,10 @@ export const CLOSE_CODES = {
   tryAgainLater: 1013,
   /** A frame that is not a known JSON message. */
   malformed: 4400,
-  /** The session's access token expired: reconnect with the refreshed cookie or token. */
+  /**
+   * No valid session: it expired while the socket was open (reconnect with the refreshed
+   * cookie), or a page's handshake carried none (signed out, or not yet refreshed).
+   */
   sessionExpired: 4401,
   /** The client did not read what was sent to it fast enough: reconnect and catch up. */
   tooSlow: 4408,
@@ -64,6 +67,9 @@ const MAX_BUFFERED_BYTES = 1024 * 1024
 const clientFrame = z.strictObject({ type: z.literal('ping') })
 
 type SocketUser = { userId: string; expiresAt: number }
+
+/** A refused handshake: answered over HTTP, or (`closeCode`) upgraded and closed at once. */
+type Refusal = { error: ApiError; closeCode: number | undefined }
 
 type Connection = {
   socket: WebSocket
@@ -189,6 +195,8 @@ export async function registerRealtime(
   })
 
   const users = new WeakMap<FastifyRequest, SocketUser>()
+  /** Refusals told to a page's script as a close code after the upgrade (see refusalOf). */
+  const closeRefusals = new WeakMap<FastifyRequest, Refusal>()
   app.route({
     method: 'GET',
     url: '/realtime',
@@ -196,7 +204,9 @@ export async function registerRealtime(
     preValidation: async (request, reply) => {
       if (!request.ws) return
       const refusal = await refusalOf(request)
-      if (refusal) return refuse(reply, refusal)
+      if (!refusal) return
+      if (refusal.closeCode === undefined) return refuse(reply, refusal.error)
+      closeRefusals.set(request, refusal)
     },
     handler: async (_request, reply) =>
       refuse(
@@ -204,6 +214,10 @@ export async function registerRealtime(
         new ApiError(426, 'UPGRADE_REQUIRED', '/realtime は WebSocket で接続してください'),
       ),
     wsHandler: (socket, request) => {
+      const refusal = closeRefusals.get(request)
+      if (refusal?.closeCode !== undefined) {
+        return socket.close(refusal.closeCode, refusal.error.code)
+      }
       const user = users.get(request)
       if (!user) return socket.close(CLOSE_CODES.malformed)
       accept(socket, user)
@@ -220,27 +234,48 @@ export async function registerRealtime(
     refuse(reply, ApiError.notFound()),
   )
 
-  async function refusalOf(request: FastifyRequest): Promise<ApiError | undefined> {
-    if (stopping) {
-      return new ApiError(503, 'SHUTTING_DOWN', 'サーバーを再起動しています')
-    }
-    if (!fanOut.live) {
-      return new ApiError(503, 'REALTIME_UNAVAILABLE', 'リアルタイム通知は一時的に利用できません')
-    }
+  /**
+   * Why a handshake is refused, if it is. A browser shows a handshake refused over HTTP as a
+   * console error and tells the page's script nothing of why; so a handshake from the site's
+   * own pages (which can race a sign-out or a token refresh) is upgraded and closed with a code
+   * its script acts on. Other clients get the refusal as HTTP with the API's error body.
+   */
+  async function refusalOf(request: FastifyRequest): Promise<Refusal | undefined> {
     // Browsers send Origin on every WebSocket handshake and attach cookies whatever page asks:
     // a socket opened with cookies must come from the site's own pages. A bearer token is never
     // attached by a browser on another site's behalf.
     const bearer =
       request.headers.authorization !== undefined && request.headers.cookie === undefined
     if (!bearer && !fromOwnPages(request, options.siteOrigin)) {
-      return new ApiError(
+      const error = new ApiError(
         403,
         'CROSS_SITE_REQUEST',
         '他のサイトからの接続は受け付けられません。テックラボのページから接続してください。',
       )
+      return { error, closeCode: undefined }
+    }
+    const page = !bearer && request.headers.origin !== undefined
+    const refusal = (error: ApiError, closeCode: number): Refusal => ({
+      error,
+      closeCode: page ? closeCode : undefined,
+    })
+    if (stopping) {
+      const error = new ApiError(503, 'SHUTTING_DOWN', 'サーバーを再起動しています')
+      return refusal(error, CLOSE_CODES.goingAway)
+    }
+    if (!fanOut.live) {
+      const error = new ApiError(
+        503,
+        'REALTIME_UNAVAILABLE',
+        'リアルタイム通知は一時的に利用できません',
+      )
+      return refusal(error, CLOSE_CODES.tryAgainLater)
     }
     const user = await options.authenticate(request)
-    if (!user) return new ApiError(401, 'SIGN_IN_REQUIRED', 'ログインしてください')
+    if (!user) {
+      const error = new ApiError(401, 'SIGN_IN_REQUIRED', 'ログインしてください')
+      return refusal(error, CLOSE_CODES.sessionExpired)
+    }
     users.set(request, user)
     return undefined
   }

@@ -10,7 +10,8 @@ import { browserSuite } from './suite.ts'
  * a reload, through the /realtime socket (allowed by the page's CSP: no console errors), and
  * still, by polling, on a page whose browser has no WebSocket.
  */
-const site = browserSuite()
+// Heartbeats every half second: a session's end is noticed on an open socket at once.
+const site = browserSuite({ REALTIME_HEARTBEAT_MS: '500' })
 
 const bellNamed = (page: Page, name: string) =>
   page.getByRole('link', { name, exact: true }).count()
@@ -60,6 +61,31 @@ describe('the live bell', () => {
     await waitForHydration(page)
     await follow('sae_poll', fanCookie)
     await expect.poll(() => bellNamed(page, '通知（未読 1 件）'), { timeout: 20_000 }).toBe(1)
+    expect(errors).toEqual([])
+  })
+
+  test('a session that ends under an open page: the page reconnects, refused without an error', async () => {
+    const page = await site.signedInPage('kai_expiring')
+    const errors = collectPageErrors(page)
+    let ready = 0
+    let closed = 0
+    page.on('websocket', (socket) => {
+      socket.on('framereceived', ({ payload }) => {
+        if (String(payload).includes('"ready"')) ready += 1
+      })
+      socket.on('close', () => {
+        closed += 1
+      })
+    })
+    await page.goto('/')
+    await waitForHydration(page)
+    await expect.poll(() => ready, { timeout: 10_000 }).toBe(1)
+    // The access token in the page's cookies expires (the server's clock moves on): the server
+    // closes the socket, and the page's next handshakes carry the expired token.
+    site.server.clock.advance(2 * 3_600_000)
+    await expect.poll(() => closed, { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
+    expect(ready).toBe(1)
+    // Refused over HTTP, each attempt would be a console error the page cannot prevent.
     expect(errors).toEqual([])
   })
 

@@ -9,6 +9,7 @@ import { createPostgresDatabase } from '#db/test-support.ts'
 import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import { callApi } from '#tests/support/http.ts'
 import {
+  closedHandshake,
   openSocket,
   pageHeaders,
   realtimeUrl,
@@ -32,7 +33,7 @@ let one: Server
 let two: Server
 let dataDir: string
 let postgres: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined
-type User = { username: string; cookie: string; id: string }
+type User = { username: string; cookie: string; accessToken: string; id: string }
 let alice: User
 let bob: User
 let carol: User
@@ -42,6 +43,7 @@ async function user(username: string): Promise<User> {
   return {
     username,
     cookie: amplifyCookieHeader(CLIENT_ID, username, tokens),
+    accessToken: tokens.accessToken,
     id: subOf(tokens.accessToken),
   }
 }
@@ -169,9 +171,13 @@ it.skipIf(!reachable)(
 
       await proxy.stop()
       await waitFor('socket closed without Redis', () => !client.live, 3_000)
-      const refused = await refusedHandshake(two.url, pageHeaders(two.url, bob.cookie))
-      expect(refused.status).toBe(503)
-      expect(JSON.parse(refused.body).error.code).toBe('REALTIME_UNAVAILABLE')
+      const refused = await closedHandshake(two.url, pageHeaders(two.url, bob.cookie))
+      expect(refused).toMatchObject({ code: 1013, reason: 'REALTIME_UNAVAILABLE' })
+      const client503 = await refusedHandshake(two.url, {
+        authorization: `Bearer ${bob.accessToken}`,
+      })
+      expect(client503.status).toBe(503)
+      expect(JSON.parse(client503.body).error.code).toBe('REALTIME_UNAVAILABLE')
       // Writes go on and are stored; Bob's page learns of them by polling.
       expect((await follow(one, carol, bob)).status).toBe(200)
       const sent = await callApi(one.url, 'POST', `/dms/rooms/${room}/messages`, alice.cookie, {

@@ -3,6 +3,7 @@ import WebSocket from 'ws'
 import { signedInPageUser } from '#tests/integration/storage/support.ts'
 import { callApi } from '#tests/support/http.ts'
 import {
+  closedHandshake,
   openSocket,
   pageHeaders,
   realtimeUrl,
@@ -58,7 +59,14 @@ describe('opening a socket', () => {
   })
 
   it('refuses guests, other sites with the visitor cookie, and a bad token', async () => {
-    const guest = await refusedHandshake(server.url, { origin: server.url })
+    // A page's script learns why from the close code (an HTTP refusal would only be a console
+    // error it cannot read): a guest page, and a page whose cookie is no longer a session.
+    const guestPage = await closedHandshake(server.url, { origin: server.url })
+    expect(guestPage).toEqual({ code: 4401, reason: 'SIGN_IN_REQUIRED', frames: 0 })
+    const stalePage = await closedHandshake(server.url, pageHeaders(server.url, 'techlab=stale'))
+    expect(stalePage.code).toBe(4401)
+    // Other clients get the API's error over HTTP.
+    const guest = await refusedHandshake(server.url, {})
     expect(guest.status).toBe(401)
     expect(JSON.parse(guest.body).error.code).toBe('SIGN_IN_REQUIRED')
     const crossSite = await refusedHandshake(server.url, {
@@ -151,8 +159,8 @@ describe('limits and bad input', () => {
     server.clock.advance(2 * 3_600_000)
     try {
       expect((await tab.closed).code).toBe(4401)
-      const expired = await refusedHandshake(server.url, page(ken))
-      expect(expired.status).toBe(401)
+      const expired = await closedHandshake(server.url, page(ken))
+      expect(expired.code).toBe(4401)
     } finally {
       await tab.close()
     }

@@ -97,6 +97,28 @@ export function refusedHandshake(
   })
 }
 
+/**
+ * A page's handshake the server upgraded only to close at once: the close code and reason, and
+ * whether any frame came before it (none should).
+ */
+export function closedHandshake(
+  serverUrl: string,
+  headers: Record<string, string>,
+): Promise<{ code: number; reason: string; frames: number }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(realtimeUrl(serverUrl), { headers })
+    let frames = 0
+    socket.on('message', () => {
+      frames += 1
+    })
+    socket.on('unexpected-response', (_request, response) =>
+      reject(new Error(`the handshake was refused over HTTP (${response.statusCode})`)),
+    )
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString(), frames }))
+    socket.on('error', () => {})
+  })
+}
+
 /** The user id (`sub`) in an access token: whom the server's events for this user address. */
 export function subOf(accessToken: string): string {
   const payload = accessToken.split('.')[1] ?? ''

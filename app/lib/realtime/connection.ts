@@ -141,11 +141,14 @@ export function openConnection(options: ConnectionOptions): Connection {
     socket = undefined
     clearInterval(heartbeat)
     heartbeat = undefined
+    const wasLive = live
     const wasStable = live && Date.now() - liveSince >= STABLE_MS
     setLive(false)
     if (stopped) return
     startPolling()
-    if (wasStable || code === GOING_AWAY || code === SESSION_EXPIRED) attempt = 0
+    // A session that expired while open is refreshed by now; one the handshake was refused for
+    // (signed out, or not refreshed yet) backs off like any failed attempt.
+    if (wasStable || code === GOING_AWAY || (code === SESSION_EXPIRED && wasLive)) attempt = 0
     // Another tab holds the user's last allowed socket: polling serves this one for a while.
     const wait = code === TOO_MANY_SOCKETS ? MAX_RETRY_MS * 2 : retryDelay(attempt, random)
     attempt += 1
