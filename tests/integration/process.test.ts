@@ -58,8 +58,19 @@ function launch(environment: Record<string, string>): ChildProcess & { output: (
   return Object.assign(child, { output: () => output })
 }
 
-async function waitUntilReady(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
+/**
+ * Waits for the child's /readyz. A fresh process imports the whole server first, which on a
+ * loaded machine takes many seconds: the guard is generous, and a child that exits fails at once
+ * with what it printed.
+ */
+async function waitUntilReady(url: string, child: ChildProcess & { output: () => string }) {
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(
+        `the server exited (${child.exitCode}) before ${url} was ready:\n${child.output()}`,
+      )
+    }
     try {
       if ((await fetch(`${url}/readyz`)).ok) return
     } catch {
@@ -106,7 +117,8 @@ describe('npm run db:migrate', () => {
   })
 })
 
-describe('the server process', () => {
+// Each test starts a server process; on a loaded machine its start alone can take tens of seconds.
+describe('the server process', { timeout: 90_000 }, () => {
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],
@@ -127,7 +139,7 @@ describe('the server process', () => {
     const port = await freePort()
     const child = launch({ DATA_DIR: await tempDir(), PORT: String(port), HOST: '127.0.0.1' })
     const url = `http://127.0.0.1:${port}`
-    await waitUntilReady(url)
+    await waitUntilReady(url, child)
     const body = await (await fetch(`${url}/api/courses?limit=50`)).json()
     expect(body.items.length).toBeGreaterThanOrEqual(20)
     expect(child.exitCode).toBeNull()
@@ -142,7 +154,7 @@ describe('the server process', () => {
       LOG_LEVEL: 'info',
       SEED_DEMO_CONTENT: 'never',
     })
-    await waitUntilReady(`http://127.0.0.1:${port}`)
+    await waitUntilReady(`http://127.0.0.1:${port}`, child)
     await expect.poll(() => child.output()).toContain('is listening on')
     const listening = child
       .output()
@@ -161,7 +173,7 @@ describe('the server process', () => {
       HOST: '127.0.0.1',
       ...(await databaseEnvironment()),
     })
-    await waitUntilReady(`http://127.0.0.1:${port}`)
+    await waitUntilReady(`http://127.0.0.1:${port}`, child)
 
     // A request whose body is still arriving is in flight when the signal comes.
     const socket = net.connect({ host: '127.0.0.1', port })
@@ -193,7 +205,7 @@ describe('the server process', () => {
       SEED_DEMO_CONTENT: 'never',
       ...(await databaseEnvironment()),
     })
-    await waitUntilReady(`http://127.0.0.1:${port}`)
+    await waitUntilReady(`http://127.0.0.1:${port}`, child)
     // Busy keep-alive clients: each sends its next request the moment an answer ends.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 20 })
     const outcomes = { answered: 0, refused: 0, cutOff: [] as string[] }
