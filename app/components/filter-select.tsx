@@ -1,3 +1,5 @@
+import { Form, useSubmit } from 'react-router'
+
 /** The filters of a list page (/courses, /exercises) as query parameters, the unset ones left out. */
 export function filterParams(filters: Record<string, string | undefined>): URLSearchParams {
   const params = new URLSearchParams()
@@ -32,5 +34,56 @@ export function FilterSelect(props: {
         ))}
       </select>
     </label>
+  )
+}
+
+/** The tag filter: the most used tags, and the one in force when a link chose another. */
+export function TagFilter({ tags, value }: { tags: readonly string[]; value: string | undefined }) {
+  return (
+    <FilterSelect
+      label="タグ"
+      name="tag"
+      value={value}
+      options={[...(value && !tags.includes(value) ? [value] : []), ...tags].map((tag) => [
+        tag,
+        tag,
+      ])}
+    />
+  )
+}
+
+/**
+ * A list page's filters as a GET form, so the state is the URL (shareable, back button). With
+ * scripts on, a change applies at once; the button serves the rest.
+ */
+export function FilterForm(props: {
+  /** The list page's path, where 「条件をクリア」 goes too. */
+  action: string
+  label: string
+  filters: Record<string, string | undefined>
+  children: React.ReactNode
+}) {
+  const submit = useSubmit()
+  return (
+    <Form
+      method="get"
+      action={props.action}
+      aria-label={props.label}
+      className="mt-4 flex flex-wrap items-end gap-3"
+      onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}
+    >
+      {props.children}
+      <button type="submit" className={selectClass}>
+        絞り込む
+      </button>
+      {filterParams(props.filters).size > 0 && (
+        <a
+          href={props.action}
+          className="py-2 text-sm text-brand-600 hover:underline dark:text-sky-300"
+        >
+          条件をクリア
+        </a>
+      )}
+    </Form>
   )
 }

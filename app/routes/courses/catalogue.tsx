@@ -1,7 +1,12 @@
-import { data, Form, useSubmit } from 'react-router'
+import { data } from 'react-router'
 import { CourseCard } from '#app/components/course-card.tsx'
 import { EmptyState } from '#app/components/empty-state.tsx'
-import { FilterSelect, filterParams, selectClass } from '#app/components/filter-select.tsx'
+import {
+  FilterForm,
+  FilterSelect,
+  filterParams,
+  TagFilter,
+} from '#app/components/filter-select.tsx'
 import { InfiniteList } from '#app/components/infinite-list.tsx'
 import { SearchBox, SearchResultList } from '#app/components/search-results.tsx'
 import { callApi } from '#app/lib/api/client.ts'
@@ -79,31 +84,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   )
 }
 
-/**
- * Tag, level and access as a GET form, so the state is the URL (shareable, back button). With
- * scripts on, a change applies at once; the button serves the rest.
- */
+/** The catalogue's filters: tag, level and access. */
 function CatalogueFilterForm({ tags, filters }: { tags: string[]; filters: CatalogueFilters }) {
-  const submit = useSubmit()
-  const active = filterParams(filters).size > 0
   return (
-    <Form
-      method="get"
-      action="/courses"
-      aria-label="コースを絞り込む"
-      className="mt-4 flex flex-wrap items-end gap-3"
-      onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}
-    >
-      <FilterSelect
-        label="タグ"
-        name="tag"
-        value={filters.tag}
-        options={[
-          // A tag from a link that is not among the most used ones is still shown as chosen.
-          ...(filters.tag && !tags.includes(filters.tag) ? [filters.tag] : []),
-          ...tags,
-        ].map((tag) => [tag, tag])}
-      />
+    <FilterForm action="/courses" label="コースを絞り込む" filters={filters}>
+      <TagFilter tags={tags} value={filters.tag} />
       <FilterSelect
         label="レベル"
         name="level"
@@ -119,18 +104,7 @@ function CatalogueFilterForm({ tags, filters }: { tags: string[]; filters: Catal
           ['premium', 'プレミアム'],
         ]}
       />
-      <button type="submit" className={selectClass}>
-        絞り込む
-      </button>
-      {active && (
-        <a
-          href="/courses"
-          className="py-2 text-sm text-brand-600 hover:underline dark:text-sky-300"
-        >
-          条件をクリア
-        </a>
-      )}
-    </Form>
+    </FilterForm>
   )
 }
 

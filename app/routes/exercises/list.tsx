@@ -1,9 +1,14 @@
 import { Lock } from 'lucide-react'
-import { data, Form, Link, useSubmit } from 'react-router'
+import { data, Link } from 'react-router'
 import { EmptyState } from '#app/components/empty-state.tsx'
 import { StatusBadge } from '#app/components/exercises/exercise-status.tsx'
 import { KIND_LABELS, LANGUAGE_LABELS } from '#app/components/exercises/labels.ts'
-import { FilterSelect, filterParams, selectClass } from '#app/components/filter-select.tsx'
+import {
+  FilterForm,
+  FilterSelect,
+  filterParams,
+  TagFilter,
+} from '#app/components/filter-select.tsx'
 import { InfiniteList } from '#app/components/infinite-list.tsx'
 import { TagLinks } from '#app/components/tag-links.tsx'
 import { callApi } from '#app/lib/api/client.ts'
@@ -74,31 +79,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data({ tags, filters, firstPage, error: null, signedIn }, { headers })
 }
 
-/** The filters as a GET form (the state is the URL); with scripts on, a change applies at once. */
+/** Tag, language, kind, difficulty, and (signed in) the learner's status. */
 function ExerciseFilterForm(props: {
   tags: string[]
   filters: ExerciseFilters
   signedIn: boolean
 }) {
   const { filters, tags } = props
-  const submit = useSubmit()
   return (
-    <Form
-      method="get"
-      action="/exercises"
-      aria-label="演習を絞り込む"
-      className="mt-4 flex flex-wrap items-end gap-3"
-      onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}
-    >
-      <FilterSelect
-        label="タグ"
-        name="tag"
-        value={filters.tag}
-        options={[
-          ...(filters.tag && !tags.includes(filters.tag) ? [filters.tag] : []),
-          ...tags,
-        ].map((tag) => [tag, tag])}
-      />
+    <FilterForm action="/exercises" label="演習を絞り込む" filters={filters}>
+      <TagFilter tags={tags} value={filters.tag} />
       <FilterSelect
         label="言語"
         name="language"
@@ -129,18 +119,7 @@ function ExerciseFilterForm(props: {
           ]}
         />
       )}
-      <button type="submit" className={selectClass}>
-        絞り込む
-      </button>
-      {filterParams(filters).size > 0 && (
-        <a
-          href="/exercises"
-          className="py-2 text-sm text-brand-600 hover:underline dark:text-sky-300"
-        >
-          条件をクリア
-        </a>
-      )}
-    </Form>
+    </FilterForm>
   )
 }
 
