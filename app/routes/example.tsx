@@ -1,6 +1,5 @@
 import { Link } from 'react-router'
-import { CodeAnswer } from '#app/components/exercises/code-answer.tsx'
-import { QuestionAnswer } from '#app/components/exercises/question-answer.tsx'
+import { QuestionList } from '#app/components/exercises/question-list.tsx'
 import { MarkdownView } from '#app/components/markdown-view.tsx'
 import { exampleApi } from '#app/lib/api/example.ts'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
@@ -46,20 +45,7 @@ export default function Example({ loaderData }: Route.ComponentProps) {
           アカウントがなくても答えられます。コードの問題は、このブラウザーの中で JavaScript と
           Python を実行して試せます。答えはサーバーが採点し、記録はされません。
         </p>
-        <ol className="mt-6 flex flex-col gap-6">
-          {loaderData.questions.map((question, index) => (
-            <li key={question.id}>
-              <QuestionAnswer
-                number={index + 1}
-                question={question}
-                submit={(answer) => api.answer(question.id, answer)}
-                codePanel={(_question, content, submit) => (
-                  <CodeAnswer content={content} submit={submit} />
-                )}
-              />
-            </li>
-          ))}
-        </ol>
+        <QuestionList questions={loaderData.questions} answer={api.answer} className="mt-6" />
       </section>
       <aside
         aria-labelledby="example-signup-heading"

@@ -11,7 +11,7 @@ import type { AnswerResult, LearnerContent, LearnerQuestion } from './learner-ty
 
 /** What the card shows of a graded answer (a study's answers also carry their attempt; /example's do not). */
 type Graded = Omit<AnswerResult, 'attemptId' | 'firstSolve'>
-type Submit = (answer: AnswerInput) => Promise<Graded>
+export type Submit = (answer: AnswerInput) => Promise<Graded>
 
 export type { Submit as SubmitAnswer }
 

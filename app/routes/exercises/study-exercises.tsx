@@ -1,6 +1,5 @@
 import { data, Link } from 'react-router'
-import { CodeAnswer } from '#app/components/exercises/code-answer.tsx'
-import { QuestionAnswer } from '#app/components/exercises/question-answer.tsx'
+import { QuestionList } from '#app/components/exercises/question-list.tsx'
 import { SolvedCount } from '#app/components/exercises/solved-count.tsx'
 import { exerciseApi } from '#app/lib/api/exercises.ts'
 import { contentForPage, viewerCacheControl } from '#app/lib/content-response.server.ts'
@@ -102,20 +101,7 @@ export default function StudyExercises({ loaderData: { set, signedIn } }: Route.
           このスタディの演習はまだありません。
         </p>
       ) : (
-        <ol className="mt-8 flex flex-col gap-6">
-          {set.questions.map((question, index) => (
-            <li key={question.id}>
-              <QuestionAnswer
-                number={index + 1}
-                question={question}
-                submit={(answer) => api.answer(question.id, answer)}
-                codePanel={(_question, content, submit) => (
-                  <CodeAnswer content={content} submit={submit} />
-                )}
-              />
-            </li>
-          ))}
-        </ol>
+        <QuestionList questions={set.questions} answer={api.answer} className="mt-8" />
       )}
     </div>
   )
