@@ -20,6 +20,8 @@ export function registerStripeWebhook(
 ): void {
   const { billing, gateway, mail } = options
   app.register(async (scope) => {
+    // Every body as the bytes that came, JSON included: the signature is over those bytes.
+    scope.removeAllContentTypeParsers()
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
       done(null, body)
     })

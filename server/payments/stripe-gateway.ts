@@ -1,6 +1,5 @@
 import Stripe from 'stripe'
 import {
-  type GatewayEvent,
   type GatewayPlanId,
   type HostedGateway,
   type HostedInvoice,
