@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
-import Stripe from 'stripe'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DB } from '#db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '#db/test-support.ts'
@@ -14,6 +13,14 @@ import {
   billingHistory,
   findSubscription,
 } from '#features/plans/subscriptions.server.ts'
+import {
+  STRIPE_MONTH_S,
+  type SubscriptionFields,
+  signedDelivery,
+  stripeEvent,
+  stripeInvoice,
+  stripeSubscription,
+} from '#tests/support/stripe-events.ts'
 import { type StripeStandIn, startStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 import { createMailer } from './mail/create-mailer.ts'
 import { createStripeGateway } from './payments/stripe-gateway.ts'
@@ -27,89 +34,22 @@ const SECRET = 'whsec_standin0123456789'
 const PRICES = { 'premium-monthly': 'price_monthly_test', 'premium-yearly': 'price_yearly_test' }
 // 2026-11-25 10:00 JST, in Stripe's seconds.
 const T0 = Date.UTC(2026, 10, 25, 1, 0, 0) / 1000
-const MONTH = 30 * 24 * 3600
-const signer = new Stripe('sk_test_signer')
+const MONTH = STRIPE_MONTH_S
 
-type SubscriptionFields = {
-  id?: string
-  status?: string
-  cancelAtPeriodEnd?: boolean
-  price?: string
-  start?: number
-  end?: number
-  userId?: string
-  paymentMethod?: object | null
-}
-
-function subscriptionObject(fields: SubscriptionFields = {}) {
-  const start = fields.start ?? T0
-  return {
-    id: fields.id ?? 'sub_1',
-    object: 'subscription',
-    customer: 'cus_1',
-    status: fields.status ?? 'active',
-    cancel_at_period_end: fields.cancelAtPeriodEnd ?? false,
-    cancel_at: null,
-    start_date: T0,
-    metadata: { user_id: fields.userId ?? 'user-hana' },
-    default_payment_method: fields.paymentMethod ?? null,
-    items: {
-      object: 'list',
-      data: [
-        {
-          id: 'si_1',
-          object: 'subscription_item',
-          current_period_start: start,
-          current_period_end: fields.end ?? start + MONTH,
-          price: { id: fields.price ?? PRICES['premium-monthly'], object: 'price' },
-        },
-      ],
-    },
-  }
+function subscriptionObject(fields: Partial<SubscriptionFields> = {}) {
+  return stripeSubscription({
+    price: PRICES['premium-monthly'],
+    start: T0,
+    userId: 'user-hana',
+    ...fields,
+  })
 }
 
 function invoiceObject(fields: { id: string; reason: string; start: number; paid: boolean }) {
-  return {
-    id: fields.id,
-    object: 'invoice',
-    customer: 'cus_1',
-    billing_reason: fields.reason,
-    number: `INV-${fields.id}`,
-    amount_paid: fields.paid ? 1078 : 0,
-    amount_due: 1078,
-    total_taxes: [{ amount: 98, tax_behavior: 'inclusive' }],
-    period_start: fields.start,
-    period_end: fields.start,
-    parent: {
-      type: 'subscription_details',
-      subscription_details: { subscription: 'sub_1', metadata: { user_id: 'user-hana' } },
-    },
-    lines: {
-      object: 'list',
-      data: [
-        {
-          id: 'il_1',
-          period: { start: fields.start, end: fields.start + MONTH },
-          pricing: { price_details: { price: PRICES['premium-monthly'], product: 'prod_1' } },
-        },
-      ],
-    },
-  }
+  return stripeInvoice({ ...fields, price: PRICES['premium-monthly'], userId: 'user-hana' })
 }
 
-function event(id: string, type: string, created: number, object: object) {
-  return {
-    id,
-    object: 'event',
-    type,
-    created,
-    api_version: '2026-10-28.endive',
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    data: { object },
-  }
-}
+const event = stripeEvent
 
 describe.each(testEngines)('the Stripe webhook on %s', (engine) => {
   let database: Database & { remove(): Promise<void> }
@@ -177,8 +117,7 @@ describe.each(testEngines)('the Stripe webhook on %s', (engine) => {
   })
 
   async function deliver(body: object, secret = SECRET) {
-    const payload = JSON.stringify(body)
-    const header = signer.webhooks.generateTestHeaderString({ payload, secret })
+    const { payload, signature: header } = signedDelivery(body, secret)
     return app.inject({
       method: 'POST',
       url: STRIPE_WEBHOOK_PATH,
@@ -251,8 +190,7 @@ describe.each(testEngines)('the Stripe webhook on %s', (engine) => {
     })
     expect(unsigned.statusCode).toBe(400)
     // Signed, then altered on the way: the signature covers the exact bytes.
-    const payload = JSON.stringify(body)
-    const header = signer.webhooks.generateTestHeaderString({ payload, secret: SECRET })
+    const { payload, signature: header } = signedDelivery(body, SECRET)
     const altered = await app.inject({
       method: 'POST',
       url: STRIPE_WEBHOOK_PATH,

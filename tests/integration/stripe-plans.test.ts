@@ -1,6 +1,10 @@
-import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signedInCookie } from '#tests/support/signed-in-user.ts'
+import {
+  deliverStripeEvent,
+  stripeEvent,
+  stripeSubscription,
+} from '#tests/support/stripe-events.ts'
 import { type StripeStandIn, startStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 import { configuredAddress, startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
@@ -62,18 +66,7 @@ async function post(path: string, fields: Record<string, string>, cookie: string
   })
 }
 
-function webhook(body: object, secret = SECRET) {
-  const payload = JSON.stringify(body)
-  const header = new Stripe('sk_test_signer').webhooks.generateTestHeaderString({
-    payload,
-    secret,
-  })
-  return fetch(`${server.url}/api/payments/stripe/webhook`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': header },
-    body: payload,
-  })
-}
+const webhook = (body: object, secret = SECRET) => deliverStripeEvent(server.url, body, secret)
 
 const checkoutKeyOf = (html: string) => /name="checkoutKey" value="([0-9a-f-]{36})"/.exec(html)?.[1]
 
@@ -121,36 +114,15 @@ describe('/plans in Stripe mode', () => {
     expect(back.html).toContain('お支払いが確認でき次第')
 
     const start = Math.floor(server.clock.now() / 1000)
-    const subscription = {
+    const subscription = stripeSubscription({
       id: 'sub_it',
-      object: 'subscription',
       customer: 'cus_it',
-      status: 'active',
-      cancel_at_period_end: false,
-      cancel_at: null,
-      start_date: start,
-      metadata: { user_id: learnerId },
-      default_payment_method: null,
-      items: {
-        object: 'list',
-        data: [
-          {
-            id: 'si_it',
-            object: 'subscription_item',
-            current_period_start: start,
-            current_period_end: start + 365 * 24 * 3600,
-            price: { id: 'price_yearly_it', object: 'price' },
-          },
-        ],
-      },
-    }
-    const created = {
-      id: 'evt_it_1',
-      object: 'event',
-      type: 'customer.subscription.created',
-      created: start,
-      data: { object: subscription },
-    }
+      price: 'price_yearly_it',
+      start,
+      end: start + 365 * 24 * 3600,
+      userId: learnerId,
+    })
+    const created = stripeEvent('evt_it_1', 'customer.subscription.created', start, subscription)
     expect((await webhook(created, 'whsec_wrong')).status).toBe(400)
     const delivered = await webhook(created)
     expect(delivered.status).toBe(200)

@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net'
  * outgoing API calls are the only part checked against a local stand-in"): it records every
  * request as Stripe would receive it (method, path, headers, the form-encoded body decoded)
  * and answers Checkout Sessions, portal sessions and subscriptions the test put in `subscriptions`.
- * The `stripe` client is pointed at it with its `host`, `port` and `protocol` options.
+ * The `stripe` client is pointed at it with its `host`, `port` and `protocol` options. A session's
+ * URL opens a bare page linking back to the site (success, cancel or return URL), as Stripe's own
+ * pages send the browser back, so a browser test can go there and come back.
  */
 
 export type RecordedRequest = {
@@ -33,6 +35,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const requests: RecordedRequest[] = []
   const subscriptions = new Map<string, object>()
   let sessions = 0
+  const pages = new Map<string, { title: string; links: [string, string][] }>()
   const server = createServer((request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -57,6 +60,13 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
         sessions += 1
         const id = `cs_test_standin${sessions}`
+        pages.set(`/checkout/${id}`, {
+          title: 'Checkout (stand-in)',
+          links: [
+            ['支払いを完了する', form.success_url ?? '/'],
+            ['戻る', form.cancel_url ?? '/'],
+          ],
+        })
         return send(200, {
           id,
           object: 'checkout.session',
@@ -67,6 +77,10 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       }
       if (request.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
         sessions += 1
+        pages.set(`/portal/bps_standin${sessions}`, {
+          title: 'Customer Portal (stand-in)',
+          links: [['サイトに戻る', form.return_url ?? '/']],
+        })
         return send(200, {
           id: `bps_standin${sessions}`,
           object: 'billing_portal.session',
@@ -74,6 +88,15 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           return_url: form.return_url,
           url: `${origin}/portal/bps_standin${sessions}`,
         })
+      }
+      const hosted = pages.get(url.pathname)
+      if (request.method === 'GET' && hosted) {
+        const links = hosted.links.map(([text, href]) => `<li><a href="${href}">${text}</a></li>`)
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        response.end(
+          `<!doctype html><html lang="ja"><head><title>${hosted.title}</title><link rel="icon" href="data:,"></head><body><main><h1>${hosted.title}</h1><ul>${links.join('')}</ul></main></body></html>`,
+        )
+        return
       }
       const subscription = /^\/v1\/subscriptions\/([\w-]+)$/.exec(url.pathname)
       if (request.method === 'GET' && subscription) {
