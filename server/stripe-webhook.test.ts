@@ -12,6 +12,7 @@ import {
   type Billing,
   billingHistory,
   findSubscription,
+  runDueRenewals,
 } from '#features/plans/subscriptions.server.ts'
 import {
   STRIPE_MONTH_S,
@@ -23,7 +24,10 @@ import {
 } from '#tests/support/stripe-events.ts'
 import { type StripeStandIn, startStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 import { createMailer } from './mail/create-mailer.ts'
+import { createEmbeddedGateway } from './payments/embedded-gateway.ts'
+import type { HostedGateway } from './payments/gateway.ts'
 import { createStripeGateway } from './payments/stripe-gateway.ts'
+import { serializeRequest } from './request-log.ts'
 import { registerStripeWebhook, STRIPE_WEBHOOK_PATH } from './stripe-webhook.ts'
 
 // Stripe mode's webhook (issue 18 item 2, decision 040) on both engines: deliveries signed with
@@ -57,6 +61,7 @@ describe.each(testEngines)('the Stripe webhook on %s', (engine) => {
   let app: FastifyInstance
   let standIn: StripeStandIn
   let billing: Billing
+  let gateway: HostedGateway
   const now = T0 * 1000 + 1000
 
   beforeAll(async () => {
@@ -76,7 +81,7 @@ describe.each(testEngines)('the Stripe webhook on %s', (engine) => {
         updated_at: now,
       })
       .execute()
-    const gateway = createStripeGateway({
+    gateway = createStripeGateway({
       secretKey: 'sk_test_standin',
       webhookSecret: SECRET,
       prices: PRICES,
@@ -290,6 +295,67 @@ describe.each(testEngines)('the Stripe webhook on %s', (engine) => {
     // A second delivery of the invoice (another event about it) writes no second receipt.
     await deliver({ ...paid, id: 'evt_4' })
     expect(await billingHistory(db, 'user-hana')).toHaveLength(1)
+  })
+
+  it('the same delivery twice at once applies once', async () => {
+    await deliver(event('evt_1', 'customer.subscription.created', T0, subscriptionObject()))
+    const paid = event(
+      'evt_2',
+      'invoice.paid',
+      T0 + 5,
+      invoiceObject({ id: 'in_1', reason: 'subscription_create', start: T0, paid: true }),
+    )
+    const answers = await Promise.all([deliver(paid), deliver(paid)])
+    expect(answers.map((answer) => answer.json().outcome).sort()).toEqual(['applied', 'duplicate'])
+    expect(await billingHistory(db, 'user-hana')).toMatchObject([{ status: 'succeeded' }])
+    expect(await db.selectFrom('mail_outbox').selectAll().execute()).toHaveLength(1)
+  })
+
+  it('no renewal scheduler charges a Stripe subscription: Stripe renews it and tells us', async () => {
+    await deliver(event('evt_1', 'customer.subscription.created', T0, subscriptionObject()))
+    const before = await row()
+    const later = () => (T0 + MONTH) * 1000 + 1
+    expect(await runDueRenewals({ ...billing, now: later })).toMatchObject({ renewed: 0, ended: 0 })
+    // Nor the embedded gateway's, after a switch back to it.
+    const embedded = { ...billing, now: later, gateway: createEmbeddedGateway(db, later) }
+    expect(await runDueRenewals(embedded)).toMatchObject({ renewed: 0, failed: 0, ended: 0 })
+    expect(await row()).toEqual(before)
+  })
+
+  it('logs what happened, never the signature or a secret', async () => {
+    const lines: string[] = []
+    const logged = Fastify({
+      logger: {
+        level: 'info',
+        serializers: { req: serializeRequest },
+        stream: { write: (line: string) => lines.push(line) },
+      },
+    })
+    const mail = createMailer({
+      db,
+      smtpUrl: undefined,
+      from: 'no-reply@techlab.example',
+      log: logged.log,
+    })
+    registerStripeWebhook(logged, { billing, gateway, mail })
+    const body = event('evt_logged', 'customer.subscription.created', T0, subscriptionObject())
+    for (const secret of [SECRET, 'whsec_someoneelse']) {
+      const { payload, signature } = signedDelivery(body, secret)
+      await logged.inject({
+        method: 'POST',
+        url: STRIPE_WEBHOOK_PATH,
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        payload,
+      })
+      expect(lines.join('')).not.toContain(signature.split(',')[1] ?? signature)
+    }
+    await logged.close()
+    const text = lines.join('')
+    expect(text).toContain('"event":"evt_logged"')
+    expect(text).toContain('the signature does not match')
+    for (const secret of [SECRET, 'whsec_someoneelse', 'sk_test_standin']) {
+      expect(text).not.toContain(secret)
+    }
   })
 
   it('checkout.session.completed fetches the subscription (with its card) from Stripe', async () => {
