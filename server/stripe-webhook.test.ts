@@ -282,11 +282,22 @@ describe.each(testEngines)('the Stripe webhook on %s', (engine) => {
     })
     const history = await billingHistory(db, 'user-hana')
     expect(history).toMatchObject([
-      { planId: 'premium-monthly', amountYen: 1078, taxYen: 98, status: 'succeeded' },
+      {
+        planId: 'premium-monthly',
+        amountYen: 1078,
+        taxYen: 98,
+        status: 'succeeded',
+        card: 'カード',
+      },
     ])
     expect(history[0]?.receiptNumber).toMatch(/^TL-\d{8}-[0-9A-F]{10}$/)
-    const mails = await db.selectFrom('mail_outbox').select(['to_address', 'subject']).execute()
-    expect(mails).toEqual([
+    const mails = await db
+      .selectFrom('mail_outbox')
+      .select(['to_address', 'subject', 'text_body'])
+      .execute()
+    expect(mails[0]?.text_body).toContain('金額: 1,078円（うち消費税 98円）')
+    expect(mails[0]?.text_body).toContain('お支払い方法: カード\n')
+    expect(mails.map(({ to_address, subject }) => ({ to_address, subject }))).toEqual([
       {
         to_address: 'hana@techlab.example',
         subject: `【テックラボ】領収書 ${history[0]?.receiptNumber}`,

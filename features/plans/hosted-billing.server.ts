@@ -82,7 +82,7 @@ export type GatewayEventOutcome = {
   mailIds: string[]
 }
 
-/** Whether an event for this subscription id was already seen (a cheap check before fetching). */
+/** Whether this event id was already applied: a replay is answered without asking Stripe. */
 export async function gatewayEventSeen(db: Kysely<DB>, eventId: string): Promise<boolean> {
   const row = await db
     .selectFrom('payment_webhook_events')

@@ -395,13 +395,19 @@ export async function mailReceipt(
         `プラン: ${planName(charge.plan_id)}`,
         `期間: ${jstDate(Number(charge.period_start))} 〜 ${jstDate(Number(charge.period_end))}`,
         `金額: ${formatYen(charge.amount_yen)}（うち消費税 ${formatYen(charge.tax_yen)}）`,
-        `お支払い方法: ${cardBrandLabel(charge.card_brand)} 末尾 ${charge.card_last4}`,
+        `お支払い方法: ${cardOf(charge)}`,
         '',
         'お支払いの履歴は設定ページ（/settings）の「お支払い」からご覧いただけます。',
       ].join('\n'),
     },
     now,
   )
+}
+
+/** The card of a charge; one paid on Stripe before we learned its card shows no number. */
+function cardOf(charge: { card_brand: string | null; card_last4: string | null }): string {
+  const label = cardBrandLabel(charge.card_brand)
+  return charge.card_last4 === null ? label : `${label} 末尾 ${charge.card_last4}`
 }
 
 /** Cancel at the period's end, resume before it, or switch monthly ↔ yearly for the next one. */
@@ -652,7 +658,10 @@ export async function billingHistory(
     planId: row.plan_id,
     amountYen: row.amount_yen,
     taxYen: row.tax_yen,
-    card: `${cardBrandLabel(row.card_brand)} •••• ${row.card_last4 ?? ''}`,
+    card:
+      row.card_last4 === null
+        ? cardOf(row)
+        : `${cardBrandLabel(row.card_brand)} •••• ${row.card_last4}`,
     receiptNumber: row.receipt_number,
     status: row.status === 'succeeded' ? 'succeeded' : 'failed',
   }))
