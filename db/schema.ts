@@ -532,6 +532,8 @@ export interface SubscriptionsTable {
   card_last4: string | null
   card_exp_month: number | null
   card_exp_year: number | null
+  /** Added by migration 0027: when the last Stripe event applied to this row happened. */
+  gateway_event_at: EpochMs | null
   created_at: EpochMs
   updated_at: EpochMs
 }

@@ -32,6 +32,7 @@ import { createMarkdownRenderer } from './markdown-renderer.ts'
 import { scheduleMessageDigest } from './message-digest.ts'
 import { createPageCache } from './page-cache.ts'
 import { createEmbeddedGateway } from './payments/embedded-gateway.ts'
+import { createStripeGateway } from './payments/stripe-gateway.ts'
 import { memoryRateLimiter, redisRateLimiter } from './rate-limiter.ts'
 import { registerReactRouter } from './react-router.ts'
 import { registerRealtime } from './realtime/index.ts'
@@ -48,6 +49,7 @@ import {
   sendUnroutableS3Request,
   storagePlugin,
 } from './storage/index.ts'
+import { registerStripeWebhook } from './stripe-webhook.ts'
 import { createWebSession } from './web-session/service.ts'
 
 export type ServerOptions = {
@@ -241,16 +243,20 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     })
   }
 
+  const stripe = config.payments.stripe
+  const gateway = stripe ? createStripeGateway(stripe) : createEmbeddedGateway(database.db, now)
   const billing: Billing = {
     db: database.db,
-    gateway: createEmbeddedGateway(database.db, now),
+    gateway,
     prices: {
       'premium-monthly': planPrice('premium-monthly', config.payments.prices['premium-monthly']),
       'premium-yearly': planPrice('premium-yearly', config.payments.prices['premium-yearly']),
     },
     now,
   }
-  if (config.env === 'production') {
+  if (gateway.kind === 'stripe') {
+    registerStripeWebhook(app, { billing, gateway, mail: mailer })
+  } else if (config.env === 'production') {
     app.log.warn(
       config.payments.embeddedOnPublicSite
         ? 'payments: the embedded gateway takes test cards only, on a public site (ALLOW_EMBEDDED_PAYMENTS=true)'

@@ -392,4 +392,49 @@ describe('payments', () => {
     })
     expect(() => loadConfig({ PLAN_PREMIUM_MONTHLY_YEN: '-1' })).toThrow('PLAN_PREMIUM_MONTHLY_YEN')
   })
+
+  it('Stripe mode needs its keys and prices, checked at start-up in one line, never echoing a secret', () => {
+    const stripe = {
+      PAYMENT_GATEWAY: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_51Abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+      STRIPE_PRICE_PREMIUM_MONTHLY: 'price_1Month',
+      STRIPE_PRICE_PREMIUM_YEARLY: 'price_1Year',
+    }
+    expect(loadConfig(stripe).payments).toMatchObject({
+      gateway: 'stripe',
+      stripe: {
+        secretKey: 'sk_test_51Abc',
+        webhookSecret: 'whsec_abc123',
+        prices: { 'premium-monthly': 'price_1Month', 'premium-yearly': 'price_1Year' },
+        api: undefined,
+      },
+    })
+    // Stripe mode on a public production site needs no ALLOW_EMBEDDED_PAYMENTS.
+    const site = { NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://techlab.example' }
+    expect(loadConfig({ ...site, ...stripe }).payments.embeddedOnPublicSite).toBe(false)
+    expect(
+      loadConfig({ ...stripe, STRIPE_API_URL: 'http://127.0.0.1:12111' }).payments.stripe?.api,
+    ).toEqual({ host: '127.0.0.1', port: 12111, protocol: 'http' })
+    const missing = configError({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_test_51Abc' })
+    expect(missing.message).toBe(
+      'Invalid configuration: PAYMENT_GATEWAY=stripe needs STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_PREMIUM_MONTHLY, STRIPE_PRICE_PREMIUM_YEARLY',
+    )
+    const badKey = configError({ ...stripe, STRIPE_SECRET_KEY: 'pk_live_oops-secret' })
+    expect(badKey.message).toBe(
+      'Invalid configuration: STRIPE_SECRET_KEY must look like sk_test_… or sk_live_…',
+    )
+    const badHook = configError({ ...stripe, STRIPE_WEBHOOK_SECRET: 'hook-secret' })
+    expect(badHook.message).not.toContain('hook-secret')
+    expect(configError({ ...stripe, STRIPE_PRICE_PREMIUM_YEARLY: 'prod_1' }).message).toContain(
+      'STRIPE_PRICE_PREMIUM_YEARLY must be a Stripe price id',
+    )
+    expect(configError({ PAYMENT_GATEWAY: 'paypal' }).message).toContain(
+      'PAYMENT_GATEWAY must be embedded or stripe',
+    )
+    // Embedded mode ignores them.
+    expect(
+      loadConfig({ STRIPE_PRICE_PREMIUM_YEARLY: 'price_1Year' }).payments.stripe,
+    ).toBeUndefined()
+  })
 })

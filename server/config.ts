@@ -28,6 +28,8 @@ const SECRET_VARIABLES = new Set([
   'STORAGE_ROOT_SECRET_ACCESS_KEY',
   'STORAGE_S3_SECRET_ACCESS_KEY',
   'REDIS_URL',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
 ])
 
 /** Where the outbox is shown when mail is not sent (server/mail/dev-mailbox.ts). */
@@ -159,7 +161,28 @@ const environmentSchema = z.object({
   // Plans (issue 18, docs/decisions/038): prices before the 10 % consumption tax, in yen.
   PLAN_PREMIUM_MONTHLY_YEN: wholeNumber('a whole number of yen', 1_000_000).default(980),
   PLAN_PREMIUM_YEARLY_YEN: wholeNumber('a whole number of yen', 10_000_000).default(9800),
-  PAYMENT_GATEWAY: z.enum(['embedded'], { error: 'must be embedded' }).default('embedded'),
+  PAYMENT_GATEWAY: z
+    .enum(['embedded', 'stripe'], { error: 'must be embedded or stripe' })
+    .default('embedded'),
+  // Stripe mode (docs/decisions/040): all four are required when PAYMENT_GATEWAY=stripe.
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, 'must look like sk_test_… or sk_live_…')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9_+/=]+$/, 'must look like whsec_…')
+    .optional(),
+  STRIPE_PRICE_PREMIUM_MONTHLY: z
+    .string()
+    .regex(/^price_[A-Za-z0-9_]+$/, 'must be a Stripe price id (price_…)')
+    .optional(),
+  STRIPE_PRICE_PREMIUM_YEARLY: z
+    .string()
+    .regex(/^price_[A-Za-z0-9_]+$/, 'must be a Stripe price id (price_…)')
+    .optional(),
+  /** Another Stripe API endpoint (stripe-mock, a test's stand-in); Stripe's own when unset. */
+  STRIPE_API_URL: httpUrl.optional(),
   /** The embedded test gateway on a public site: refused unless this says so. */
   ALLOW_EMBEDDED_PAYMENTS: z
     .enum(['true', 'false'], { error: 'must be true or false' })
@@ -313,7 +336,16 @@ export type Config = {
   contact: { messagesPerIpPerHour: number; messagesPerEmailPerHour: number }
   /** Plans and card payments (docs/decisions/038). */
   payments: {
-    gateway: 'embedded'
+    gateway: 'embedded' | 'stripe'
+    /** Set in Stripe mode: the keys, the price of each plan, and where the API is. */
+    stripe:
+      | {
+          secretKey: string
+          webhookSecret: string
+          prices: { 'premium-monthly': string; 'premium-yearly': string }
+          api: { host: string; port: number; protocol: 'http' | 'https' } | undefined
+        }
+      | undefined
     /** Prices before tax, in yen. */
     prices: { 'premium-monthly': number; 'premium-yearly': number }
     /** How often the renewal scheduler looks for periods that have ended. */
@@ -543,6 +575,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       'Invalid configuration: the embedded payment gateway (test cards only) is refused on a public site (PUBLIC_BASE_URL); set ALLOW_EMBEDDED_PAYMENTS=true to run it anyway',
     )
   }
+  const stripe = stripeSettings(values)
   const tlsDir = path.join(dataDir, 'tls')
   return {
     env: values.NODE_ENV,
@@ -627,6 +660,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
     },
     payments: {
       gateway: values.PAYMENT_GATEWAY,
+      stripe,
       prices: {
         'premium-monthly': values.PLAN_PREMIUM_MONTHLY_YEN,
         'premium-yearly': values.PLAN_PREMIUM_YEARLY_YEN,
@@ -654,6 +688,38 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
             keyFile: path.resolve(values.TLS_KEY_FILE ?? path.join(tlsDir, 'localhost.key')),
             selfSigned: values.TLS_CERT_FILE === undefined,
           },
+  }
+}
+
+const STRIPE_VARIABLES = [
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_PRICE_PREMIUM_MONTHLY',
+  'STRIPE_PRICE_PREMIUM_YEARLY',
+] as const
+
+function stripeSettings(values: z.infer<typeof environmentSchema>): Config['payments']['stripe'] {
+  if (values.PAYMENT_GATEWAY !== 'stripe') return undefined
+  const missing = STRIPE_VARIABLES.filter((name) => !values[name])
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration: PAYMENT_GATEWAY=stripe needs ${missing.join(', ')}`,
+    )
+  }
+  const api = values.STRIPE_API_URL ? new URL(values.STRIPE_API_URL) : undefined
+  const protocol = api?.protocol === 'http:' ? 'http' : 'https'
+  return {
+    secretKey: values.STRIPE_SECRET_KEY ?? '',
+    webhookSecret: values.STRIPE_WEBHOOK_SECRET ?? '',
+    prices: {
+      'premium-monthly': values.STRIPE_PRICE_PREMIUM_MONTHLY ?? '',
+      'premium-yearly': values.STRIPE_PRICE_PREMIUM_YEARLY ?? '',
+    },
+    api: api && {
+      host: api.hostname,
+      port: api.port ? Number(api.port) : protocol === 'http' ? 80 : 443,
+      protocol,
+    },
   }
 }
 

@@ -63,6 +63,7 @@ export type SubscriptionTransitionCode =
   | 'already-subscribed'
   | 'not-cancelable'
   | 'not-resumable'
+  | 'managed-by-gateway'
 
 export class SubscriptionTransitionError extends Error {
   readonly code: SubscriptionTransitionCode
@@ -170,4 +171,32 @@ export function renewalFailed(state: SubscriptionState): SubscriptionState {
 
 export function ended(state: SubscriptionState): SubscriptionState {
   return { ...state, status: 'canceled', nextPlanId: null }
+}
+
+/**
+ * The state a gateway that renews by itself (Stripe) reports, in our terms: its status and the
+ * period it is in, from the state machine's own constructors. A renewal that failed there has
+ * already moved to the new period, so it has been past due since that period began (or since
+ * it first failed, when we already knew).
+ */
+export function reportedByGateway(
+  report: {
+    status: 'active' | 'past_due' | 'canceled'
+    cancelAtPeriodEnd: boolean
+    planId: PaidPlanId
+    periodStart: number
+    periodEnd: number
+  },
+  previous: SubscriptionState | undefined,
+): SubscriptionState {
+  const state = {
+    ...started(report.planId, report.periodStart),
+    currentPeriodEnd: report.periodEnd,
+  }
+  if (report.status === 'canceled') return ended(state)
+  if (report.status === 'past_due') {
+    const since = previous?.status === 'past_due' ? previous.pastDueSince : null
+    return renewalFailed({ ...state, pastDueSince: since ?? report.periodStart })
+  }
+  return report.cancelAtPeriodEnd ? { ...state, status: 'cancel_at_period_end' } : state
 }

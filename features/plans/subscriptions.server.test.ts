@@ -4,7 +4,7 @@ import type { DB } from '#db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '#db/test-support.ts'
 import { insertTestUsers } from '#features/content-test-support.ts'
 import { createEmbeddedGateway } from '#server/payments/embedded-gateway.ts'
-import type { PaymentGateway } from '#server/payments/gateway.ts'
+import type { CardGateway } from '#server/payments/gateway.ts'
 import { currentPlan } from './plan.server.ts'
 import { planPrice } from './plan-catalogue.ts'
 import {
@@ -255,9 +255,9 @@ describe.each(testEngines)('subscriptions on %s', (engine) => {
     await subscribe('4242424242424242')
     const end = (await findSubscription(db, 'user-hana'))?.currentPeriodEnd ?? 0
     now = end + 1
-    const real = billing.gateway
+    const real = createEmbeddedGateway(db, () => now)
     // The process dies right after the provider made the charge, before we recorded it.
-    const dying: PaymentGateway = {
+    const dying: CardGateway = {
       ...real,
       charge: async (request) => {
         await real.charge(request)

@@ -6,6 +6,7 @@ import type { MailMessage } from '#server/mail/mailer.ts'
 import { enqueue } from '#server/mail/outbox.ts'
 import type {
   CardDetails,
+  CardGateway,
   ChargeResult,
   PaymentGateway,
   SavedCard,
@@ -48,11 +49,15 @@ export type Billing = {
 
 export type Subscription = SubscriptionState & {
   card: { brand: string; last4: string; expMonth: number; expYear: number } | null
+  /** Who charges it: us through the embedded gateway, or Stripe by itself (renewals, portal). */
+  gateway: 'embedded' | 'stripe'
+  /** The learner's customer with the gateway (Stripe), reused at the next checkout. */
+  gatewayCustomer: string | null
 }
 
 type Executor = Kysely<DB> | Transaction<DB>
 
-function toState(row: Selectable<SubscriptionsTable>): SubscriptionState {
+export function toState(row: Selectable<SubscriptionsTable>): SubscriptionState {
   return {
     status: row.status,
     planId: row.plan_id,
@@ -63,7 +68,7 @@ function toState(row: Selectable<SubscriptionsTable>): SubscriptionState {
   }
 }
 
-function stateColumns(state: SubscriptionState) {
+export function stateColumns(state: SubscriptionState) {
   return {
     status: state.status,
     plan_id: state.planId,
@@ -86,6 +91,8 @@ export async function findSubscription(
   if (!row) return undefined
   return {
     ...toState(row),
+    gateway: row.gateway,
+    gatewayCustomer: row.gateway_customer,
     card:
       row.card_last4 === null
         ? null
@@ -126,6 +133,8 @@ export async function checkout(
   input: { userId: string; planId: PaidPlanId; card: CardDetails; idempotencyKey: string },
 ): Promise<CheckoutResult> {
   const { db, gateway, prices } = billing
+  // A hosted gateway takes the card on its own page (startHostedCheckout).
+  if (gateway.kind !== 'embedded') return { outcome: 'failed', message: failureMessage('') }
   const key = `checkout:${input.userId}:${input.idempotencyKey}`
   const previous = await chargeByKey(db, key)
   if (previous) return resultOfPrevious(billing, previous)
@@ -185,11 +194,12 @@ export async function completeAuthentication(
     .where('id', '=', input.chargeId)
     .where('user_id', '=', input.userId)
     .executeTakeFirst()
-  if (!charge || charge.gateway_charge === null) {
+  const { gateway } = billing
+  if (!charge || charge.gateway_charge === null || gateway.kind !== 'embedded') {
     return { outcome: 'failed', message: failureMessage('') }
   }
   if (charge.status !== 'requires_action') return resultOfPrevious(billing, charge)
-  const result = await billing.gateway.completeAuthentication(charge.gateway_charge, input.passed)
+  const result = await gateway.completeAuthentication(charge.gateway_charge, input.passed)
   return applyCheckoutCharge(billing, charge.id, result, savedCardOf(charge))
 }
 
@@ -221,7 +231,7 @@ async function resultOfPrevious(
     case 'pending': {
       // The first request stopped between writing the charge and hearing from the gateway (a
       // crash): ask again with the same key, which charges at most once.
-      const result = await billing.gateway.charge({
+      const result = await cardGateway(billing).charge({
         paymentMethod: charge.payment_method ?? '',
         amountYen: charge.amount_yen,
         idempotencyKey: charge.idempotency_key,
@@ -309,7 +319,7 @@ async function applyCheckoutCharge(
 }
 
 /** Records a charge as paid, with a new receipt number, which it returns. */
-async function markPaid(
+export async function markPaid(
   trx: Transaction<DB>,
   chargeId: string,
   gatewayCharge: string,
@@ -367,7 +377,7 @@ async function enqueueFor(
   return to ? [await enqueue(trx, { ...mail, to }, now)] : []
 }
 
-async function mailReceipt(
+export async function mailReceipt(
   trx: Executor,
   userId: string,
   charge: Selectable<ChargesTable>,
@@ -385,13 +395,19 @@ async function mailReceipt(
         `プラン: ${planName(charge.plan_id)}`,
         `期間: ${jstDate(Number(charge.period_start))} 〜 ${jstDate(Number(charge.period_end))}`,
         `金額: ${formatYen(charge.amount_yen)}（うち消費税 ${formatYen(charge.tax_yen)}）`,
-        `お支払い方法: ${cardBrandLabel(charge.card_brand)} 末尾 ${charge.card_last4}`,
+        `お支払い方法: ${cardOf(charge)}`,
         '',
         'お支払いの履歴は設定ページ（/settings）の「お支払い」からご覧いただけます。',
       ].join('\n'),
     },
     now,
   )
+}
+
+/** The card of a charge; one paid on Stripe before we learned its card shows no number. */
+function cardOf(charge: { card_brand: string | null; card_last4: string | null }): string {
+  const label = cardBrandLabel(charge.card_brand)
+  return charge.card_last4 === null ? label : `${label} 末尾 ${charge.card_last4}`
 }
 
 /** Cancel at the period's end, resume before it, or switch monthly ↔ yearly for the next one. */
@@ -404,6 +420,13 @@ export async function changeSubscription(
     const current = await findSubscription(trx, userId)
     if (!current) {
       throw new SubscriptionTransitionError('not-subscribed', 'ご契約中のプランがありません。')
+    }
+    // Stripe keeps its own copy: a change made only here would be undone by its next event.
+    if (current.gateway !== 'embedded') {
+      throw new SubscriptionTransitionError(
+        'managed-by-gateway',
+        'プランの解約や変更は「お支払い方法の変更・解約」から行ってください。',
+      )
     }
     const now = billing.now()
     const next =
@@ -433,10 +456,13 @@ export type RenewalReport = { renewed: number; failed: number; ended: number; ma
  */
 export async function runDueRenewals(billing: Billing, limit = 100): Promise<RenewalReport> {
   const report: RenewalReport = { renewed: 0, failed: 0, ended: 0, mailIds: [] }
+  // Stripe renews its subscriptions itself and tells us by webhook (stripe-events.server.ts).
+  if (billing.gateway.kind !== 'embedded') return report
   const now = billing.now()
   const due = await billing.db
     .selectFrom('subscriptions')
     .select('user_id')
+    .where('gateway', '=', 'embedded')
     .where('status', '!=', 'canceled')
     .where('current_period_end', '<=', now)
     .orderBy('current_period_end')
@@ -523,7 +549,7 @@ async function renewOne(
   if (claim.kind === 'ended') return claim
 
   // 2. Charge, with the claim's key.
-  const result = await billing.gateway.charge({
+  const result = await cardGateway(billing).charge({
     paymentMethod: claim.paymentMethod,
     amountYen: claim.amountYen,
     idempotencyKey: claim.key,
@@ -588,6 +614,12 @@ async function renewOne(
 
 const RETRY_DAY_MS = 24 * 3600 * 1000
 
+/** The gateway we charge cards through; only the embedded one is asked for charges. */
+function cardGateway(billing: Billing): CardGateway {
+  if (billing.gateway.kind !== 'embedded') throw new Error('this gateway charges by itself')
+  return billing.gateway
+}
+
 /** The subscription, locked for this transaction on PostgreSQL (skipped if another pass has it). */
 async function lockedSubscription(trx: Transaction<DB>, userId: string) {
   let query = trx.selectFrom('subscriptions').selectAll().where('user_id', '=', userId)
@@ -626,7 +658,10 @@ export async function billingHistory(
     planId: row.plan_id,
     amountYen: row.amount_yen,
     taxYen: row.tax_yen,
-    card: `${cardBrandLabel(row.card_brand)} •••• ${row.card_last4 ?? ''}`,
+    card:
+      row.card_last4 === null
+        ? cardOf(row)
+        : `${cardBrandLabel(row.card_brand)} •••• ${row.card_last4}`,
     receiptNumber: row.receipt_number,
     status: row.status === 'succeeded' ? 'succeeded' : 'failed',
   }))

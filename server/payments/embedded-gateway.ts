@@ -3,11 +3,11 @@ import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
 import type {
   CardDetails,
+  CardGateway,
   CardRefusal,
   ChargeFailure,
   ChargeRequest,
   ChargeResult,
-  PaymentGateway,
   SavedCard,
 } from './gateway.ts'
 
@@ -41,7 +41,7 @@ const PAYMENT_METHOD =
 
 type Outcome = 'succeeded' | 'requires_action' | ChargeFailure
 
-export function createEmbeddedGateway(db: Kysely<DB>, now: () => number): PaymentGateway {
+export function createEmbeddedGateway(db: Kysely<DB>, now: () => number): CardGateway {
   const result = (chargeId: string, outcome: string): ChargeResult => {
     if (outcome === 'succeeded' || outcome === 'requires_action')
       return { status: outcome, chargeId }

@@ -40,10 +40,88 @@ export type ChargeRequest = {
   offSession: boolean
 }
 
-export interface PaymentGateway {
-  readonly kind: 'embedded' | 'stripe'
+/** A gateway we hand card details to and charge ourselves, at checkout and at each renewal. */
+export interface CardGateway {
+  readonly kind: 'embedded'
   saveCard(card: CardDetails): Promise<SavedCard | CardRefusal>
   charge(request: ChargeRequest): Promise<ChargeResult>
   /** The cardholder passed (or failed) the confirmation step of a `requires_action` charge. */
   completeAuthentication(chargeId: string, passed: boolean): Promise<ChargeResult>
 }
+
+/**
+ * A gateway that takes the card on its own pages and renews by itself (Stripe Checkout and
+ * Billing, stripe-gateway.ts): we send the learner there and learn what happened from signed
+ * webhook events, translated here into gateway-neutral facts the plans feature applies.
+ */
+export interface HostedGateway {
+  readonly kind: 'stripe'
+  /** A hosted checkout page for one plan; the same key answers the same session (double clicks). */
+  checkoutSession(request: HostedCheckoutRequest): Promise<{ url: string }>
+  /** The hosted page where a customer changes their card or cancels. */
+  portalSession(request: { customer: string; returnUrl: string }): Promise<{ url: string }>
+  /**
+   * A webhook delivery, verified against its signature header and translated; throws
+   * `WebhookSignatureError` when the signature does not match the raw body.
+   */
+  webhookEvent(
+    rawBody: Buffer,
+    signature: string | undefined,
+    options?: { alreadySeen?(eventId: string): Promise<boolean> },
+  ): Promise<GatewayEvent>
+}
+
+export type PaymentGateway = CardGateway | HostedGateway
+
+/** The plan ids the site sells (features/plans/plan-catalogue.ts says the same). */
+export type GatewayPlanId = 'premium-monthly' | 'premium-yearly'
+
+export type HostedCheckoutRequest = {
+  userId: string
+  email: string | undefined
+  planId: GatewayPlanId
+  /** The customer the learner already has with the gateway, reused so their cards stay theirs. */
+  customer: string | null
+  successUrl: string
+  cancelUrl: string
+  idempotencyKey: string
+}
+
+export class WebhookSignatureError extends Error {}
+
+/** A subscription as the gateway reports it (times in ms since the epoch). */
+export type HostedSubscription = {
+  id: string
+  customer: string
+  /** Our user's id, carried in the subscription's metadata (or the checkout's reference). */
+  userId: string | null
+  /** Gateway statuses reduced to ours; `incomplete` is a checkout not yet paid (nothing to do). */
+  status: 'active' | 'past_due' | 'canceled' | 'incomplete'
+  cancelAtPeriodEnd: boolean
+  planId: GatewayPlanId | null
+  periodStart: number
+  periodEnd: number
+  card: Omit<SavedCard, 'paymentMethod'> | null
+}
+
+/** A subscription's invoice, paid or failed. */
+export type HostedInvoice = {
+  id: string
+  subscriptionId: string
+  customer: string
+  userId: string | null
+  kind: 'subscribe' | 'renewal'
+  planId: GatewayPlanId | null
+  amountYen: number
+  taxYen: number
+  periodStart: number
+  periodEnd: number
+}
+
+/** A verified webhook event: its id (for idempotency), when it happened, and what it says. */
+export type GatewayEvent = { id: string; type: string; createdAt: number } & (
+  | { kind: 'subscription'; subscription: HostedSubscription }
+  | { kind: 'invoice-paid'; invoice: HostedInvoice }
+  | { kind: 'invoice-failed'; invoice: HostedInvoice }
+  | { kind: 'ignored' }
+)

@@ -31,7 +31,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const { billing } = context.plans
   const subscription = await findSubscription(context.db, user.sub)
-  if (!maySubscribe(subscription, billing.now())) throw redirect('/plans')
+  // Stripe mode takes the card on Stripe Checkout, started from /plans.
+  if (billing.gateway.kind !== 'embedded' || !maySubscribe(subscription, billing.now())) {
+    throw redirect('/plans')
+  }
   const planId = planOf(url)
   return {
     planId,

@@ -1,5 +1,5 @@
 import { Check } from 'lucide-react'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { FormMessage, SubmitButton } from '#app/components/forms.tsx'
 import { planDate } from '#app/components/plans/plan-dates.ts'
 import { safeRedirect } from '#app/lib/auth/flow.ts'
@@ -7,6 +7,7 @@ import { viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { query } from '#app/lib/query-string.ts'
 import { cardBrandLabel } from '#features/plans/card.ts'
+import { openBillingPortal, startHostedCheckout } from '#features/plans/hosted-billing.server.ts'
 import { currentPlan } from '#features/plans/plan.server.ts'
 import { formatYen, PAID_PLAN_IDS, type PaidPlanId } from '#features/plans/plan-catalogue.ts'
 import { SubscriptionTransitionError } from '#features/plans/subscription-state.ts'
@@ -32,10 +33,17 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { billing } = context.plans
   const now = billing.now()
   const subscription = user ? await findSubscription(context.db, user.sub) : undefined
-  const next = safeRedirect(new URL(request.url).searchParams.get('next'), '')
+  const url = new URL(request.url)
+  const next = safeRedirect(url.searchParams.get('next'), '')
+  const returned = url.searchParams.get('checkout')
   return data(
     {
       signedIn: user !== undefined,
+      // Stripe mode: subscribing on Stripe Checkout, card and cancellation on its portal.
+      hosted: billing.gateway.kind === 'stripe',
+      // One key per rendered form: a double click opens the same Checkout Session.
+      checkoutKey: user && billing.gateway.kind === 'stripe' ? crypto.randomUUID() : null,
+      returned: RETURNS.find((value) => value === returned) ?? null,
       plan: await currentPlan(context.db, user?.sub, now),
       prices: PAID_PLAN_IDS.map((id) => billing.prices[id]),
       subscription:
@@ -51,6 +59,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
                   ? null
                   : subscription.pastDueSince + 3 * 24 * 3600 * 1000,
               card: subscription.card,
+              managedByGateway: subscription.gateway !== 'embedded',
             }
           : null,
       next,
@@ -71,6 +80,9 @@ export async function action({ context, request }: Route.ActionArgs) {
   const intent = String(form.get('intent') ?? '')
   const noStore = { 'Cache-Control': 'private, no-store' }
   const planId = String(form.get('planId') ?? '') as PaidPlanId
+  if (intent === 'checkout' || intent === 'portal') {
+    return hostedAction(context, { user, intent, planId, form, noStore })
+  }
   const change =
     intent === 'cancel' || intent === 'resume'
       ? ({ action: intent } as const)
@@ -87,6 +99,56 @@ export async function action({ context, request }: Route.ActionArgs) {
   return data({ notice: CHANGE_NOTICES[change.action] }, { headers: noStore })
 }
 
+const CHECKOUT_KEY = /^[0-9a-f-]{36}$/
+
+/** Stripe mode: to Stripe Checkout to subscribe, or to its portal for the card and cancellation. */
+async function hostedAction(
+  context: Route.ActionArgs['context'],
+  input: {
+    user: { sub: string; email: string | undefined }
+    intent: 'checkout' | 'portal'
+    planId: PaidPlanId
+    form: FormData
+    noStore: Record<string, string>
+  },
+) {
+  const { user, intent, planId, form, noStore } = input
+  const { billing } = context.plans
+  if (billing.gateway.kind !== 'stripe') {
+    return data({ error: '操作を選んでください。' }, { status: 400, headers: noStore })
+  }
+  const plansUrl = `${context.settings.baseUrl}/plans`
+  if (intent === 'portal') {
+    const portal = await openBillingPortal(billing, user.sub, plansUrl)
+    if (!portal) {
+      return data({ error: 'ご契約中のプランがありません。' }, { status: 409, headers: noStore })
+    }
+    // 303: the browser follows with a GET to Stripe's page.
+    throw redirect(portal.url, { status: 303, headers: noStore })
+  }
+  const key = String(form.get('checkoutKey') ?? '')
+  if (!PAID_PLAN_IDS.includes(planId) || !CHECKOUT_KEY.test(key)) {
+    return data({ error: 'ページを読み込み直してください。' }, { status: 400, headers: noStore })
+  }
+  const result = await startHostedCheckout(billing, {
+    userId: user.sub,
+    email: user.email,
+    planId,
+    idempotencyKey: key,
+    plansUrl,
+  })
+  if (result.outcome === 'already-subscribed') throw redirect('/plans', { headers: noStore })
+  throw redirect(result.url, { status: 303, headers: noStore })
+}
+
+const RETURNS = ['success', 'canceled'] as const
+
+const RETURN_NOTICES = {
+  success:
+    'お申し込みありがとうございます。お支払いが確認でき次第、プレミアムプランが有効になります。',
+  canceled: 'お申し込みは完了していません。いつでもお申し込みいただけます。',
+} as const
+
 const FREE_FEATURES = [
   '無料のコースとレッスン',
   '無料の演習（JavaScript・Python のコード問題を含む）',
@@ -101,7 +163,7 @@ const PREMIUM_FEATURES = [
 ]
 
 export default function Plans({ loaderData, actionData }: Route.ComponentProps) {
-  const { signedIn, plan, prices, subscription, next } = loaderData
+  const { signedIn, plan, prices, subscription, next, hosted, checkoutKey, returned } = loaderData
   const navigation = useNavigation()
   const pending = navigation.state === 'submitting'
   const result = actionData as { notice?: string; error?: string } | undefined
@@ -113,6 +175,13 @@ export default function Plans({ loaderData, actionData }: Route.ComponentProps) 
       <p className="mt-2 text-slate-600 dark:text-slate-400">
         まずは無料プランで始めて、もっと学びたくなったらプレミアムへ。表示価格はすべて消費税込みです。
       </p>
+      {returned && !result && (
+        <div className="mt-4">
+          <FormMessage tone={returned === 'success' ? 'success' : 'info'}>
+            {RETURN_NOTICES[returned]}
+          </FormMessage>
+        </div>
+      )}
       {result?.notice && (
         <div className="mt-4">
           <FormMessage tone="success">{result.notice}</FormMessage>
@@ -172,6 +241,20 @@ export default function Plans({ loaderData, actionData }: Route.ComponentProps) 
           <div className="mt-auto pt-6">
             {subscription ? (
               <CurrentSubscription subscription={subscription} pending={pending} />
+            ) : hosted && checkoutKey ? (
+              <div className="flex flex-wrap gap-3">
+                {prices.map((price) => (
+                  <Form method="post" key={price.id} reloadDocument>
+                    <input type="hidden" name="intent" value="checkout" />
+                    <input type="hidden" name="planId" value={price.id} />
+                    <input type="hidden" name="checkoutKey" value={checkoutKey} />
+                    {/* Stripe's page is another site: the whole document goes there. */}
+                    <SubmitButton pending={pending} pendingLabel="お支払いページへ移動しています…">
+                      {price.interval === 'year' ? '年額で申し込む' : '月額で申し込む'}
+                    </SubmitButton>
+                  </Form>
+                ))}
+              </div>
             ) : (
               <div className="flex flex-wrap gap-3">
                 {prices.map((price) => (
@@ -220,8 +303,6 @@ type CurrentSubscriptionData = NonNullable<Route.ComponentProps['loaderData']['s
 
 function CurrentSubscription(props: { subscription: CurrentSubscriptionData; pending: boolean }) {
   const { subscription, pending } = props
-  const otherPlan: PaidPlanId =
-    subscription.planId === 'premium-monthly' ? 'premium-yearly' : 'premium-monthly'
   return (
     <div className="flex flex-col gap-3 text-sm">
       <p className="font-semibold">現在のプラン: {subscription.planName}</p>
@@ -241,33 +322,52 @@ function CurrentSubscription(props: { subscription: CurrentSubscriptionData; pen
           お支払い方法: {cardBrandLabel(subscription.card.brand)} 末尾 {subscription.card.last4}
         </p>
       )}
-      <div className="flex flex-wrap gap-3">
-        {subscription.status === 'active' && (
-          <>
-            <Form method="post">
-              <input type="hidden" name="intent" value="switch" />
-              <input type="hidden" name="planId" value={otherPlan} />
-              <SubmitButton pending={pending} pendingLabel="変更しています…" variant="secondary">
-                {otherPlan === 'premium-yearly' ? '年額プランに変更' : '月額プランに変更'}
-              </SubmitButton>
-            </Form>
-            <Form method="post">
-              <input type="hidden" name="intent" value="cancel" />
-              <SubmitButton pending={pending} pendingLabel="解約しています…" variant="secondary">
-                解約する
-              </SubmitButton>
-            </Form>
-          </>
-        )}
-        {subscription.status === 'cancel_at_period_end' && (
+      {subscription.managedByGateway ? (
+        <Form method="post" reloadDocument>
+          <input type="hidden" name="intent" value="portal" />
+          <SubmitButton pending={pending} pendingLabel="移動しています…" variant="secondary">
+            お支払い方法の変更・解約
+          </SubmitButton>
+        </Form>
+      ) : (
+        <InAppChanges subscription={subscription} pending={pending} />
+      )}
+    </div>
+  )
+}
+
+/** The embedded gateway's changes, made here (Stripe's are made on its portal). */
+function InAppChanges(props: { subscription: CurrentSubscriptionData; pending: boolean }) {
+  const { subscription, pending } = props
+  const otherPlan: PaidPlanId =
+    subscription.planId === 'premium-monthly' ? 'premium-yearly' : 'premium-monthly'
+  return (
+    <div className="flex flex-wrap gap-3">
+      {subscription.status === 'active' && (
+        <>
           <Form method="post">
-            <input type="hidden" name="intent" value="resume" />
-            <SubmitButton pending={pending} pendingLabel="再開しています…">
-              解約を取り消す
+            <input type="hidden" name="intent" value="switch" />
+            <input type="hidden" name="planId" value={otherPlan} />
+            <SubmitButton pending={pending} pendingLabel="変更しています…" variant="secondary">
+              {otherPlan === 'premium-yearly' ? '年額プランに変更' : '月額プランに変更'}
             </SubmitButton>
           </Form>
-        )}
-      </div>
+          <Form method="post">
+            <input type="hidden" name="intent" value="cancel" />
+            <SubmitButton pending={pending} pendingLabel="解約しています…" variant="secondary">
+              解約する
+            </SubmitButton>
+          </Form>
+        </>
+      )}
+      {subscription.status === 'cancel_at_period_end' && (
+        <Form method="post">
+          <input type="hidden" name="intent" value="resume" />
+          <SubmitButton pending={pending} pendingLabel="再開しています…">
+            解約を取り消す
+          </SubmitButton>
+        </Form>
+      )}
     </div>
   )
 }
