@@ -1,21 +1,24 @@
 /**
- * `npm run bench` (realtime, issue 17 item 7): the /realtime endpoint next to a bare `ws` relay
- * (ws-relay.ts) in the same run, printed as ratios; not a test.
+ * `npm run bench` (realtime, issue 17 item 7): the /realtime endpoint next to a bare `ws` server
+ * (ws-relay.ts) in the same run, each figure printed beside the bare one with its goal (latency
+ * at most 2× the bare server's, throughput at least half of it); not a test.
  *
  * - idle: BENCH_REALTIME_IDLE (default 2,000) signed-in sockets held open on one instance,
- *   memory per socket (RSS and heap after a full GC) against as many on the bare relay;
- * - publish → B: an event the server publishes (asked over IPC) to B's socket, at
- *   BENCH_REALTIME_RATE (default 200) per second, against the bare relay sending the same frame:
- *   the realtime layer alone;
+ *   memory per socket (RSS and heap after a full GC) against as many on the bare server;
+ * - publish → B: an event the server publishes (asked over IPC, both sides) to B's socket: the
+ *   realtime layer alone, like for like;
  * - A writes → B: a direct message sent through /api (stored in its transaction) to the other
- *   member's socket event (`message.created`), against a bare frame from A's socket to B's
- *   through the relay: the product path;
- *   each with p50/p99 from the scheduled send (open loop), then the most deliveries per second
- *   with 8 senders each waiting for its delivery (closed loop);
+ *   member's socket event, against a bare HTTP POST that stores the message in SQLite the same
+ *   way (its own transaction) and sends it to B's socket: store-then-deliver on both sides;
+ *   each with p50/p99 from the scheduled send at BENCH_REALTIME_RATE (default 200) per second
+ *   (open loop), then the most deliveries per second with 8 senders each waiting for its
+ *   delivery (closed loop), and the servers' CPU time per delivery;
  * - the same two across two instances through Redis (the machine's, BENCH_REDIS_URL), against
- *   two bare relays joined through Redis.
+ *   two bare servers joined through Redis.
  *
- * BENCH_DURATION_S (default 5) is each row's length. Every server runs in its own process.
+ * The output says what each side does per delivery. BENCH_DURATION_S (default 5) is each
+ * phase's length; BENCH_REALTIME_ROWS (idle,publish,write) runs a subset, e.g. while profiling
+ * with BENCH_CPU_PROF. Every server runs in its own process.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -91,8 +94,16 @@ async function appSocket(server: Server, user: User): Promise<WebSocket> {
   return socket
 }
 
-const sleepUntil = (at: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())))
+/**
+ * Resolves at `at` or just after, never before: a timer fires on the loop's millisecond clock
+ * and can run up to a millisecond early by `performance.now()`, which made sends start before
+ * their scheduled time (negative latencies); the last stretch is spun with setImmediate.
+ */
+async function sleepUntil(at: number): Promise<void> {
+  const wait = at - performance.now() - 1
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+  while (performance.now() < at) await new Promise((resolve) => setImmediate(resolve))
+}
 
 /** Open loop: deliveries scheduled at `rate` per second over the lanes; latency from schedule. */
 async function latency(lanes: Lane[], rate: number, durationS: number) {
@@ -122,7 +133,7 @@ async function latency(lanes: Lane[], rate: number, durationS: number) {
 }
 
 /** Closed loop: each lane sends, waits for its delivery, and sends again, for `durationS`. */
-async function throughput(lanes: Lane[], durationS: number): Promise<number> {
+async function throughput(lanes: Lane[], durationS: number) {
   const until = performance.now() + durationS * 1000
   let delivered = 0
   await Promise.all(
@@ -135,7 +146,7 @@ async function throughput(lanes: Lane[], durationS: number): Promise<number> {
       }
     }),
   )
-  return delivered / durationS
+  return { rate: delivered / durationS, count: delivered }
 }
 
 /** Lanes through the app: fan k writes to host k in their room on `writeOn`; host k listens on `listenOn`. */
@@ -186,17 +197,28 @@ async function publishLanes(
   return lanes
 }
 
-/** Lanes through bare relays: sender k on `sendTo`, receiver k on `listenOn`. */
-async function relayLanes(sendTo: Server, listenOn: Server, count: number, tag: string) {
+/**
+ * Lanes through bare relays: sender k POSTs a message to `writeTo`, which stores it and sends it
+ * to receiver k on `listenOn` (ws-relay.ts).
+ */
+async function bareWriteLanes(writeTo: Server, listenOn: Server, count: number, tag: string) {
   const lanes: Lane[] = []
+  const url = `${writeTo.url.replace(/^ws:/, 'http:')}/messages`
   for (let index = 0; index < count; index++) {
+    const from = `${tag}-a${index}`
     const to = `${tag}-b${index}`
-    const sender = await open(`${sendTo.url}/?id=${tag}-a${index}`)
     const socket = await open(`${listenOn.url}/?id=${to}`)
-    const frame = JSON.stringify({ to, type: 'notifications.count', data: { unread: 1 } })
     lanes.push({
-      receiver: receiver(socket, () => true),
-      send: async () => sender.send(frame),
+      receiver: receiver(socket, (frame) => frame.startsWith('{"type":"message.created"')),
+      send: async () => {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ from, to, body: 'ベンチマークのメッセージ' }),
+        })
+        await response.json()
+        if (!response.ok) throw new BenchError(`POST /messages answered ${response.status}`)
+      },
     })
   }
   // Joined through Redis: give the subscriptions a moment.
@@ -226,9 +248,76 @@ async function idleMemory(server: Server, connect: (index: number) => Promise<We
 const ms = (value: number) => value.toFixed(2)
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`
 
+/** One side of a row: its lanes, and the servers whose CPU time its deliveries cost. */
+type Side = { lanes: Lane[]; servers: Server[] }
+
+type SideResult = {
+  p50: number
+  p99: number
+  rate: number
+  /** Server CPU time (all of the side's servers) per delivery, over both phases, in µs. */
+  cpuMicros: number
+}
+
+async function cpuOf(servers: Server[]): Promise<number> {
+  const times = await Promise.all(servers.map((server) => server.cpuMicros()))
+  return times.reduce((sum, time) => sum + time, 0)
+}
+
+async function measureSide(side: () => Promise<Side>): Promise<SideResult> {
+  const { lanes, servers } = await side()
+  const cpuBefore = await cpuOf(servers)
+  const measured = await latency(lanes, RATE, settings.durationS)
+  const most = await throughput(lanes, settings.durationS)
+  const cpu = (await cpuOf(servers)) - cpuBefore
+  closeLanes(lanes)
+  return {
+    p50: measured.p50,
+    p99: measured.p99,
+    rate: most.rate,
+    cpuMicros: cpu / (measured.count + most.count),
+  }
+}
+
+/** A figure beside its bare one, and whether it meets the goal (`at most` or `at least` × bare). */
+function verdict(app: number, bare: number, goal: number, direction: 'at most' | 'at least') {
+  const ratio = app / bare
+  const met = direction === 'at most' ? ratio <= goal : ratio >= goal
+  return `${ratio.toFixed(2)}× ${met ? 'met' : 'BELOW'}`
+}
+
+/** Which rows to run: BENCH_REALTIME_ROWS, a comma-separated subset of idle,publish,write. */
+function selectedRows(): Set<string> {
+  const all = ['idle', 'publish', 'write']
+  const chosen = (process.env.BENCH_REALTIME_ROWS ?? all.join(','))
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean)
+  const unknown = chosen.filter((name) => !all.includes(name))
+  if (unknown.length > 0 || chosen.length === 0) {
+    throw new BenchError(`BENCH_REALTIME_ROWS must name some of ${all.join(', ')}`)
+  }
+  return new Set(chosen)
+}
+
+const PUBLISH_WORK = {
+  app: "IPC message → realtime.publish (JSON.stringify of the event once) → the fan-out → each of the user's sockets: readyState and backlog checks, ws send",
+  bare: 'IPC message → JSON.stringify of the event → ws send to the named socket',
+}
+const PUBLISH_REDIS_WORK = {
+  app: `${PUBLISH_WORK.app.replace(' → each of', ', no local socket → Redis PUBLISH of an envelope; the other instance parses it → each of')}`,
+  bare: 'IPC message → JSON.stringify of the event, no local socket → Redis PUBLISH of an envelope; the other relay parses it → ws send',
+}
+const WRITE_WORK = {
+  app: 'HTTP POST /api/dms/rooms/{id}/messages: Origin check, session (JWT verify, user lookup), rate limit, zod, a transaction (membership and block, room version, insert, read marker, the stored row read back), 201 with the message; then message.created and room.read to both members',
+  bare: 'HTTP POST /messages: JSON.parse, a transaction with one INSERT (node:sqlite, WAL, synchronous=NORMAL, as the app), 201 with the message; then message.created to the recipient',
+}
+
 async function main(): Promise<number> {
+  const rowsToRun = selectedRows()
   const servers: Server[] = []
   const dataDir = await mkdtemp(path.join(tmpdir(), 'techlab-bench-realtime-'))
+  const bareDataDir = await mkdtemp(path.join(tmpdir(), 'techlab-bench-ws-relay-'))
   const start = async (name: string, environment: Record<string, string>) => {
     const server = await startServer(settings.cpuProfDir, name, {
       type: 'start',
@@ -254,6 +343,7 @@ async function main(): Promise<number> {
       server: 'ws-relay',
       redisUrl,
       channel: `bench:ws-relay:${process.pid}`,
+      dataDir: bareDataDir,
     })
     servers.push(server)
     return server
@@ -266,54 +356,66 @@ async function main(): Promise<number> {
       const cookie = amplifyCookieHeader(CLIENT_ID, username, tokens)
       return { username, cookie, id: subOf(tokens.accessToken) }
     }
-    const idlers = [await user('idle_a'), await user('idle_b'), await user('idle_c')]
     const fans = await Promise.all(Array.from({ length: LANES }, (_, k) => user(`fan_${k}`)))
     const hosts = await Promise.all(Array.from({ length: LANES }, (_, k) => user(`host_${k}`)))
 
     console.log(
-      `\nrealtime: ${IDLE} idle sockets; ${RATE} deliveries/s over ${LANES} pairs for ` +
-        `${settings.durationS} s per row; Node ${process.version}\n`,
+      `\nrealtime: ${RATE} deliveries/s offered over ${LANES} pairs, then ${LANES} senders in a ` +
+        `closed loop, ${settings.durationS} s each per row and side; Node ${process.version}\n`,
     )
-    const appIdle = await idleMemory(app, (index) =>
-      appSocket(app, idlers[index % idlers.length] as User),
-    )
-    const bareIdle = await idleMemory(bare, (index) => open(`${bare.url}/?id=idle-${index}`))
-    console.log(
-      `  idle: app ${kib(appIdle.rss)} RSS, ${kib(appIdle.heap)} heap per socket; ` +
-        `bare ${kib(bareIdle.rss)} RSS, ${kib(bareIdle.heap)} heap`,
-    )
+    let idle:
+      | { app: { rss: number; heap: number }; bare: { rss: number; heap: number } }
+      | undefined
+    if (rowsToRun.has('idle')) {
+      const idlers = [await user('idle_a'), await user('idle_b'), await user('idle_c')]
+      const appIdle = await idleMemory(app, (index) =>
+        appSocket(app, idlers[index % idlers.length] as User),
+      )
+      const bareIdle = await idleMemory(bare, (index) => open(`${bare.url}/?id=idle-${index}`))
+      idle = { app: appIdle, bare: bareIdle }
+      console.log(
+        `  idle: app ${kib(appIdle.rss)} RSS, ${kib(appIdle.heap)} heap per socket; ` +
+          `bare ${kib(bareIdle.rss)} RSS, ${kib(bareIdle.heap)} heap`,
+      )
+    }
 
     const rows: string[][] = []
+    const work: string[] = []
     const compare = async (
       name: string,
-      appSide: () => Promise<Lane[]>,
-      bareSide: () => Promise<Lane[]>,
-      rate: number,
+      perMessage: { app: string; bare: string },
+      appSide: () => Promise<Side>,
+      bareSide: () => Promise<Side>,
     ) => {
-      const appLanesNow = await appSide()
-      const appLatency = await latency(appLanesNow, rate, settings.durationS)
-      const appRate = await throughput(appLanesNow, settings.durationS)
-      closeLanes(appLanesNow)
-      const bareLanesNow = await bareSide()
-      const bareLatency = await latency(bareLanesNow, rate, settings.durationS)
-      const bareRate = await throughput(bareLanesNow, settings.durationS)
-      closeLanes(bareLanesNow)
-      const latencyRatio = appLatency.p50 / bareLatency.p50
-      const rateRatio = appRate / bareRate
+      // Alternate which goes first, so a drifting machine does not favour one side.
+      let appResult: SideResult
+      let bareResult: SideResult
+      if (rows.length % 2 === 0) {
+        appResult = await measureSide(appSide)
+        bareResult = await measureSide(bareSide)
+      } else {
+        bareResult = await measureSide(bareSide)
+        appResult = await measureSide(appSide)
+      }
       rows.push([
         name,
-        ms(appLatency.p50),
-        ms(appLatency.p99),
-        format(appRate),
-        ms(bareLatency.p50),
-        ms(bareLatency.p99),
-        format(bareRate),
-        latencyRatio.toFixed(1),
-        (appLatency.p99 / bareLatency.p99).toFixed(1),
-        rateRatio.toFixed(2),
-        latencyRatio <= LATENCY_GOAL && rateRatio >= THROUGHPUT_GOAL ? 'met' : 'BELOW',
+        ms(appResult.p50),
+        ms(bareResult.p50),
+        verdict(appResult.p50, bareResult.p50, LATENCY_GOAL, 'at most'),
+        ms(appResult.p99),
+        ms(bareResult.p99),
+        verdict(appResult.p99, bareResult.p99, LATENCY_GOAL, 'at most'),
+        format(appResult.rate),
+        format(bareResult.rate),
+        verdict(appResult.rate, bareResult.rate, THROUGHPUT_GOAL, 'at least'),
+        appResult.cpuMicros.toFixed(0),
+        bareResult.cpuMicros.toFixed(0),
       ])
-      console.log(`  ${name}: p50 ${ms(appLatency.p50)} ms vs ${ms(bareLatency.p50)} ms bare`)
+      work.push(`${name}\n    app:  ${perMessage.app}\n    bare: ${perMessage.bare}`)
+      console.log(
+        `  ${name}: p50 ${ms(appResult.p50)} ms vs ${ms(bareResult.p50)} ms bare; ` +
+          `${format(appResult.rate)}/s vs ${format(bareResult.rate)}/s`,
+      )
     }
 
     const appReceivers = (on: Server) =>
@@ -323,67 +425,106 @@ async function main(): Promise<number> {
         id: `${tag}-p${k}`,
         connect: () => open(`${on.url}/?id=${tag}-p${k}`),
       }))
-    await compare(
-      'publish → B, one instance',
-      () => publishLanes(app, appReceivers(app)),
-      () => publishLanes(bare, bareReceivers(bare, 'one')),
-      RATE,
-    )
-    await compare(
-      'A writes → B, one instance',
-      () => appLanes(app, app, fans, hosts),
-      () => relayLanes(bare, bare, LANES, 'one'),
-      RATE,
-    )
+    if (rowsToRun.has('publish')) {
+      await compare(
+        'publish → B, one instance',
+        PUBLISH_WORK,
+        async () => ({ lanes: await publishLanes(app, appReceivers(app)), servers: [app] }),
+        async () => ({
+          lanes: await publishLanes(bare, bareReceivers(bare, 'one')),
+          servers: [bare],
+        }),
+      )
+    }
+    if (rowsToRun.has('write')) {
+      await compare(
+        'A writes → B, one instance',
+        WRITE_WORK,
+        async () => ({ lanes: await appLanes(app, app, fans, hosts), servers: [app] }),
+        async () => ({ lanes: await bareWriteLanes(bare, bare, LANES, 'one'), servers: [bare] }),
+      )
+    }
 
-    if (await redisReachable(REDIS_URL, 'bench/realtime.ts')) {
+    if (
+      (rowsToRun.has('publish') || rowsToRun.has('write')) &&
+      (await redisReachable(REDIS_URL, 'bench/realtime.ts'))
+    ) {
       const first = await start('app + Redis (1)', { REDIS_URL })
       const second = await start('app + Redis (2)', { REDIS_URL })
       const bareFirst = await relay('bare relay + Redis (1)', REDIS_URL)
       const bareSecond = await relay('bare relay + Redis (2)', REDIS_URL)
-      await compare(
-        'publish → B, two instances via Redis',
-        () => publishLanes(first, appReceivers(second)),
-        () => publishLanes(bareFirst, bareReceivers(bareSecond, 'two')),
-        RATE,
-      )
-      await compare(
-        'A writes → B, two instances via Redis',
-        () => appLanes(first, second, fans, hosts),
-        () => relayLanes(bareFirst, bareSecond, LANES, 'two'),
-        RATE,
-      )
+      if (rowsToRun.has('publish')) {
+        await compare(
+          'publish → B, two instances via Redis',
+          PUBLISH_REDIS_WORK,
+          async () => ({
+            lanes: await publishLanes(first, appReceivers(second)),
+            servers: [first, second],
+          }),
+          async () => ({
+            lanes: await publishLanes(bareFirst, bareReceivers(bareSecond, 'two')),
+            servers: [bareFirst, bareSecond],
+          }),
+        )
+      }
+      if (rowsToRun.has('write')) {
+        await compare(
+          'A writes → B, two instances via Redis',
+          {
+            app: `${WRITE_WORK.app}, through Redis to the other instance`,
+            bare: `${WRITE_WORK.bare}, through Redis to the other relay (one SQLite file for both, as the apps)`,
+          },
+          async () => ({
+            lanes: await appLanes(first, second, fans, hosts),
+            servers: [first, second],
+          }),
+          async () => ({
+            lanes: await bareWriteLanes(bareFirst, bareSecond, LANES, 'two'),
+            servers: [bareFirst, bareSecond],
+          }),
+        )
+      }
     }
 
-    printTable(
-      [
-        'row',
-        'p50 ms',
-        'p99 ms',
-        'max/s',
-        'bare p50 ms',
-        'bare p99 ms',
-        'bare max/s',
-        `p50 ratio (goal ≤ ${LATENCY_GOAL})`,
-        'p99 ratio',
-        `max/s ratio (goal ≥ ${THROUGHPUT_GOAL})`,
-        'goals',
-      ],
-      rows,
-    )
+    if (rows.length > 0) {
+      printTable(
+        [
+          'row',
+          'p50 ms',
+          'bare p50',
+          `p50 ≤ ${LATENCY_GOAL}×`,
+          'p99 ms',
+          'bare p99',
+          `p99 ≤ ${LATENCY_GOAL}×`,
+          'max/s',
+          'bare max/s',
+          `max/s ≥ ${THROUGHPUT_GOAL}×`,
+          'server µs/delivery',
+          'bare µs/delivery',
+        ],
+        rows,
+      )
+    }
+    if (idle) {
+      console.log(
+        `\nidle sockets: app ${kib(idle.app.rss)} RSS and ${kib(idle.app.heap)} heap per socket ` +
+          `(${IDLE} held); bare ws ${kib(idle.bare.rss)} and ${kib(idle.bare.heap)}.`,
+      )
+    }
     console.log(
-      `\nidle sockets: app ${kib(appIdle.rss)} RSS and ${kib(appIdle.heap)} heap per socket ` +
-        `(${IDLE} held); bare ws ${kib(bareIdle.rss)} and ${kib(bareIdle.heap)}.` +
-        '\nlatency from the scheduled send at the offered rate (open loop); max/s with ' +
-        `${LANES} senders each waiting for its delivery (closed loop). "publish → B": the ` +
-        'server publishes an event (asked over IPC, both sides): the realtime layer alone. ' +
-        '"A writes → B": a direct message sent through /api (session, limit, transaction) and ' +
-        "its event, against a frame from A's socket the bare relay forwards as it is.",
+      `\nlatency: from each delivery's scheduled time at ${RATE}/s (open loop) to its frame's ` +
+        `arrival at B; max/s: ${LANES} senders each waiting for its delivery (closed loop); ` +
+        'server µs/delivery: CPU time of the side’s server processes over both phases, per ' +
+        'delivery (steadier than latency on a shared machine). Goals (issue 17 item 7): ' +
+        `latency ≤ ${LATENCY_GOAL}× bare, throughput ≥ ${THROUGHPUT_GOAL}× bare.` +
+        '\nwhat each side does per delivery:',
     )
+    for (const line of work) console.log(`  ${line}`)
     return 0
   } finally {
     await Promise.all(servers.map((server) => server.close()))
     await rm(dataDir, { recursive: true, force: true })
+    await rm(bareDataDir, { recursive: true, force: true })
   }
 }
 
