@@ -14,7 +14,9 @@
  *   (open loop), then the most deliveries per second with 8 senders each waiting for its
  *   delivery (closed loop), and the servers' CPU time per delivery;
  * - the same two across two instances through Redis (the machine's, BENCH_REDIS_URL), against
- *   two bare servers joined through Redis.
+ *   two bare servers joined through Redis; both pairs store in a fresh PostgreSQL database of
+ *   BENCH_DATABASE_URL's server (default the machine's; one SQLite file if unreachable), as
+ *   instances behind a balancer do.
  *
  * The output says what each side does per delivery. BENCH_DURATION_S (default 5) is each
  * phase's length; BENCH_REALTIME_ROWS (idle,publish,write) runs a subset, e.g. while profiling
@@ -24,6 +26,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import WebSocket from 'ws'
+import { createPostgresDatabase } from '#db/test-support.ts'
 import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import { pageHeaders, realtimeUrl, subOf } from '#tests/support/realtime.ts'
 import { redisReachable } from '#tests/support/redis.ts'
@@ -35,6 +38,7 @@ import { BenchError, runBench, type Server, startServer } from './servers.ts'
 const IDLE = Math.round(positiveNumber('BENCH_REALTIME_IDLE', 2_000))
 const RATE = positiveNumber('BENCH_REALTIME_RATE', 200)
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'
+const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const LANES = 8
 const LATENCY_GOAL = 2
 const THROUGHPUT_GOAL = 0.5
@@ -337,22 +341,24 @@ async function main(): Promise<number> {
     servers.push(server)
     return server
   }
-  const relay = async (name: string, redisUrl?: string) => {
+  const relay = async (name: string, redisUrl?: string, databaseUrl?: string) => {
     const server = await startServer(undefined, name, {
       type: 'start',
       server: 'ws-relay',
       redisUrl,
       channel: `bench:ws-relay:${process.pid}`,
       dataDir: bareDataDir,
+      databaseUrl,
     })
     servers.push(server)
     return server
   }
+  const databases: { url: string; drop(): Promise<void> }[] = []
   try {
     const app = await start('app', {})
     const bare = await relay('bare ws relay')
-    const user = async (username: string): Promise<User> => {
-      const tokens = await signedInUser(app, username)
+    const user = async (username: string, on: Server = app): Promise<User> => {
+      const tokens = await signedInUser(on, username)
       const cookie = amplifyCookieHeader(CLIENT_ID, username, tokens)
       return { username, cookie, id: subOf(tokens.accessToken) }
     }
@@ -381,6 +387,7 @@ async function main(): Promise<number> {
 
     const rows: string[][] = []
     const work: string[] = []
+    let twoInstanceStore = ''
     const compare = async (
       name: string,
       perMessage: { app: string; bare: string },
@@ -418,8 +425,8 @@ async function main(): Promise<number> {
       )
     }
 
-    const appReceivers = (on: Server) =>
-      hosts.map((host) => ({ id: host.id, connect: () => appSocket(on, host) }))
+    const appReceivers = (on: Server, receivers = hosts) =>
+      receivers.map((host) => ({ id: host.id, connect: () => appSocket(on, host) }))
     const bareReceivers = (on: Server, tag: string) =>
       hosts.map((_, k) => ({
         id: `${tag}-p${k}`,
@@ -449,16 +456,33 @@ async function main(): Promise<number> {
       (rowsToRun.has('publish') || rowsToRun.has('write')) &&
       (await redisReachable(REDIS_URL, 'bench/realtime.ts'))
     ) {
-      const first = await start('app + Redis (1)', { REDIS_URL })
-      const second = await start('app + Redis (2)', { REDIS_URL })
-      const bareFirst = await relay('bare relay + Redis (1)', REDIS_URL)
-      const bareSecond = await relay('bare relay + Redis (2)', REDIS_URL)
+      // Instances behind a balancer share PostgreSQL (issue 17 item 3), not a SQLite file: two
+      // processes on one file wait for each other's write lock with their event loops blocked.
+      const appDatabase = await postgresDatabase()
+      const bareDatabase = appDatabase && (await postgresDatabase())
+      if (appDatabase) databases.push(appDatabase)
+      if (bareDatabase) databases.push(bareDatabase)
+      twoInstanceStore = appDatabase
+        ? 'PostgreSQL (a pool of 10 per process)'
+        : 'one SQLite file (PostgreSQL unreachable)'
+      const appsOn: Record<string, string> = appDatabase ? { DATABASE_URL: appDatabase.url } : {}
+      const first = await start('app + Redis (1)', { REDIS_URL, ...appsOn })
+      const second = await start('app + Redis (2)', { REDIS_URL, ...appsOn })
+      const bareFirst = await relay('bare relay + Redis (1)', REDIS_URL, bareDatabase?.url)
+      const bareSecond = await relay('bare relay + Redis (2)', REDIS_URL, bareDatabase?.url)
+      // Users of the database these instances use.
+      const twoFans = appDatabase
+        ? await Promise.all(fans.map((fan) => user(fan.username, first)))
+        : fans
+      const twoHosts = appDatabase
+        ? await Promise.all(hosts.map((host) => user(host.username, first)))
+        : hosts
       if (rowsToRun.has('publish')) {
         await compare(
           'publish → B, two instances via Redis',
           PUBLISH_REDIS_WORK,
           async () => ({
-            lanes: await publishLanes(first, appReceivers(second)),
+            lanes: await publishLanes(first, appReceivers(second, twoHosts)),
             servers: [first, second],
           }),
           async () => ({
@@ -471,11 +495,11 @@ async function main(): Promise<number> {
         await compare(
           'A writes → B, two instances via Redis',
           {
-            app: `${WRITE_WORK.app}, through Redis to the other instance`,
-            bare: `${WRITE_WORK.bare}, through Redis to the other relay (one SQLite file for both, as the apps)`,
+            app: `${WRITE_WORK.app}, through Redis to the other instance; both instances on ${twoInstanceStore}`,
+            bare: `${WRITE_WORK.bare.replace('node:sqlite, WAL, synchronous=NORMAL, as the app', `${twoInstanceStore}, as the apps`)}, through Redis to the other relay`,
           },
           async () => ({
-            lanes: await appLanes(first, second, fans, hosts),
+            lanes: await appLanes(first, second, twoFans, twoHosts),
             servers: [first, second],
           }),
           async () => ({
@@ -525,6 +549,17 @@ async function main(): Promise<number> {
     await Promise.all(servers.map((server) => server.close()))
     await rm(dataDir, { recursive: true, force: true })
     await rm(bareDataDir, { recursive: true, force: true })
+    await Promise.all(databases.map((database) => database.drop()))
+  }
+}
+
+/** A fresh PostgreSQL database on BENCH_DATABASE_URL's server, or undefined if unreachable. */
+async function postgresDatabase() {
+  try {
+    return await createPostgresDatabase(POSTGRES_URL)
+  } catch (error) {
+    console.log(`note: PostgreSQL at ${POSTGRES_URL} unreachable (${String(error)})`)
+    return undefined
   }
 }
 
