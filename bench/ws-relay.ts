@@ -87,7 +87,13 @@ export async function startWsRelay({
   databaseUrl,
 }: WsRelayOptions) {
   const messages = await messageStore(dataDir, databaseUrl)
-  const http = createServer((request, response) => void answer(request, response))
+  const http = createServer((request, response) => {
+    // A failure is the bench's to see (a non-2xx answer), not a crashed baseline.
+    answer(request, response).catch((error: unknown) => {
+      console.error('ws-relay: POST /messages failed', error)
+      response.writeHead(500).end()
+    })
+  })
   const server = new WebSocketServer({ server: http, perMessageDeflate: false })
   const clients = new Map<string, WebSocket>()
   const origin = randomUUID()
@@ -117,9 +123,13 @@ export async function startWsRelay({
       response.writeHead(404).end()
       return
     }
-    let text = ''
-    for await (const chunk of request) text += chunk
-    const { from, to, body } = JSON.parse(text) as { from: string; to: string; body: string }
+    const chunks: Buffer[] = []
+    for await (const chunk of request) chunks.push(chunk as Buffer)
+    const { from, to, body } = JSON.parse(Buffer.concat(chunks).toString()) as {
+      from: string
+      to: string
+      body: string
+    }
     const message: Message = { id: randomUUID(), from, to, body, createdAt: Date.now() }
     await messages.store(message)
     relay(to, JSON.stringify({ type: 'message.created', data: message }))
