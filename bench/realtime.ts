@@ -5,6 +5,8 @@
  *
  * - idle: BENCH_REALTIME_IDLE (default 2,000) signed-in sockets held open on one instance,
  *   memory per socket (RSS and heap after a full GC) against as many on the bare server;
+ * - noise: the bare server against a second one, the row's two sides equal: how far apart the
+ *   machine alone puts them in this run (a shared machine can give BELOW to equal sides);
  * - publish → B: an event the server publishes (asked over IPC, both sides) to B's socket: the
  *   realtime layer alone, like for like;
  * - A writes → B: a direct message sent through /api (stored in its transaction) to the other
@@ -19,8 +21,8 @@
  *   instances behind a balancer do.
  *
  * The output says what each side does per delivery. BENCH_DURATION_S (default 5) is each
- * phase's length; BENCH_REALTIME_ROWS (idle,publish,write) runs a subset, e.g. while profiling
- * with BENCH_CPU_PROF. Every server runs in its own process.
+ * phase's length; BENCH_REALTIME_ROWS (idle,noise,publish,write) runs a subset, e.g. while
+ * profiling with BENCH_CPU_PROF. Every server runs in its own process.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -290,9 +292,9 @@ function verdict(app: number, bare: number, goal: number, direction: 'at most' |
   return `${ratio.toFixed(2)}× ${met ? 'met' : 'BELOW'}`
 }
 
-/** Which rows to run: BENCH_REALTIME_ROWS, a comma-separated subset of idle,publish,write. */
+/** Which rows to run: BENCH_REALTIME_ROWS, a comma-separated subset of idle,noise,publish,write. */
 function selectedRows(): Set<string> {
-  const all = ['idle', 'publish', 'write']
+  const all = ['idle', 'noise', 'publish', 'write']
   const chosen = (process.env.BENCH_REALTIME_ROWS ?? all.join(','))
     .split(',')
     .map((name) => name.trim())
@@ -432,6 +434,23 @@ async function main(): Promise<number> {
         id: `${tag}-p${k}`,
         connect: () => open(`${on.url}/?id=${tag}-p${k}`),
       }))
+    if (rowsToRun.has('noise')) {
+      // The same bare server on both sides: how far apart two equal sides land on this machine
+      // now, and so which verdicts below the noise alone could give.
+      const twin = await relay('bare ws relay (twin)')
+      await compare(
+        'noise: bare vs bare, publish → B',
+        { app: `the bare side's work, on a second bare server`, bare: PUBLISH_WORK.bare },
+        async () => ({
+          lanes: await publishLanes(twin, bareReceivers(twin, 'twin')),
+          servers: [twin],
+        }),
+        async () => ({
+          lanes: await publishLanes(bare, bareReceivers(bare, 'one')),
+          servers: [bare],
+        }),
+      )
+    }
     if (rowsToRun.has('publish')) {
       await compare(
         'publish → B, one instance',
