@@ -1,26 +1,34 @@
 /**
- * `npm run bench` (realtime, issue 17 item 7): the /realtime endpoint next to a bare `ws` relay
- * (ws-relay.ts) in the same run, printed as ratios; not a test.
+ * `npm run bench` (realtime, issue 17 item 7): the /realtime endpoint next to a bare `ws` server
+ * (ws-relay.ts) in the same run, each figure printed beside the bare one with its goal (latency
+ * at most 2× the bare server's, throughput at least half of it); not a test.
  *
  * - idle: BENCH_REALTIME_IDLE (default 2,000) signed-in sockets held open on one instance,
- *   memory per socket (RSS and heap after a full GC) against as many on the bare relay;
- * - publish → B: an event the server publishes (asked over IPC) to B's socket, at
- *   BENCH_REALTIME_RATE (default 200) per second, against the bare relay sending the same frame:
- *   the realtime layer alone;
+ *   memory per socket (RSS and heap after a full GC) against as many on the bare server;
+ * - noise: the bare server against a second one, the row's two sides equal: how far apart the
+ *   machine alone puts them in this run (a shared machine can give BELOW to equal sides);
+ * - publish → B: an event the server publishes (asked over IPC, both sides) to B's socket: the
+ *   realtime layer alone, like for like;
  * - A writes → B: a direct message sent through /api (stored in its transaction) to the other
- *   member's socket event (`message.created`), against a bare frame from A's socket to B's
- *   through the relay: the product path;
- *   each with p50/p99 from the scheduled send (open loop), then the most deliveries per second
- *   with 8 senders each waiting for its delivery (closed loop);
+ *   member's socket event, against a bare HTTP POST that stores the message in SQLite the same
+ *   way (its own transaction) and sends it to B's socket: store-then-deliver on both sides;
+ *   each with p50/p99 from the scheduled send at BENCH_REALTIME_RATE (default 200) per second
+ *   (open loop), then the most deliveries per second with 8 senders each waiting for its
+ *   delivery (closed loop), and the servers' CPU time per delivery;
  * - the same two across two instances through Redis (the machine's, BENCH_REDIS_URL), against
- *   two bare relays joined through Redis.
+ *   two bare servers joined through Redis; both pairs store in a fresh PostgreSQL database of
+ *   BENCH_DATABASE_URL's server (default the machine's; one SQLite file if unreachable), as
+ *   instances behind a balancer do.
  *
- * BENCH_DURATION_S (default 5) is each row's length. Every server runs in its own process.
+ * The output says what each side does per delivery. BENCH_DURATION_S (default 5) is each
+ * phase's length; BENCH_REALTIME_ROWS (idle,noise,publish,write) runs a subset, e.g. while
+ * profiling with BENCH_CPU_PROF. Every server runs in its own process.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import WebSocket from 'ws'
+import { createPostgresDatabase } from '#db/test-support.ts'
 import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import { pageHeaders, realtimeUrl, subOf } from '#tests/support/realtime.ts'
 import { redisReachable } from '#tests/support/redis.ts'
@@ -32,6 +40,7 @@ import { BenchError, runBench, type Server, startServer } from './servers.ts'
 const IDLE = Math.round(positiveNumber('BENCH_REALTIME_IDLE', 2_000))
 const RATE = positiveNumber('BENCH_REALTIME_RATE', 200)
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'
+const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const LANES = 8
 const LATENCY_GOAL = 2
 const THROUGHPUT_GOAL = 0.5
@@ -91,8 +100,16 @@ async function appSocket(server: Server, user: User): Promise<WebSocket> {
   return socket
 }
 
-const sleepUntil = (at: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())))
+/**
+ * Resolves at `at` or just after, never before: a timer fires on the loop's millisecond clock
+ * and can run up to a millisecond early by `performance.now()`, which made sends start before
+ * their scheduled time (negative latencies); the last stretch is spun with setImmediate.
+ */
+async function sleepUntil(at: number): Promise<void> {
+  const wait = at - performance.now() - 1
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+  while (performance.now() < at) await new Promise((resolve) => setImmediate(resolve))
+}
 
 /** Open loop: deliveries scheduled at `rate` per second over the lanes; latency from schedule. */
 async function latency(lanes: Lane[], rate: number, durationS: number) {
@@ -122,7 +139,7 @@ async function latency(lanes: Lane[], rate: number, durationS: number) {
 }
 
 /** Closed loop: each lane sends, waits for its delivery, and sends again, for `durationS`. */
-async function throughput(lanes: Lane[], durationS: number): Promise<number> {
+async function throughput(lanes: Lane[], durationS: number) {
   const until = performance.now() + durationS * 1000
   let delivered = 0
   await Promise.all(
@@ -135,7 +152,7 @@ async function throughput(lanes: Lane[], durationS: number): Promise<number> {
       }
     }),
   )
-  return delivered / durationS
+  return { rate: delivered / durationS, count: delivered }
 }
 
 /** Lanes through the app: fan k writes to host k in their room on `writeOn`; host k listens on `listenOn`. */
@@ -186,17 +203,28 @@ async function publishLanes(
   return lanes
 }
 
-/** Lanes through bare relays: sender k on `sendTo`, receiver k on `listenOn`. */
-async function relayLanes(sendTo: Server, listenOn: Server, count: number, tag: string) {
+/**
+ * Lanes through bare relays: sender k POSTs a message to `writeTo`, which stores it and sends it
+ * to receiver k on `listenOn` (ws-relay.ts).
+ */
+async function bareWriteLanes(writeTo: Server, listenOn: Server, count: number, tag: string) {
   const lanes: Lane[] = []
+  const url = `${writeTo.url.replace(/^ws:/, 'http:')}/messages`
   for (let index = 0; index < count; index++) {
+    const from = `${tag}-a${index}`
     const to = `${tag}-b${index}`
-    const sender = await open(`${sendTo.url}/?id=${tag}-a${index}`)
     const socket = await open(`${listenOn.url}/?id=${to}`)
-    const frame = JSON.stringify({ to, type: 'notifications.count', data: { unread: 1 } })
     lanes.push({
-      receiver: receiver(socket, () => true),
-      send: async () => sender.send(frame),
+      receiver: receiver(socket, (frame) => frame.startsWith('{"type":"message.created"')),
+      send: async () => {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ from, to, body: 'ベンチマークのメッセージ' }),
+        })
+        await response.json()
+        if (!response.ok) throw new BenchError(`POST /messages answered ${response.status}`)
+      },
     })
   }
   // Joined through Redis: give the subscriptions a moment.
@@ -226,9 +254,76 @@ async function idleMemory(server: Server, connect: (index: number) => Promise<We
 const ms = (value: number) => value.toFixed(2)
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`
 
+/** One side of a row: its lanes, and the servers whose CPU time its deliveries cost. */
+type Side = { lanes: Lane[]; servers: Server[] }
+
+type SideResult = {
+  p50: number
+  p99: number
+  rate: number
+  /** Server CPU time (all of the side's servers) per delivery, over both phases, in µs. */
+  cpuMicros: number
+}
+
+async function cpuOf(servers: Server[]): Promise<number> {
+  const times = await Promise.all(servers.map((server) => server.cpuMicros()))
+  return times.reduce((sum, time) => sum + time, 0)
+}
+
+async function measureSide(side: () => Promise<Side>): Promise<SideResult> {
+  const { lanes, servers } = await side()
+  const cpuBefore = await cpuOf(servers)
+  const measured = await latency(lanes, RATE, settings.durationS)
+  const most = await throughput(lanes, settings.durationS)
+  const cpu = (await cpuOf(servers)) - cpuBefore
+  closeLanes(lanes)
+  return {
+    p50: measured.p50,
+    p99: measured.p99,
+    rate: most.rate,
+    cpuMicros: cpu / (measured.count + most.count),
+  }
+}
+
+/** A figure beside its bare one, and whether it meets the goal (`at most` or `at least` × bare). */
+function verdict(app: number, bare: number, goal: number, direction: 'at most' | 'at least') {
+  const ratio = app / bare
+  const met = direction === 'at most' ? ratio <= goal : ratio >= goal
+  return `${ratio.toFixed(2)}× ${met ? 'met' : 'BELOW'}`
+}
+
+/** Which rows to run: BENCH_REALTIME_ROWS, a comma-separated subset of idle,noise,publish,write. */
+function selectedRows(): Set<string> {
+  const all = ['idle', 'noise', 'publish', 'write']
+  const chosen = (process.env.BENCH_REALTIME_ROWS ?? all.join(','))
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean)
+  const unknown = chosen.filter((name) => !all.includes(name))
+  if (unknown.length > 0 || chosen.length === 0) {
+    throw new BenchError(`BENCH_REALTIME_ROWS must name some of ${all.join(', ')}`)
+  }
+  return new Set(chosen)
+}
+
+const PUBLISH_WORK = {
+  app: "IPC message → realtime.publish (JSON.stringify of the event once) → the fan-out → each of the user's sockets: readyState and backlog checks, ws send",
+  bare: 'IPC message → JSON.stringify of the event → ws send to the named socket',
+}
+const PUBLISH_REDIS_WORK = {
+  app: `${PUBLISH_WORK.app.replace(' → each of', ', no local socket → Redis PUBLISH of an envelope; the other instance parses it → each of')}`,
+  bare: 'IPC message → JSON.stringify of the event, no local socket → Redis PUBLISH of an envelope; the other relay parses it → ws send',
+}
+const WRITE_WORK = {
+  app: 'HTTP POST /api/dms/rooms/{id}/messages: Origin check, session (JWT verify, user lookup), rate limit, zod, a transaction (membership and block, room version, insert, read marker, the stored row read back), 201 with the message; then message.created and room.read to both members',
+  bare: 'HTTP POST /messages: JSON.parse, a transaction with one INSERT (node:sqlite, WAL, synchronous=NORMAL, as the app), 201 with the message; then message.created to the recipient',
+}
+
 async function main(): Promise<number> {
+  const rowsToRun = selectedRows()
   const servers: Server[] = []
   const dataDir = await mkdtemp(path.join(tmpdir(), 'techlab-bench-realtime-'))
+  const bareDataDir = await mkdtemp(path.join(tmpdir(), 'techlab-bench-ws-relay-'))
   const start = async (name: string, environment: Record<string, string>) => {
     const server = await startServer(settings.cpuProfDir, name, {
       type: 'start',
@@ -248,142 +343,242 @@ async function main(): Promise<number> {
     servers.push(server)
     return server
   }
-  const relay = async (name: string, redisUrl?: string) => {
+  const relay = async (name: string, redisUrl?: string, databaseUrl?: string) => {
     const server = await startServer(undefined, name, {
       type: 'start',
       server: 'ws-relay',
       redisUrl,
       channel: `bench:ws-relay:${process.pid}`,
+      dataDir: bareDataDir,
+      databaseUrl,
     })
     servers.push(server)
     return server
   }
+  const databases: { url: string; drop(): Promise<void> }[] = []
   try {
     const app = await start('app', {})
     const bare = await relay('bare ws relay')
-    const user = async (username: string): Promise<User> => {
-      const tokens = await signedInUser(app, username)
+    const user = async (username: string, on: Server = app): Promise<User> => {
+      const tokens = await signedInUser(on, username)
       const cookie = amplifyCookieHeader(CLIENT_ID, username, tokens)
       return { username, cookie, id: subOf(tokens.accessToken) }
     }
-    const idlers = [await user('idle_a'), await user('idle_b'), await user('idle_c')]
     const fans = await Promise.all(Array.from({ length: LANES }, (_, k) => user(`fan_${k}`)))
     const hosts = await Promise.all(Array.from({ length: LANES }, (_, k) => user(`host_${k}`)))
 
     console.log(
-      `\nrealtime: ${IDLE} idle sockets; ${RATE} deliveries/s over ${LANES} pairs for ` +
-        `${settings.durationS} s per row; Node ${process.version}\n`,
+      `\nrealtime: ${RATE} deliveries/s offered over ${LANES} pairs, then ${LANES} senders in a ` +
+        `closed loop, ${settings.durationS} s each per row and side; Node ${process.version}\n`,
     )
-    const appIdle = await idleMemory(app, (index) =>
-      appSocket(app, idlers[index % idlers.length] as User),
-    )
-    const bareIdle = await idleMemory(bare, (index) => open(`${bare.url}/?id=idle-${index}`))
-    console.log(
-      `  idle: app ${kib(appIdle.rss)} RSS, ${kib(appIdle.heap)} heap per socket; ` +
-        `bare ${kib(bareIdle.rss)} RSS, ${kib(bareIdle.heap)} heap`,
-    )
-
-    const rows: string[][] = []
-    const compare = async (
-      name: string,
-      appSide: () => Promise<Lane[]>,
-      bareSide: () => Promise<Lane[]>,
-      rate: number,
-    ) => {
-      const appLanesNow = await appSide()
-      const appLatency = await latency(appLanesNow, rate, settings.durationS)
-      const appRate = await throughput(appLanesNow, settings.durationS)
-      closeLanes(appLanesNow)
-      const bareLanesNow = await bareSide()
-      const bareLatency = await latency(bareLanesNow, rate, settings.durationS)
-      const bareRate = await throughput(bareLanesNow, settings.durationS)
-      closeLanes(bareLanesNow)
-      const latencyRatio = appLatency.p50 / bareLatency.p50
-      const rateRatio = appRate / bareRate
-      rows.push([
-        name,
-        ms(appLatency.p50),
-        ms(appLatency.p99),
-        format(appRate),
-        ms(bareLatency.p50),
-        ms(bareLatency.p99),
-        format(bareRate),
-        latencyRatio.toFixed(1),
-        (appLatency.p99 / bareLatency.p99).toFixed(1),
-        rateRatio.toFixed(2),
-        latencyRatio <= LATENCY_GOAL && rateRatio >= THROUGHPUT_GOAL ? 'met' : 'BELOW',
-      ])
-      console.log(`  ${name}: p50 ${ms(appLatency.p50)} ms vs ${ms(bareLatency.p50)} ms bare`)
+    let idle:
+      | { app: { rss: number; heap: number }; bare: { rss: number; heap: number } }
+      | undefined
+    if (rowsToRun.has('idle')) {
+      const idlers = [await user('idle_a'), await user('idle_b'), await user('idle_c')]
+      const appIdle = await idleMemory(app, (index) =>
+        appSocket(app, idlers[index % idlers.length] as User),
+      )
+      const bareIdle = await idleMemory(bare, (index) => open(`${bare.url}/?id=idle-${index}`))
+      idle = { app: appIdle, bare: bareIdle }
+      console.log(
+        `  idle: app ${kib(appIdle.rss)} RSS, ${kib(appIdle.heap)} heap per socket; ` +
+          `bare ${kib(bareIdle.rss)} RSS, ${kib(bareIdle.heap)} heap`,
+      )
     }
 
-    const appReceivers = (on: Server) =>
-      hosts.map((host) => ({ id: host.id, connect: () => appSocket(on, host) }))
+    const rows: string[][] = []
+    const work: string[] = []
+    let twoInstanceStore = ''
+    const compare = async (
+      name: string,
+      perMessage: { app: string; bare: string },
+      appSide: () => Promise<Side>,
+      bareSide: () => Promise<Side>,
+    ) => {
+      // Alternate which goes first, so a drifting machine does not favour one side.
+      let appResult: SideResult
+      let bareResult: SideResult
+      if (rows.length % 2 === 0) {
+        appResult = await measureSide(appSide)
+        bareResult = await measureSide(bareSide)
+      } else {
+        bareResult = await measureSide(bareSide)
+        appResult = await measureSide(appSide)
+      }
+      rows.push([
+        name,
+        ms(appResult.p50),
+        ms(bareResult.p50),
+        verdict(appResult.p50, bareResult.p50, LATENCY_GOAL, 'at most'),
+        ms(appResult.p99),
+        ms(bareResult.p99),
+        verdict(appResult.p99, bareResult.p99, LATENCY_GOAL, 'at most'),
+        format(appResult.rate),
+        format(bareResult.rate),
+        verdict(appResult.rate, bareResult.rate, THROUGHPUT_GOAL, 'at least'),
+        appResult.cpuMicros.toFixed(0),
+        bareResult.cpuMicros.toFixed(0),
+      ])
+      work.push(`${name}\n    app:  ${perMessage.app}\n    bare: ${perMessage.bare}`)
+      console.log(
+        `  ${name}: p50 ${ms(appResult.p50)} ms vs ${ms(bareResult.p50)} ms bare; ` +
+          `${format(appResult.rate)}/s vs ${format(bareResult.rate)}/s`,
+      )
+    }
+
+    const appReceivers = (on: Server, receivers = hosts) =>
+      receivers.map((host) => ({ id: host.id, connect: () => appSocket(on, host) }))
     const bareReceivers = (on: Server, tag: string) =>
       hosts.map((_, k) => ({
         id: `${tag}-p${k}`,
         connect: () => open(`${on.url}/?id=${tag}-p${k}`),
       }))
-    await compare(
-      'publish → B, one instance',
-      () => publishLanes(app, appReceivers(app)),
-      () => publishLanes(bare, bareReceivers(bare, 'one')),
-      RATE,
-    )
-    await compare(
-      'A writes → B, one instance',
-      () => appLanes(app, app, fans, hosts),
-      () => relayLanes(bare, bare, LANES, 'one'),
-      RATE,
-    )
-
-    if (await redisReachable(REDIS_URL, 'bench/realtime.ts')) {
-      const first = await start('app + Redis (1)', { REDIS_URL })
-      const second = await start('app + Redis (2)', { REDIS_URL })
-      const bareFirst = await relay('bare relay + Redis (1)', REDIS_URL)
-      const bareSecond = await relay('bare relay + Redis (2)', REDIS_URL)
+    if (rowsToRun.has('noise')) {
+      // The same bare server on both sides: how far apart two equal sides land on this machine
+      // now, and so which verdicts below the noise alone could give.
+      const twin = await relay('bare ws relay (twin)')
       await compare(
-        'publish → B, two instances via Redis',
-        () => publishLanes(first, appReceivers(second)),
-        () => publishLanes(bareFirst, bareReceivers(bareSecond, 'two')),
-        RATE,
+        'noise: bare vs bare, publish → B',
+        { app: `the bare side's work, on a second bare server`, bare: PUBLISH_WORK.bare },
+        async () => ({
+          lanes: await publishLanes(twin, bareReceivers(twin, 'twin')),
+          servers: [twin],
+        }),
+        async () => ({
+          lanes: await publishLanes(bare, bareReceivers(bare, 'one')),
+          servers: [bare],
+        }),
       )
+    }
+    if (rowsToRun.has('publish')) {
       await compare(
-        'A writes → B, two instances via Redis',
-        () => appLanes(first, second, fans, hosts),
-        () => relayLanes(bareFirst, bareSecond, LANES, 'two'),
-        RATE,
+        'publish → B, one instance',
+        PUBLISH_WORK,
+        async () => ({ lanes: await publishLanes(app, appReceivers(app)), servers: [app] }),
+        async () => ({
+          lanes: await publishLanes(bare, bareReceivers(bare, 'one')),
+          servers: [bare],
+        }),
+      )
+    }
+    if (rowsToRun.has('write')) {
+      await compare(
+        'A writes → B, one instance',
+        WRITE_WORK,
+        async () => ({ lanes: await appLanes(app, app, fans, hosts), servers: [app] }),
+        async () => ({ lanes: await bareWriteLanes(bare, bare, LANES, 'one'), servers: [bare] }),
       )
     }
 
-    printTable(
-      [
-        'row',
-        'p50 ms',
-        'p99 ms',
-        'max/s',
-        'bare p50 ms',
-        'bare p99 ms',
-        'bare max/s',
-        `p50 ratio (goal ≤ ${LATENCY_GOAL})`,
-        'p99 ratio',
-        `max/s ratio (goal ≥ ${THROUGHPUT_GOAL})`,
-        'goals',
-      ],
-      rows,
-    )
+    if (
+      (rowsToRun.has('publish') || rowsToRun.has('write')) &&
+      (await redisReachable(REDIS_URL, 'bench/realtime.ts'))
+    ) {
+      // Instances behind a balancer share PostgreSQL (issue 17 item 3), not a SQLite file: two
+      // processes on one file wait for each other's write lock with their event loops blocked.
+      const appDatabase = await postgresDatabase()
+      const bareDatabase = appDatabase && (await postgresDatabase())
+      if (appDatabase) databases.push(appDatabase)
+      if (bareDatabase) databases.push(bareDatabase)
+      twoInstanceStore = appDatabase
+        ? 'PostgreSQL (a pool of 10 per process)'
+        : 'one SQLite file (PostgreSQL unreachable)'
+      const appsOn: Record<string, string> = appDatabase ? { DATABASE_URL: appDatabase.url } : {}
+      const first = await start('app + Redis (1)', { REDIS_URL, ...appsOn })
+      const second = await start('app + Redis (2)', { REDIS_URL, ...appsOn })
+      const bareFirst = await relay('bare relay + Redis (1)', REDIS_URL, bareDatabase?.url)
+      const bareSecond = await relay('bare relay + Redis (2)', REDIS_URL, bareDatabase?.url)
+      // Users of the database these instances use.
+      const twoFans = appDatabase
+        ? await Promise.all(fans.map((fan) => user(fan.username, first)))
+        : fans
+      const twoHosts = appDatabase
+        ? await Promise.all(hosts.map((host) => user(host.username, first)))
+        : hosts
+      if (rowsToRun.has('publish')) {
+        await compare(
+          'publish → B, two instances via Redis',
+          PUBLISH_REDIS_WORK,
+          async () => ({
+            lanes: await publishLanes(first, appReceivers(second, twoHosts)),
+            servers: [first, second],
+          }),
+          async () => ({
+            lanes: await publishLanes(bareFirst, bareReceivers(bareSecond, 'two')),
+            servers: [bareFirst, bareSecond],
+          }),
+        )
+      }
+      if (rowsToRun.has('write')) {
+        await compare(
+          'A writes → B, two instances via Redis',
+          {
+            app: `${WRITE_WORK.app}, through Redis to the other instance; both instances on ${twoInstanceStore}`,
+            bare: `${WRITE_WORK.bare.replace('node:sqlite, WAL, synchronous=NORMAL, as the app', `${twoInstanceStore}, as the apps`)}, through Redis to the other relay`,
+          },
+          async () => ({
+            lanes: await appLanes(first, second, twoFans, twoHosts),
+            servers: [first, second],
+          }),
+          async () => ({
+            lanes: await bareWriteLanes(bareFirst, bareSecond, LANES, 'two'),
+            servers: [bareFirst, bareSecond],
+          }),
+        )
+      }
+    }
+
+    if (rows.length > 0) {
+      printTable(
+        [
+          'row',
+          'p50 ms',
+          'bare p50',
+          `p50 ≤ ${LATENCY_GOAL}×`,
+          'p99 ms',
+          'bare p99',
+          `p99 ≤ ${LATENCY_GOAL}×`,
+          'max/s',
+          'bare max/s',
+          `max/s ≥ ${THROUGHPUT_GOAL}×`,
+          'server µs/delivery',
+          'bare µs/delivery',
+        ],
+        rows,
+      )
+    }
+    if (idle) {
+      console.log(
+        `\nidle sockets: app ${kib(idle.app.rss)} RSS and ${kib(idle.app.heap)} heap per socket ` +
+          `(${IDLE} held); bare ws ${kib(idle.bare.rss)} and ${kib(idle.bare.heap)}.`,
+      )
+    }
     console.log(
-      `\nidle sockets: app ${kib(appIdle.rss)} RSS and ${kib(appIdle.heap)} heap per socket ` +
-        `(${IDLE} held); bare ws ${kib(bareIdle.rss)} and ${kib(bareIdle.heap)}.` +
-        '\nlatency from the scheduled send at the offered rate (open loop); max/s with ' +
-        `${LANES} senders each waiting for its delivery (closed loop). "publish → B": the ` +
-        'server publishes an event (asked over IPC, both sides): the realtime layer alone. ' +
-        '"A writes → B": a direct message sent through /api (session, limit, transaction) and ' +
-        "its event, against a frame from A's socket the bare relay forwards as it is.",
+      `\nlatency: from each delivery's scheduled time at ${RATE}/s (open loop) to its frame's ` +
+        `arrival at B; max/s: ${LANES} senders each waiting for its delivery (closed loop); ` +
+        'server µs/delivery: CPU time of the side’s server processes over both phases, per ' +
+        'delivery (steadier than latency on a shared machine). Goals (issue 17 item 7): ' +
+        `latency ≤ ${LATENCY_GOAL}× bare, throughput ≥ ${THROUGHPUT_GOAL}× bare.` +
+        '\nwhat each side does per delivery:',
     )
+    for (const line of work) console.log(`  ${line}`)
     return 0
   } finally {
     await Promise.all(servers.map((server) => server.close()))
     await rm(dataDir, { recursive: true, force: true })
+    await rm(bareDataDir, { recursive: true, force: true })
+    await Promise.all(databases.map((database) => database.drop()))
+  }
+}
+
+/** A fresh PostgreSQL database on BENCH_DATABASE_URL's server, or undefined if unreachable. */
+async function postgresDatabase() {
+  try {
+    return await createPostgresDatabase(POSTGRES_URL)
+  } catch (error) {
+    console.log(`note: PostgreSQL at ${POSTGRES_URL} unreachable (${String(error)})`)
+    return undefined
   }
 }
 

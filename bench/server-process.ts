@@ -21,7 +21,14 @@ export type StartMessage =
   | { type: 'start'; server: 's3rver'; dataDir: string; bucket: string }
   | { type: 'start'; server: 'discard-s3' }
   /** The realtime benchmark's bare `ws` relay (ws-relay.ts), joined to others through Redis. */
-  | { type: 'start'; server: 'ws-relay'; redisUrl?: string; channel?: string }
+  | {
+      type: 'start'
+      server: 'ws-relay'
+      redisUrl?: string
+      channel?: string
+      dataDir: string
+      databaseUrl?: string
+    }
 
 export type ReplyMessage =
   | { type: 'ready'; url: string }
@@ -56,7 +63,7 @@ async function start(message: StartMessage): Promise<string> {
   }
   if (message.server === 'ws-relay') {
     const { startWsRelay } = await import('./ws-relay.ts')
-    const relay = await startWsRelay(message.redisUrl, message.channel)
+    const relay = await startWsRelay(message)
     running = relay
     publish = relay.publish
     return relay.url

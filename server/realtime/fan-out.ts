@@ -44,6 +44,9 @@ export function redisFanOut(
   log: { warn(details: object, message: string): void },
 ): FanOut {
   const origin = randomUUID()
+  // Every instance hears its own events back from the channel; an envelope starts with its
+  // origin (see publish), so an echo is dropped without parsing it.
+  const echo = `{"origin":${JSON.stringify(origin)},`
   // Never queued while disconnected: an event held back would arrive late and out of order,
   // after clients had already caught up through the API.
   const publisher = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0 })
@@ -78,6 +81,7 @@ export function redisFanOut(
   })
   subscriber.on('close', () => setLive(false))
   subscriber.on('message', (_channel: string, message: string) => {
+    if (message.startsWith(echo)) return
     let envelope: Envelope
     try {
       envelope = JSON.parse(message) as Envelope
@@ -92,6 +96,7 @@ export function redisFanOut(
   return {
     publish(userIds, frame) {
       listener.deliver(userIds, frame)
+      // `origin` first: the echo check above reads it as the envelope's prefix.
       const envelope: Envelope = { origin, userIds: [...userIds], frame }
       // A failed publish loses the event for other instances' sockets only while Redis is
       // down, and then those sockets are closed and their clients catch up.

@@ -105,8 +105,14 @@ export async function registerRealtime(
   let open = 0
   let stopping = false
   const deliver = (userIds: readonly string[], frame: string) => {
+    // Encoded once for all the sockets it goes to (many tabs, both members), not per socket;
+    // and not at all when none of them is on this instance.
+    let encoded: Buffer | undefined
     for (const userId of userIds) {
-      for (const connection of sockets.get(userId) ?? []) send(connection, frame)
+      const own = sockets.get(userId)
+      if (!own) continue
+      encoded ??= Buffer.from(frame)
+      for (const connection of own) send(connection, encoded)
     }
   }
   const listener = {
@@ -126,14 +132,15 @@ export async function registerRealtime(
     ? redisFanOut(options.redisUrl, listener, app.log)
     : inProcessFanOut(listener)
 
-  function send(connection: Connection, frame: string) {
+  function send(connection: Connection, frame: string | Buffer) {
     const { socket } = connection
     if (socket.readyState !== socket.OPEN) return
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       socket.close(CLOSE_CODES.tooSlow, 'not keeping up')
       return
     }
-    socket.send(frame)
+    // Always a text frame: events are JSON, even when handed over already encoded.
+    socket.send(frame, { binary: false })
   }
 
   const heartbeat = setInterval(() => {

@@ -33,8 +33,9 @@ export async function openSocket(
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   )
-  socket.on('message', (data) => {
-    const frame = JSON.parse(String(data)) as Frame
+  socket.on('message', (data, isBinary) => {
+    // Server frames are JSON text: a page's script would get a binary one as a Blob.
+    const frame = isBinary ? { type: '(binary frame)' } : (JSON.parse(String(data)) as Frame)
     frames.push(frame)
     for (const waiter of [...waiting]) {
       if (waiter.type === frame.type) {
