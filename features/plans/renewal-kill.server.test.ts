@@ -23,6 +23,7 @@ import {
  */
 
 const CHILD = path.join(import.meta.dirname, 'renewal-child.ts')
+const DAY = 24 * 3600 * 1000
 // 2026-11-25 10:00 JST; the first period ends a calendar month later, the renewal's a month after.
 const START = Date.UTC(2026, 10, 25, 1, 0, 0)
 const END = Date.UTC(2026, 11, 25, 1, 0, 0)
@@ -156,4 +157,35 @@ describe.each(testEngines)('a renewal killed with SIGKILL on %s', (engine) => {
     expect(await runDueRenewals(billing)).toMatchObject({ renewed: 0, failed: 0, ended: 0 })
     expect(await providerCharges()).toHaveLength(2)
   })
+
+  it.each(STAGES)(
+    'a past-due retry killed at %s is recorded by the next pass, even a day later',
+    async (stage) => {
+      // Saved at checkout, declined off-session: the renewal fails and is retried daily.
+      await subscribe('4000000000000341')
+      expect(await runDueRenewals(billingAt(END + 1))).toMatchObject({ failed: 1 })
+      await killRenewalAt(stage, END + DAY + 1)
+      expect(await providerCharges()).toHaveLength(3)
+      expect((await renewalCharges()).map((charge) => charge.status)).toEqual(['failed', 'pending'])
+
+      // The scheduler comes back the next day: it finishes the killed attempt rather than losing
+      // it, and asks the provider nothing new.
+      const nextDay = END + 2 * DAY + 2
+      expect(await runDueRenewals(billingAt(nextDay))).toMatchObject({ failed: 1 })
+      expect(await providerCharges()).toHaveLength(3)
+      expect((await renewalCharges()).map((charge) => charge.status)).toEqual(['failed', 'failed'])
+      expect((await billingHistory(database.db, 'user-hana')).map((entry) => entry.status)).toEqual(
+        ['failed', 'failed', 'succeeded'],
+      )
+      expect(await findSubscription(database.db, 'user-hana')).toMatchObject({
+        status: 'past_due',
+        currentPeriodEnd: END,
+        pastDueSince: END,
+      })
+      // Recorded as an attempt of this moment: the next waits a day, and the grace ends first.
+      expect(await runDueRenewals(billingAt(nextDay + 1))).toMatchObject({ failed: 0 })
+      expect(await runDueRenewals(billingAt(END + 3 * DAY))).toMatchObject({ ended: 1 })
+      expect(await providerCharges()).toHaveLength(3)
+    },
+  )
 })
