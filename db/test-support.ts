@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { type Database, openDatabase } from './database.ts'
+import { type Database, type DatabaseSettings, openDatabase } from './database.ts'
 import { migrateToLatest } from './migrate.ts'
 
 export type { Database }
@@ -37,16 +37,24 @@ export const testEngines: readonly ('sqlite' | 'postgres')[] = process.env.TEST_
   ? ['sqlite', 'postgres']
   : ['sqlite']
 
-/** A migrated, empty database of the given engine; `remove()` deletes it. */
+/**
+ * A migrated, empty database of the given engine; `settings` let another process open it too,
+ * `remove()` deletes it.
+ */
 export async function openTestDatabase(
   engine: 'sqlite' | 'postgres',
-): Promise<Database & { remove(): Promise<void> }> {
-  if (engine === 'sqlite') return openTemporaryDatabase()
+): Promise<Database & { settings: DatabaseSettings; remove(): Promise<void> }> {
+  if (engine === 'sqlite') {
+    const temporary = await openTemporaryDatabase()
+    return { ...temporary, settings: { kind: 'sqlite', file: temporary.file } }
+  }
   const created = await createPostgresDatabase(process.env.TEST_DATABASE_URL ?? '')
-  const database = openDatabase({ kind: 'postgres', url: created.url })
+  const settings = { kind: 'postgres', url: created.url } as const
+  const database = openDatabase(settings)
   await migrateToLatest(database.db)
   return {
     ...database,
+    settings,
     async remove() {
       await database.close()
       await created.drop()

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DB } from '#db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '#db/test-support.ts'
-import { insertTestUsers } from '#features/content-test-support.ts'
+import { insertHana } from '#features/plans/billing-test-support.ts'
 import { openBillingPortal, startHostedCheckout } from '#features/plans/hosted-billing.server.ts'
 import { currentPlan } from '#features/plans/plan.server.ts'
 import { planPrice } from '#features/plans/plan-catalogue.ts'
@@ -68,19 +68,7 @@ describe.each(testEngines)('the Stripe webhook on %s', (engine) => {
     database = await openTestDatabase(engine)
     db = database.db
     standIn = await startStripeStandIn()
-    await insertTestUsers(db, ['hana'], now)
-    await db
-      .insertInto('identity_users')
-      .values({
-        sub: 'user-hana',
-        username: 'hana',
-        email: 'hana@techlab.example',
-        email_verified: 1,
-        status: 'CONFIRMED',
-        created_at: now,
-        updated_at: now,
-      })
-      .execute()
+    await insertHana(db, now)
     gateway = createStripeGateway({
       secretKey: 'sk_test_standin',
       webhookSecret: SECRET,

@@ -2,11 +2,10 @@ import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DB } from '#db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '#db/test-support.ts'
-import { insertTestUsers } from '#features/content-test-support.ts'
 import { createEmbeddedGateway } from '#server/payments/embedded-gateway.ts'
 import type { CardGateway } from '#server/payments/gateway.ts'
+import { clearBilling, insertHana, testPrices as prices } from './billing-test-support.ts'
 import { currentPlan } from './plan.server.ts'
-import { planPrice } from './plan-catalogue.ts'
 import {
   type Billing,
   billingHistory,
@@ -20,10 +19,6 @@ import {
 const DAY = 24 * 3600 * 1000
 // 2026-11-25 10:00 JST
 const START = Date.UTC(2026, 10, 25, 1, 0, 0)
-const prices = {
-  'premium-monthly': planPrice('premium-monthly', 980),
-  'premium-yearly': planPrice('premium-yearly', 9800),
-}
 const card = (number: string) => ({
   number,
   expMonth: 12,
@@ -41,19 +36,7 @@ describe.each(testEngines)('subscriptions on %s', (engine) => {
   beforeAll(async () => {
     database = await openTestDatabase(engine)
     db = database.db
-    await insertTestUsers(db, ['hana'], START)
-    await db
-      .insertInto('identity_users')
-      .values({
-        sub: 'user-hana',
-        username: 'hana',
-        email: 'hana@techlab.example',
-        email_verified: 1,
-        status: 'CONFIRMED',
-        created_at: START,
-        updated_at: START,
-      })
-      .execute()
+    await insertHana(db, START)
   })
   afterAll(async () => {
     await database.remove()
@@ -61,14 +44,7 @@ describe.each(testEngines)('subscriptions on %s', (engine) => {
   beforeEach(async () => {
     now = START
     billing = { db, prices, now: () => now, gateway: createEmbeddedGateway(db, () => now) }
-    for (const table of [
-      'subscriptions',
-      'charges',
-      'payment_gateway_charges',
-      'mail_outbox',
-    ] as const) {
-      await db.deleteFrom(table).execute()
-    }
+    await clearBilling(db)
   })
 
   const subscribe = (number: string, key = 'form-1', planId = 'premium-monthly' as const) =>

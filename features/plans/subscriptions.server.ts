@@ -488,6 +488,27 @@ async function renewOne(
     const row = await lockedSubscription(trx, userId)
     if (!row) return undefined
     const state = toState(row)
+    // A pass killed between charging and recording left its charge pending: finish that one
+    // first, with its own key and amount, whatever is due now. A new attempt (a retry on another
+    // day has a new key) could charge the card a second time and would leave the first unknown.
+    const interrupted = await trx
+      .selectFrom('charges')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'renewal')
+      .where('status', '=', 'pending')
+      .where('period_start', '=', state.currentPeriodEnd)
+      .where('idempotency_key', 'like', `renewal:${row.id}:%`)
+      .orderBy('created_at')
+      .executeTakeFirst()
+    if (interrupted) {
+      return {
+        kind: 'charge' as const,
+        key: interrupted.idempotency_key,
+        paymentMethod: interrupted.payment_method ?? '',
+        amountYen: interrupted.amount_yen,
+      }
+    }
     const lastAttempt = row.last_attempt_at === null ? null : Number(row.last_attempt_at)
     const action = dueAction(state, lastAttempt, now)
     if (action === null) return undefined
