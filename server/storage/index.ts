@@ -48,7 +48,12 @@ export async function openObjectStore(
           bucket: backend.bucket,
           prefix: S3_CONTENT_PREFIX,
         })
-      : await createFsObjectStore({ directory: backend.directory, db, fsync: backend.fsync })
+      : await createFsObjectStore({
+          directory: backend.directory,
+          db,
+          fsync: backend.fsync,
+          removal: backend.removal,
+        })
   await store.recover()
   if (!(await store.bucketExists(settings.bucket))) await store.createBucket(settings.bucket)
   return store

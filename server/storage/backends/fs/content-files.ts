@@ -48,7 +48,7 @@ const KEPT_READ_BUFFERS = 16
  */
 export async function openContentFiles(
   directory: string,
-  options: { fsync: boolean },
+  options: { fsync: boolean; removal?: 'spares' | 'thread' | 'pool' },
 ): Promise<ContentStore> {
   const contentDir = path.join(directory, 'content')
   const tmpDir = path.join(directory, 'tmp')
@@ -62,7 +62,19 @@ export async function openContentFiles(
   const readBuffers = new ReadBuffers(READ_CHUNK_BYTES, KEPT_READ_BUFFERS)
   const temporaryPath = () => path.join(tmpDir, `${randomBytes(16).toString('hex')}.tmp`)
   const sparePath = () => path.join(tmpDir, `${randomBytes(16).toString('hex')}.spare`)
-  const recycler = createFileRecycler({ maxSpares: MAX_SPARES, spareName: sparePath })
+  const removal = options.removal ?? 'spares'
+  const threadRecycler = createFileRecycler({
+    maxSpares: removal === 'spares' ? MAX_SPARES : 0,
+    spareName: sparePath,
+  })
+  const recycler =
+    removal === 'pool'
+      ? {
+          retire: (at: string) => rm(at, { force: true }),
+          takeSpare: () => undefined,
+          close: () => threadRecycler.close(),
+        }
+      : threadRecycler
   const contentPath = (fileId: string) => {
     if (!FILE_ID.test(fileId)) throw new Error(`Not a content file id: ${fileId}`)
     return path.join(contentDir, fileId)
