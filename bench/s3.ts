@@ -10,11 +10,16 @@
  * slice the file system's dirty pages are written out, untimed, so that no server's deferred
  * writes are timed in another's slice.
  *
+ *
  * Environment: BENCH_DURATION_S (seconds per row and server, default 6), BENCH_SLICES (how many
  * slices those seconds are cut into, default 4), BENCH_ROWS (a
  * comma-separated list of row names or parts of them, default all), BENCH_WARMUP_S (unmeasured
  * seconds per row and server before the slices, default 1), BENCH_CPU_PROF (a
- * directory: the fsync-on app server then runs with --cpu-prof and leaves its profile there).
+ * directory: the fsync-on app server then runs with --cpu-prof and leaves its profile there),
+ * BENCH_STORAGE_DIR (where every server keeps its data, the ceiling's files included; default
+ * the temporary directory: point it at the file system to measure, decision 041),
+ * BENCH_S3_PEERS (the servers beside ours and the ceiling, from `s3rver,fsync-off`, the
+ * default; `none` for neither).
  */
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -41,11 +46,6 @@ const storageRoot = path.resolve(process.env.BENCH_STORAGE_DIR || tmpdir())
 const peers = new Set(
   (process.env.BENCH_S3_PEERS ?? 's3rver,fsync-off').split(',').map((name) => name.trim()),
 )
-const removals = (process.env.BENCH_FILE_REMOVAL ?? '')
-  .split(',')
-  .map((name) => name.trim())
-  .filter(Boolean)
-const FSYNC_OFF = { STORAGE_FSYNC: 'off' }
 const BUCKET = 'bench'
 const KiB = 1024
 const MiB = 1024 * KiB
@@ -90,11 +90,9 @@ async function main(): Promise<number> {
     const s3rverKeys = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }
     const apps: Array<{ name: string; environment: Record<string, string> }> = [
       { name: 'app', environment: {} },
-      ...(peers.has('fsync-off') ? [{ name: 'app fsync off', environment: FSYNC_OFF }] : []),
-      ...removals.map((removal) => ({
-        name: `app removal=${removal}`,
-        environment: { STORAGE_FILE_REMOVAL: removal },
-      })),
+      ...(peers.has('fsync-off')
+        ? [{ name: 'app fsync off', environment: { STORAGE_FSYNC: 'off' } }]
+        : []),
     ]
     for (const [index, { name, environment }] of apps.entries()) {
       const app = await startServer(index === 0 ? settings.cpuProfDir : undefined, name, {

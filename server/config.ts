@@ -248,9 +248,6 @@ const environmentSchema = z.object({
     .default('techlab'),
   STORAGE_DIR: z.string().min(1, 'must not be empty').optional(),
   STORAGE_FSYNC: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
-  STORAGE_FILE_REMOVAL: z
-    .enum(['spares', 'thread', 'pool'], { error: 'must be spares, thread or pool' })
-    .default('spares'),
   STORAGE_REGION: z
     .string()
     .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region name such as ap-northeast-1')
@@ -369,7 +366,7 @@ export type StorageSettings = {
    */
   origin: { port: number; hostname: string | undefined } | undefined
   backend:
-    | { kind: 'fs'; directory: string; fsync: boolean; removal: 'spares' | 'thread' | 'pool' }
+    | { kind: 'fs'; directory: string; fsync: boolean }
     | {
         kind: 's3'
         endpoint: string | undefined
@@ -709,7 +706,6 @@ function storageSettings(
             kind: 'fs',
             directory: path.resolve(values.STORAGE_DIR ?? path.join(dataDir, 'storage')),
             fsync: values.STORAGE_FSYNC === 'on',
-            removal: values.STORAGE_FILE_REMOVAL,
           },
   }
 }

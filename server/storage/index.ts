@@ -48,12 +48,7 @@ export async function openObjectStore(
           bucket: backend.bucket,
           prefix: S3_CONTENT_PREFIX,
         })
-      : await createFsObjectStore({
-          directory: backend.directory,
-          db,
-          fsync: backend.fsync,
-          removal: backend.removal,
-        })
+      : await createFsObjectStore({ directory: backend.directory, db, fsync: backend.fsync })
   await store.recover()
   if (!(await store.bucketExists(settings.bucket))) await store.createBucket(settings.bucket)
   return store

@@ -14,16 +14,11 @@ export type FsObjectStoreOptions = Pick<IndexedObjectStoreOptions, 'removalDelay
   db: Kysely<DB>
   /** Flush files and directories before each commit. Off only for throwaway stores. */
   fsync?: boolean
-  /** Experiment (issue 19 item 6): how removed files go. */
-  removal?: 'spares' | 'thread' | 'pool'
 }
 
 /** The embedded object store: the index in the database, the bytes in files on local disk. */
 export async function createFsObjectStore(options: FsObjectStoreOptions): Promise<ObjectStore> {
-  const content = await openContentFiles(options.directory, {
-    fsync: options.fsync ?? true,
-    removal: options.removal ?? 'spares',
-  })
+  const content = await openContentFiles(options.directory, { fsync: options.fsync ?? true })
   const { db, now, removalDelayMs } = options
   return createIndexedObjectStore({ db, content, now, removalDelayMs })
 }
