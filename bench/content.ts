@@ -293,6 +293,12 @@ async function printQueryPlans(file: string, sample: Sample): Promise<string[]> 
           // A full scan of a big table; FTS5's virtual-table step and the temp b-trees are not.
           const scan = /^SCAN (courses|lessons|course_sections|users)\b(?!.*USING)/.exec(detail)
           if (scan) failures.push(`${name}: the plan scans ${scan[1]}: ${detail}`)
+          // A deep page must seek to its cursor, not walk the index from the newest course.
+          if (name.includes('deep cursor') && /^SEARCH courses\b/.test(detail)) {
+            if (!detail.includes('published_at<')) {
+              failures.push(`${name}: the plan does not seek to the cursor: ${detail}`)
+            }
+          }
         }
       }
     }
