@@ -5,8 +5,9 @@
  * (EXPLAIN QUERY PLAN) of the list, detail and search queries and fails if one of them scans
  * a content table instead of using an index.
  *
- * Environment as run.ts (BENCH_DURATION_S, BENCH_WARMUP_S, BENCH_CONNECTIONS); BENCH_COURSES
- * (default 10000) with ten lessons each.
+ * Environment as run.ts (BENCH_DURATION_S, BENCH_WARMUP_S, BENCH_CONNECTIONS, BENCH_CPU_PROF:
+ * the app server then leaves its profile there); BENCH_COURSES (default 10000) with ten lessons
+ * each; BENCH_ROWS (a comma-separated list of row names or parts of them, default all).
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -36,6 +37,7 @@ import {
 import { BenchError, runBench, type Server, startServer } from './servers.ts'
 
 const COURSES = Math.round(positiveNumber('BENCH_COURSES', 10_000))
+const selectedRows = process.env.BENCH_ROWS?.split(',').map((name) => name.trim())
 const LESSONS_PER_SECTION = 5
 const SECTIONS_PER_COURSE = 2
 const AUTHORS = 100
@@ -60,7 +62,7 @@ async function main(): Promise<number> {
     )
     const planProblems = await printQueryPlans(file, sample)
 
-    const app = await startServer(undefined, 'app (PAGE_CACHE_MAX_ENTRIES=0)', {
+    const app = await startServer(settings.cpuProfDir, 'app (PAGE_CACHE_MAX_ENTRIES=0)', {
       type: 'start',
       server: 'app',
       dataDir,
@@ -75,7 +77,7 @@ async function main(): Promise<number> {
     servers.push(baseline)
 
     const q = encodeURIComponent('非同期処理 Python')
-    const rows: { name: string; app: string; baseline: string }[] = [
+    const allRows: { name: string; app: string; baseline: string }[] = [
       { name: 'GET /courses', app: '/courses', baseline: '/courses' },
       { name: `GET ${sample.coursePath}`, app: sample.coursePath, baseline: '/courses' },
       {
@@ -95,6 +97,10 @@ async function main(): Promise<number> {
         baseline: '/api/courses',
       },
     ]
+    const rows = allRows.filter(
+      (row) => !selectedRows || selectedRows.some((name) => row.name.includes(name)),
+    )
+    if (rows.length === 0) throw new BenchError(`BENCH_ROWS matches no row: ${selectedRows}`)
     console.log(
       `\nautocannon: ${settings.connections} connections, ${settings.warmupS} s warm-up + ` +
         `${settings.durationS} s per row and per baseline; Node ${process.version}\n`,
@@ -287,6 +293,12 @@ async function printQueryPlans(file: string, sample: Sample): Promise<string[]> 
           // A full scan of a big table; FTS5's virtual-table step and the temp b-trees are not.
           const scan = /^SCAN (courses|lessons|course_sections|users)\b(?!.*USING)/.exec(detail)
           if (scan) failures.push(`${name}: the plan scans ${scan[1]}: ${detail}`)
+          // A deep page must seek to its cursor, not walk the index from the newest course.
+          if (name.includes('deep cursor') && /^SEARCH courses\b/.test(detail)) {
+            if (!detail.includes('published_at<')) {
+              failures.push(`${name}: the plan does not seek to the cursor: ${detail}`)
+            }
+          }
         }
       }
     }

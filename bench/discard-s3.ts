@@ -7,19 +7,19 @@
  * number at the end of the key (`…-1048576`).
  */
 import { createHash, randomUUID } from 'node:crypto'
-import { mkdtemp, open, rm, unlink } from 'node:fs/promises'
+import { mkdir, mkdtemp, open, rm, unlink } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { crc32 } from 'node:zlib'
 
 const ETAG = '"d41d8cd98f00b204e9800998ecf8427e"'
 const MAX_GET_BYTES = 64 * 1024 * 1024
 
-export async function startDiscardS3(): Promise<{ url: string; server: Server }> {
+export async function startDiscardS3(dataDir: string): Promise<{ url: string; server: Server }> {
   const bytes = Buffer.alloc(MAX_GET_BYTES, 0x61)
-  const directory = await mkdtemp(path.join(tmpdir(), 'techlab-ceiling-'))
+  await mkdir(dataDir, { recursive: true })
+  const directory = await mkdtemp(path.join(dataDir, 'techlab-ceiling-'))
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost')
     const key = url.pathname.split('/').slice(2).join('/')

@@ -10,15 +10,20 @@
  * slice the file system's dirty pages are written out, untimed, so that no server's deferred
  * writes are timed in another's slice.
  *
+ *
  * Environment: BENCH_DURATION_S (seconds per row and server, default 6), BENCH_SLICES (how many
  * slices those seconds are cut into, default 4), BENCH_ROWS (a
  * comma-separated list of row names or parts of them, default all), BENCH_WARMUP_S (unmeasured
  * seconds per row and server before the slices, default 1), BENCH_CPU_PROF (a
- * directory: the fsync-on app server then runs with --cpu-prof and leaves its profile there).
+ * directory: the fsync-on app server then runs with --cpu-prof and leaves its profile there),
+ * BENCH_STORAGE_DIR (where every server keeps its data, the ceiling's files included; default
+ * the temporary directory: point it at the file system to measure, decision 041),
+ * BENCH_S3_PEERS (the servers beside ours and the ceiling, from `s3rver,fsync-off`, the
+ * default; `none` for neither).
  */
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
@@ -37,6 +42,10 @@ const durationMs = positiveNumber('BENCH_DURATION_S', 6) * 1000
 const slices = positiveNumber('BENCH_SLICES', 4)
 const warmUpMs = positiveNumber('BENCH_WARMUP_S', 1) * 1000
 const selectedRows = process.env.BENCH_ROWS?.split(',').map((name) => name.trim())
+const storageRoot = path.resolve(process.env.BENCH_STORAGE_DIR || tmpdir())
+const peers = new Set(
+  (process.env.BENCH_S3_PEERS ?? 's3rver,fsync-off').split(',').map((name) => name.trim()),
+)
 const BUCKET = 'bench'
 const KiB = 1024
 const MiB = 1024 * KiB
@@ -48,8 +57,7 @@ const ROOT = {
 
 type Operation = 'put' | 'get' | 'multipart'
 type Row = { name: string; operation: Operation; size: number; concurrency: number }
-type TargetName = 'app' | 's3rver' | 'ceiling' | 'app fsync off'
-type Target = { name: TargetName; server: Server; client: S3Client }
+type Target = { name: string; server: Server; client: S3Client }
 type Measurement = {
   operations: number
   elapsedS: number
@@ -67,26 +75,32 @@ const ROWS: Row[] = [
   { name: 'GET 1 MiB', operation: 'get', size: MiB, concurrency: 8 },
   { name: 'multipart 64 MiB', operation: 'multipart', size: 64 * MiB, concurrency: 1 },
 ]
+// Rows whose app/ceiling ratio has a goal (issue 19 item 6 for the PUT, issue 4 for the GET).
+const CEILING_GOAL_ROWS = new Set(['PUT 1 MiB', 'GET 1 MiB'])
 
 async function main(): Promise<number> {
   const rows = ROWS.filter(
     (row) => !selectedRows || selectedRows.some((name) => row.name.includes(name)),
   )
   if (rows.length === 0) throw new BenchError(`BENCH_ROWS matches no row: ${selectedRows}`)
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'techlab-bench-s3-'))
+  await mkdir(storageRoot, { recursive: true })
+  const dataDir = await mkdtemp(path.join(storageRoot, 'techlab-bench-s3-'))
   const targets: Target[] = []
   try {
     const s3rverKeys = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }
-    for (const [name, fsync] of [
-      ['app', 'on'],
-      ['app fsync off', 'off'],
-    ] as const) {
-      const app = await startServer(fsync === 'on' ? settings.cpuProfDir : undefined, name, {
+    const apps: Array<{ name: string; environment: Record<string, string> }> = [
+      { name: 'app', environment: {} },
+      ...(peers.has('fsync-off')
+        ? [{ name: 'app fsync off', environment: { STORAGE_FSYNC: 'off' } }]
+        : []),
+    ]
+    for (const [index, { name, environment }] of apps.entries()) {
+      const app = await startServer(index === 0 ? settings.cpuProfDir : undefined, name, {
         type: 'start',
         server: 'app',
-        dataDir: path.join(dataDir, `app-fsync-${fsync}`),
+        dataDir: path.join(dataDir, `app-${index}`),
         environment: {
-          STORAGE_FSYNC: fsync,
+          ...environment,
           STORAGE_ROOT_ACCESS_KEY_ID: ROOT.accessKeyId,
           STORAGE_ROOT_SECRET_ACCESS_KEY: ROOT.secretAccessKey,
         },
@@ -95,70 +109,78 @@ async function main(): Promise<number> {
       targets.push(target)
       await target.client.send(new CreateBucketCommand({ Bucket: BUCKET }))
     }
-    const s3rver = await startServer(undefined, 's3rver', {
-      type: 'start',
-      server: 's3rver',
-      dataDir: path.join(dataDir, 's3rver'),
-      bucket: BUCKET,
-    })
-    targets.push({ name: 's3rver', server: s3rver, client: client(s3rver.url, s3rverKeys) })
+    if (peers.has('s3rver')) {
+      const s3rver = await startServer(undefined, 's3rver', {
+        type: 'start',
+        server: 's3rver',
+        dataDir: path.join(dataDir, 's3rver'),
+        bucket: BUCKET,
+      })
+      targets.push({ name: 's3rver', server: s3rver, client: client(s3rver.url, s3rverKeys) })
+    }
     const discard = await startServer(undefined, 'ceiling', {
       type: 'start',
       server: 'discard-s3',
+      dataDir: path.join(dataDir, 'ceiling'),
     })
     targets.push({ name: 'ceiling', server: discard, client: client(discard.url, s3rverKeys) })
 
     console.log(
-      `object storage through the AWS SDK: ${durationMs / 1000} s per row and server, in ${slices} slices taken in turns`,
+      `object storage through the AWS SDK: ${durationMs / 1000} s per row and server, in ${slices} slices taken in turns; data in ${dataDir} (${fileSystemOf(dataDir)})`,
     )
+    const others = targets.filter((target) => target.name !== 'app' && target.name !== 'ceiling')
     const table: string[][] = []
     for (const row of rows) {
       const results = await measureRow(targets, row, dataDir)
-      const result = (name: TargetName) => {
+      const result = (name: string) => {
         const measured = results.get(name)
         if (!measured) throw new BenchError(`no result for ${name}`)
         return measured
       }
       const app = result('app')
-      const s3rver = result('s3rver')
       const ceiling = result('ceiling')
-      const fsyncOff = result('app fsync off')
+      const ceilingRatio = opsPerS(app) / opsPerS(ceiling)
       table.push([
         `${row.name} (×${row.concurrency})`,
         formatRate(opsPerS(app)),
-        formatRate(opsPerS(s3rver)),
         formatRate(opsPerS(ceiling)),
-        (opsPerS(app) / opsPerS(s3rver)).toFixed(2),
-        (opsPerS(app) / opsPerS(ceiling)).toFixed(2),
+        ceilingRatio.toFixed(2),
+        CEILING_GOAL_ROWS.has(row.name)
+          ? ceilingRatio >= TARGET_CEILING_RATIO
+            ? 'met'
+            : 'BELOW'
+          : '-',
         ((opsPerS(app) * row.size) / MiB).toFixed(1),
         p99(app).toFixed(1),
-        [app, s3rver, ceiling]
-          .map((measured) => cpuMs(measured.serverCpuMicros, measured))
-          .join(' / '),
-        [app, s3rver, ceiling]
-          .map((measured) => cpuMs(measured.clientCpuMicros, measured))
-          .join(' / '),
-        formatRate(opsPerS(fsyncOff)),
+        [app, ceiling].map((measured) => cpuMs(measured.serverCpuMicros, measured)).join(' / '),
+        [app, ceiling].map((measured) => cpuMs(measured.clientCpuMicros, measured)).join(' / '),
+        ...others.flatMap(({ name }) => {
+          const other = result(name)
+          return [
+            `${formatRate(opsPerS(other))} (${(opsPerS(app) / opsPerS(other)).toFixed(2)})`,
+            cpuMs(other.serverCpuMicros, other),
+          ]
+        }),
       ])
     }
     printTable(
       [
         'row (concurrency)',
         'app ops/s',
-        's3rver ops/s',
         'ceiling ops/s',
-        'app/s3rver',
         'app/ceiling',
+        `goal ${TARGET_CEILING_RATIO}`,
         'app MiB/s',
         'app p99 ms',
-        'server CPU ms/op app / s3rver / ceiling',
+        'server CPU ms/op app / ceiling',
         'client CPU ms/op',
-        'app fsync off ops/s',
+        ...others.flatMap(({ name }) => [`${name} ops/s (app/it)`, `${name} CPU ms/op`]),
       ],
       table,
     )
     console.log(
-      `\ntargets: app/s3rver > 1 on every row; app/ceiling >= ${TARGET_CEILING_RATIO} for 1 MiB PUT and GET (fsync on)`,
+      `\nceiling: a server that only does what S3 requires of a PUT (SHA-256 of the signed payload, MD5 ETag, CRC32, write and fdatasync; bench/discard-s3.ts), on the same file system.` +
+        `\ngoals: app/ceiling >= ${TARGET_CEILING_RATIO} for 1 MiB PUT and GET (fsync on); app/s3rver > 1 on every row.`,
     )
     return 0
   } finally {
@@ -190,6 +212,24 @@ function p99(measured: Measurement): number {
  * writeback, which otherwise lands some 30 s later in whichever server's slice is running then,
  * and a flushing server's writes queue behind it.
  */
+/** The type of the file system holding `directory` (`findmnt`), for the record. */
+function fileSystemOf(directory: string): string {
+  try {
+    return execFileSync('findmnt', [
+      '--noheadings',
+      '--output',
+      'FSTYPE,SOURCE',
+      '--target',
+      directory,
+    ])
+      .toString()
+      .trim()
+      .replace(/\s+/, ' on ')
+  } catch {
+    return 'file system unknown'
+  }
+}
+
 function flushFileSystem(directory: string): void {
   execFileSync('sync', ['--file-system', directory])
 }
@@ -199,11 +239,11 @@ async function measureRow(
   targets: Target[],
   row: Row,
   directory: string,
-): Promise<Map<TargetName, Measurement>> {
+): Promise<Map<string, Measurement>> {
   const body = randomBytes(row.size)
   // GET bodies come from objects put beforehand; keys end with the size for the ceiling server.
   const keys = Array.from({ length: 16 }, (_, index) => `${row.operation}/${index}-${row.size}`)
-  const results = new Map<TargetName, Measurement>()
+  const results = new Map<string, Measurement>()
   for (const target of targets) {
     if (row.operation === 'get') {
       for (const key of keys) {

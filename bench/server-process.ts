@@ -19,7 +19,7 @@ export type StartMessage =
   | { type: 'start'; server: 'baseline'; input: BaselineInput }
   /** The storage benchmark's peers: s3rver (npm) on a directory, and the discarding ceiling. */
   | { type: 'start'; server: 's3rver'; dataDir: string; bucket: string }
-  | { type: 'start'; server: 'discard-s3' }
+  | { type: 'start'; server: 'discard-s3'; dataDir: string }
   /** The realtime benchmark's bare `ws` relay (ws-relay.ts), joined to others through Redis. */
   | {
       type: 'start'
@@ -70,7 +70,7 @@ async function start(message: StartMessage): Promise<string> {
   }
   if (message.server === 'discard-s3') {
     const { startDiscardS3 } = await import('./discard-s3.ts')
-    const discard = await startDiscardS3()
+    const discard = await startDiscardS3(message.dataDir)
     running = { close: () => new Promise((resolve) => discard.server.close(resolve)) }
     return discard.url
   }

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { DB } from '#db/schema.ts'
+import { afterCursor } from './pagination.server.ts'
 import { type Cursor, type Page, pageFrom } from './pagination.ts'
 import { type TagLinkTable, tagsOfItems } from './tags/item-tags.server.ts'
 
@@ -40,12 +41,7 @@ export async function listPublishedItems<T extends ListedTable>(
   if (filter.labId !== undefined) query = query.where(`${t}.lab_id`, '=', filter.labId)
   const { cursor, limit } = page
   if (cursor) {
-    query = query.where(({ eb, or, and }) =>
-      or([
-        eb(`${t}.published_at`, '<', cursor.at),
-        and([eb(`${t}.published_at`, '=', cursor.at), eb(`${t}.id`, '<', cursor.id)]),
-      ]),
-    )
+    query = query.where(afterCursor(cursor, `${t}.published_at`, `${t}.id`))
   }
   const rows = await query
     .orderBy(`${t}.published_at`, 'desc')

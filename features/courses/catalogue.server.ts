@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
+import { afterCursor } from '#features/pagination.server.ts'
 import { type Page, pageFrom } from '#features/pagination.ts'
 import { tagsOfItems } from '#features/tags/item-tags.server.ts'
 import type { CatalogueQuery } from './catalogue-query.ts'
@@ -32,12 +33,7 @@ export async function listPublishedCourses(
     )
   }
   if (cursor) {
-    query = query.where(({ eb, or, and }) =>
-      or([
-        eb('courses.published_at', '<', cursor.at),
-        and([eb('courses.published_at', '=', cursor.at), eb('courses.id', '<', cursor.id)]),
-      ]),
-    )
+    query = query.where(afterCursor(cursor, 'courses.published_at', 'courses.id'))
   }
   const rows = await query
     .orderBy('courses.published_at', 'desc')

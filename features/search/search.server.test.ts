@@ -169,6 +169,44 @@ describe.each(testEngines)('search on %s', (engine) => {
     expect(apps.map((result) => result.kind)).toContain('lab_story')
   })
 
+  it.runIf(engine === 'sqlite')(
+    'ranks a common word among the 300 entries indexed last, so its cost does not grow with the site',
+    async () => {
+      const course = (index: number, title: string, summary: string) => ({
+        id: `bulk-${index}`,
+        owner_id: 'user-author',
+        title,
+        summary,
+        level: 'beginner' as const,
+        access: 'free' as const,
+        status: 'published' as const,
+        published_at: NOW,
+        created_at: NOW,
+        updated_at: NOW,
+      })
+      await db
+        .insertInto('courses')
+        .values(course(0, '非同期処理 入門 (古い)', 'はじめてのコース'))
+        .execute()
+      await db
+        .insertInto('courses')
+        .values(
+          Array.from({ length: 300 }, (_, index) =>
+            course(index + 1, `コース ${index + 1}`, '非同期処理を少しだけ扱います'),
+          ),
+        )
+        .execute()
+      await db
+        .insertInto('courses')
+        .values(course(301, '非同期処理 入門 (新しい)', 'はじめてのコース'))
+        .execute()
+      const ids = (await search('非同期処理', { kind: 'course' })).map((result) => result.id)
+      // The newest title hit ranks first; the oldest, 302nd from the end, is not a candidate.
+      expect(ids[0]).toBe('bulk-301')
+      expect(ids).not.toContain('bulk-0')
+    },
+  )
+
   it('searches courses only when asked for that kind', async () => {
     const { web } = await sampleContent()
     expect(

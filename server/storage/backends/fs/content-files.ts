@@ -15,18 +15,16 @@ import {
   contentWriters,
 } from '#server/storage/backends/indexed/content-store.ts'
 import { FileRangeStream, ReadBuffers } from './file-range-stream.ts'
-import { createFileRecycler } from './file-recycler.ts'
+import { createFileRemover } from './file-remover.ts'
 import { sharedFlushes } from './shared-flushes.ts'
 
 const FILE_ID = /^[0-9a-f]{32}$/
 const TEMPORARY = /^[0-9a-f]{32}\.tmp$/
+// Empty files kept for reuse by versions before decision 041: start-up recovery removes them.
 const SPARE = /^[0-9a-f]{32}\.spare$/
 const WRITE_BATCH_BYTES = 1024 * 1024
 // The last bytes of a body, up to this many, are written with synchronous calls (see write).
 const SYNCHRONOUS_WRITE_BYTES = 64 * 1024
-// Retired files kept, emptied, for the next writes (file-recycler.ts): about as many as a
-// second of replacements at the rates measured, as removals come in rounds a second apart.
-const MAX_SPARES = 2048
 // Reads of up to 1 MiB: the 64 KiB default of file streams costs a thread pool round trip per
 // 64 KiB. Up to 16 of those buffers are kept for reuse (16 MiB), enough for the GETs in flight.
 const READ_CHUNK_BYTES = 1024 * 1024
@@ -41,10 +39,8 @@ const KEPT_READ_BUFFERS = 16
  * recovery removes; flushing them together lets the file system write them in one go. Writes
  * finishing together share their directory flushes (`sharedFlushes`).
  *
- * Removed files are recycled (file-recycler.ts): a write truncates and fills a spare when one
- * is ready instead of creating a file. A reader's open descriptor is its snapshot, so a file is
- * retired only once no reader has it open, and an id being retired opens as gone (once it is
- * retired, its path is gone anyway).
+ * Removed files are unlinked on a thread of their own (file-remover.ts). A reader's open
+ * descriptor is its snapshot: unlinking the path leaves its bytes to it until it closes.
  */
 export async function openContentFiles(
   directory: string,
@@ -61,44 +57,15 @@ export async function openContentFiles(
   const syncContentDir = sharedFlushes(async () => contentDirHandle?.sync())
   const readBuffers = new ReadBuffers(READ_CHUNK_BYTES, KEPT_READ_BUFFERS)
   const temporaryPath = () => path.join(tmpDir, `${randomBytes(16).toString('hex')}.tmp`)
-  const sparePath = () => path.join(tmpDir, `${randomBytes(16).toString('hex')}.spare`)
-  const recycler = createFileRecycler({ maxSpares: MAX_SPARES, spareName: sparePath })
+  const remover = createFileRemover()
   const contentPath = (fileId: string) => {
     if (!FILE_ID.test(fileId)) throw new Error(`Not a content file id: ${fileId}`)
     return path.join(contentDir, fileId)
   }
 
-  // Open descriptors per file, removals waiting for them, and removals under way.
-  const readers = new Map<string, number>()
-  const doomed = new Set<string>()
-  const retiring = new Set<string>()
-
-  async function retire(fileId: string) {
-    retiring.add(fileId)
-    try {
-      await recycler.retire(contentPath(fileId))
-    } finally {
-      retiring.delete(fileId)
-    }
-  }
-
-  function letGo(fileId: string) {
-    const left = (readers.get(fileId) ?? 1) - 1
-    if (left > 0) {
-      readers.set(fileId, left)
-      return
-    }
-    readers.delete(fileId)
-    // Nobody waits for this removal; one that fails leaves a file recovery removes.
-    if (doomed.delete(fileId)) retire(fileId).catch(() => {})
-  }
-
   async function openTemporary(): Promise<TemporaryFile> {
-    // A spare exists and is empty ('w' also makes it anew if start-up recovery just removed
-    // it); a new file must not exist yet ('wx').
-    const spare = recycler.takeSpare()
-    const at = spare ?? temporaryPath()
-    return { path: at, descriptor: await openDescriptor(at, spare ? 'w' : 'wx') }
+    const at = temporaryPath()
+    return { path: at, descriptor: await openDescriptor(at, 'wx') }
   }
 
   async function write(source: AsyncIterable<Uint8Array>, md5: Hash | undefined) {
@@ -143,37 +110,25 @@ export async function openContentFiles(
   return {
     ...contentWriters(write),
     async open(fileId, size) {
-      if (retiring.has(fileId)) return undefined
-      readers.set(fileId, (readers.get(fileId) ?? 0) + 1)
       const file = await open(contentPath(fileId), 'r').catch((error: NodeJS.ErrnoException) => {
-        letGo(fileId)
         if (error.code === 'ENOENT') return undefined
         throw error
       })
       if (!file) return undefined
-      // The open descriptor is the snapshot: the file is not retired while it is open.
+      // The open descriptor is the snapshot: a removal unlinks the path, not these bytes.
       return {
         read: (range, released) =>
-          new FileRangeStream(
-            file,
-            range ?? { start: 0, end: size - 1 },
-            readBuffers,
-            released,
-          ).once('close', () => letGo(fileId)),
+          new FileRangeStream(file, range ?? { start: 0, end: size - 1 }, readBuffers, released),
       }
     },
-    async remove(fileId) {
-      if (readers.has(fileId)) doomed.add(fileId)
-      else await retire(fileId)
-    },
+    remove: (fileId) => remover.remove(contentPath(fileId)),
     async removeLeftovers(referenced) {
-      // Start-up only: the spares of an earlier run are leftovers too.
-      const leftovers = await listLeftovers(directory, referenced, { spares: true })
+      const leftovers = await listLeftovers(directory, referenced)
       for (const leftover of leftovers) await rm(path.join(directory, leftover), { force: true })
       return leftovers.length
     },
     async close() {
-      await recycler.close()
+      await remover.close()
       await contentDirHandle?.close()
     },
   }
@@ -184,17 +139,15 @@ type TemporaryFile = { path: string; descriptor: number }
 
 /**
  * Paths (relative to the store's directory) of the store's temporary files and of its content
- * files that `referenced` does not name, and with `spares` its spares (`tmp/*.spare`): a running
- * store keeps those; start-up recovery removes them too. Files with other names are not the
- * store's.
+ * files that `referenced` does not name, and the empty spares (`tmp/*.spare`) that versions
+ * before decision 041 kept for reuse. Files with other names are not the store's.
  */
 export async function listLeftovers(
   directory: string,
   referenced: ReadonlySet<string>,
-  options: { spares?: boolean } = {},
 ): Promise<string[]> {
   const temporary = (await readdir(path.join(directory, 'tmp')))
-    .filter((name) => TEMPORARY.test(name) || (options.spares && SPARE.test(name)))
+    .filter((name) => TEMPORARY.test(name) || SPARE.test(name))
     .map((name) => path.join('tmp', name))
   const unreferenced = (await readdir(path.join(directory, 'content')))
     .filter((name) => FILE_ID.test(name) && !referenced.has(name))

@@ -46,7 +46,7 @@ export function withDurableRemovals(
         return
       }
       // Asked for all at once, so that a store can remove them together (batch-per-turn.ts: one
-      // message to the disk store's recycler, one DeleteObjects per thousand on S3). One that
+      // message to the disk store's removal thread, one DeleteObjects per thousand on S3). One that
       // fails leaves an item no row names, which recovery removes.
       await Promise.all([...items].map((item) => store.remove(item).catch(() => {})))
     })
