@@ -74,9 +74,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('actor_id', 'text', (column) => column.notNull())
     .addColumn('actor_name', 'text', (column) => column.notNull())
     .addColumn('action', 'text', (column) =>
-      column
-        .notNull()
-        .check(sql`action in ('hide', 'unhide', 'suspend', 'unsuspend', 'dismiss')`),
+      column.notNull().check(sql`action in ('hide', 'unhide', 'suspend', 'unsuspend', 'dismiss')`),
     )
     .addColumn('note', 'text', (column) => column.notNull().defaultTo(''))
     .addColumn('created_at', 'bigint', (column) => column.notNull())

@@ -738,7 +738,9 @@ export async function setMessageHidden(
     .set({ hidden_at: hidden?.at ?? null, hidden_reason: hidden?.reason ?? null, version })
     .where('id', '=', messageId)
     .execute()
-  const row = await messageRows(trx).where('dm_messages.id', '=', messageId).executeTakeFirstOrThrow()
+  const row = await messageRows(trx)
+    .where('dm_messages.id', '=', messageId)
+    .executeTakeFirstOrThrow()
   const members = await trx
     .selectFrom('dm_members')
     .select('user_id')
@@ -751,12 +753,16 @@ export async function setMessageHidden(
     roomId: found.room_id,
     publish(publish) {
       for (const userId of audience) {
-        publishAll(publish, [userId], [
-          {
-            type: 'message.updated',
-            data: { roomId: found.room_id, message: messageView(row, userId) },
-          },
-        ])
+        publishAll(
+          publish,
+          [userId],
+          [
+            {
+              type: 'message.updated',
+              data: { roomId: found.room_id, message: messageView(row, userId) },
+            },
+          ],
+        )
       }
     },
   }

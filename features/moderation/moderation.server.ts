@@ -1,16 +1,11 @@
 import { createHash } from 'node:crypto'
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
-import type {
-  DB,
-  ModerationActionKind,
-  ModerationSubjectKind,
-  ReportReason,
-} from '#db/schema.ts'
+import type { DB, ModerationActionKind, ModerationSubjectKind, ReportReason } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
-import { CONTENT_KINDS } from '#features/content-kinds.ts'
+import type { CONTENT_KINDS } from '#features/content-kinds.ts'
 import type { Publish } from '#features/messages/events.ts'
 import { messagesOfMember, setMessageHidden } from '#features/messages/messages.server.ts'
 import { actingUser, visibleSubject } from '#features/social/subjects.server.ts'
@@ -87,7 +82,11 @@ async function reportableSubject(
       .select(['subject_kind', 'subject_id'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow()
-    const item = await visibleSubject(db, { kind: parent.subject_kind, id: parent.subject_id }, reporter)
+    const item = await visibleSubject(
+      db,
+      { kind: parent.subject_kind, id: parent.subject_id },
+      reporter,
+    )
     await hiddenItemGuard(db, item.kind, item.id, reporter)
   }
   if (ownerId === reporter.userId) {
@@ -155,7 +154,8 @@ export async function fileReport(
     .onConflict((conflict) =>
       conflict
         .columns(['reporter_id', 'subject_kind', 'subject_id'])
-        .where('status', '=', 'open')
+        // As the index's predicate reads (a literal: a parameter would not match it).
+        .where(sql<boolean>`status = 'open'`)
         .doUpdateSet({ reason: report.reason, note: report.note, updated_at: options.now }),
     )
     .returning(['id', 'created_at'])
@@ -452,7 +452,14 @@ export async function setSuspended(
       .where('sub', '=', userId)
       .execute()
     if (suspend) await revokeAllRefreshTokens(trx, userId, now)
-    await record(trx, moderator, { kind: 'user', id: userId }, suspend ? 'suspend' : 'unsuspend', note, now)
+    await record(
+      trx,
+      moderator,
+      { kind: 'user', id: userId },
+      suspend ? 'suspend' : 'unsuspend',
+      note,
+      now,
+    )
   })
   if (suspend) effects.disconnect?.([userId])
 }

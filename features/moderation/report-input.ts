@@ -37,7 +37,10 @@ export const reportInput = z.object({
   note: z
     .string()
     .trim()
-    .max(REPORT_NOTE_MAX, `補足は ${REPORT_NOTE_MAX.toLocaleString('ja-JP')} 文字以内で入力してください`)
+    .max(
+      REPORT_NOTE_MAX,
+      `補足は ${REPORT_NOTE_MAX.toLocaleString('ja-JP')} 文字以内で入力してください`,
+    )
     .default(''),
 })
 
@@ -50,5 +53,8 @@ export const reportReceipt = z.object({ id: z.string(), updated: z.boolean() })
 export const moderationNote = z
   .string()
   .trim()
-  .max(REPORT_NOTE_MAX, `メモは ${REPORT_NOTE_MAX.toLocaleString('ja-JP')} 文字以内で入力してください`)
+  .max(
+    REPORT_NOTE_MAX,
+    `メモは ${REPORT_NOTE_MAX.toLocaleString('ja-JP')} 文字以内で入力してください`,
+  )
   .default('')

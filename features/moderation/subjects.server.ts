@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { ContentKind, DB, ModerationSubjectKind } from '#db/schema.ts'
 import { CONTENT_KINDS, contentPath, profilePath } from '#features/content-kinds.ts'
 import { plainExcerpt } from '#features/markdown/excerpt.ts'
+import { hiddenOf } from '#features/readable-item.server.ts'
 
 /** The kinds moderation can hide (a user is suspended instead). */
 export type HideableKind = Exclude<ModerationSubjectKind, 'user'>
@@ -46,12 +47,6 @@ function ownerOf(row: Owner): ModerationSubject['owner'] {
         suspendedAt: row.suspended_at === null ? null : Number(row.suspended_at),
       }
     : null
-}
-
-function hiddenOf(row: { hidden_at: number | null; hidden_reason: string | null }) {
-  return row.hidden_at === null
-    ? null
-    : { at: Number(row.hidden_at), reason: row.hidden_reason ?? '' }
 }
 
 const BODY_COLUMN: Record<ContentKind, 'summary' | 'body' | 'description'> = {
@@ -220,8 +215,16 @@ export async function messagesAround(
       ])
       .where('dm_messages.room_id', '=', room.id)
   const [before, after] = await Promise.all([
-    rows().where('dm_messages.seq', '<', room.seq).orderBy('dm_messages.seq', 'desc').limit(around).execute(),
-    rows().where('dm_messages.seq', '>=', room.seq).orderBy('dm_messages.seq').limit(around + 1).execute(),
+    rows()
+      .where('dm_messages.seq', '<', room.seq)
+      .orderBy('dm_messages.seq', 'desc')
+      .limit(around)
+      .execute(),
+    rows()
+      .where('dm_messages.seq', '>=', room.seq)
+      .orderBy('dm_messages.seq')
+      .limit(around + 1)
+      .execute(),
   ])
   return [...before.reverse(), ...after].map((row) => ({
     id: row.id,
