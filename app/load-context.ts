@@ -7,6 +7,7 @@ import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
 import type { Billing } from '#features/plans/subscriptions.server.ts'
 import type { PublicSettings } from '#server/config.ts'
 import type { QueuedMailDelivery } from '#server/mail/mailer.ts'
+import type { ModerationServices } from '#server/api/moderation.ts'
 import type { RealtimePublisher } from '#server/realtime/index.ts'
 import type { SignedInUser } from '#server/web-session/reader.ts'
 import type { ClientIdentitySettings } from './lib/auth/identity-config.ts'
@@ -58,6 +59,8 @@ export type AppContext = {
    * transaction that stored what the event announces has committed.
    */
   realtime: RealtimePublisher
+  /** Reports' hourly limit and moderation's live effects (docs/decisions/039). */
+  moderation: ModerationServices
 }
 
 /** The web session (server/web-session/service.ts): the only way pages learn who is asking. */

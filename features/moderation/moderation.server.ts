@@ -11,6 +11,7 @@ import { messagesOfMember, setMessageHidden } from '#features/messages/messages.
 import { actingUser, visibleSubject } from '#features/social/subjects.server.ts'
 import { revokeAllRefreshTokens } from '#server/identity/tokens/refresh-tokens.ts'
 import type { RateLimiter } from '#server/rate-limiter.ts'
+import { moderationActionInput } from './moderation-views.ts'
 import { moderationNote, REPORT_REASONS, reportInput } from './report-input.ts'
 import {
   type HideableKind,
@@ -477,4 +478,46 @@ export async function dismissReports(
   await db.transaction().execute(async (trx) => {
     await record(trx, moderator, target, 'dismiss', note, effects.now)
   })
+}
+
+/**
+ * One admin action on a reported item, as the admin pages and /api send it: hide or unhide
+ * content, suspend or unsuspend a user, or dismiss the reports.
+ */
+export async function moderate(
+  db: Kysely<DB>,
+  actor: Moderator | undefined,
+  target: { kind: ModerationSubjectKind; id: string },
+  input: z.input<typeof moderationActionInput>,
+  effects: ModerationEffects,
+): Promise<void> {
+  requireModerator(actor)
+  const { action, note } = parseInput(moderationActionInput, input)
+  switch (action) {
+    case 'hide':
+    case 'unhide':
+      return setHidden(db, actor, target, action === 'hide', note, effects)
+    case 'suspend':
+    case 'unsuspend':
+      if (target.kind !== 'user') {
+        throw new ContentError('VALIDATION_FAILED', '利用停止にできるのはユーザーだけです')
+      }
+      return setSuspended(db, actor, target.id, action === 'suspend', note, effects)
+    case 'dismiss':
+      return dismissReports(db, actor, target, note, effects)
+  }
+}
+
+/** The admin behind a session, with the username the log records; undefined for anyone else. */
+export async function moderatorOf(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+): Promise<Moderator | undefined> {
+  if (!actor) return undefined
+  const user = await db
+    .selectFrom('users')
+    .select('username')
+    .where('id', '=', actor.userId)
+    .executeTakeFirst()
+  return user && { ...actor, username: user.username }
 }
