@@ -1,28 +1,9 @@
 import { z } from 'zod'
 import type { ModerationSubjectKind, ReportReason } from '#db/schema.ts'
+import { REPORT_NOTE_MAX, REPORT_REASONS, REPORT_SUBJECTS } from './report-labels.ts'
 
-/** The reasons a reporter picks from, stored as keys and shown with these labels. */
-export const REPORT_REASONS: Record<ReportReason, string> = {
-  spam: 'スパム',
-  harassment: '嫌がらせ・いじめ',
-  inappropriate: '不適切な内容',
-  copyright: '著作権の侵害',
-  personal_info: '個人情報',
-  other: 'その他',
-}
+export { REPORT_NOTE_MAX, REPORT_REASONS, REPORT_SUBJECTS }
 
-/** What can be reported, with how the item is named in Japanese. */
-export const REPORT_SUBJECTS: Record<ModerationSubjectKind, string> = {
-  message: 'メッセージ',
-  user: 'ユーザー',
-  course: 'コース',
-  study: 'スタディ',
-  lab: 'ラボ',
-  lab_story: 'ストーリー',
-  comment: 'コメント',
-}
-
-export const REPORT_NOTE_MAX = 1000
 
 const kinds = Object.keys(REPORT_SUBJECTS) as [ModerationSubjectKind, ...ModerationSubjectKind[]]
 const reasons = Object.keys(REPORT_REASONS) as [ReportReason, ...ReportReason[]]
