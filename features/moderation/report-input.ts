@@ -4,7 +4,6 @@ import { REPORT_NOTE_MAX, REPORT_REASONS, REPORT_SUBJECTS } from './report-label
 
 export { REPORT_NOTE_MAX, REPORT_REASONS, REPORT_SUBJECTS }
 
-
 const kinds = Object.keys(REPORT_SUBJECTS) as [ModerationSubjectKind, ...ModerationSubjectKind[]]
 const reasons = Object.keys(REPORT_REASONS) as [ReportReason, ...ReportReason[]]
 
