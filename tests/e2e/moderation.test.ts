@@ -99,7 +99,9 @@ describe('reporting and moderation', () => {
     a11y.push(...(await axeAtBothSizes(admin)))
     await admin.getByRole('button', { name: '非表示にする' }).click()
     await admin.getByRole('status').getByText('非表示にしました。').waitFor()
-    expect(await admin.getByTestId('moderation-state').textContent()).toContain('非表示（')
+    await expect
+      .poll(() => admin.getByTestId('moderation-state').textContent())
+      .toContain('非表示（')
     expect(await admin.getByTestId('moderation-log').textContent()).toContain(
       `非表示にした・@${ADMIN}・`,
     )

@@ -405,7 +405,7 @@ function MessageItem(props: {
           <MessageText text={message.body} />
         )}
       </div>
-      <p className="flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
+      <div className="flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
         <time dateTime={new Date(message.createdAt).toISOString()}>
           {formatDateTime(message.createdAt)}
         </time>
@@ -440,7 +440,7 @@ function MessageItem(props: {
             </button>
           </>
         )}
-      </p>
+      </div>
       {error && (
         <p role="alert" className="text-xs text-red-700 dark:text-red-300">
           {error}

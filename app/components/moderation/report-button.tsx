@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { ApiRequestError, callApi } from '#app/lib/api/client.ts'
 import { useCurrentUser, useSettings } from '#app/lib/root-data.ts'
 import type { ModerationSubjectKind, ReportReason } from '#db/schema.ts'
@@ -33,7 +33,12 @@ export function ReportButton(props: {
   const [error, setError] = useState<string | null>(null)
   const [sending, setSending] = useState(false)
   const [done, setDone] = useState<string | null>(null)
+  // The dialog is mounted on first use only: a room lists many messages, each with a button.
+  const [mounted, setMounted] = useState(false)
   const id = useId()
+  useEffect(() => {
+    if (mounted && !dialog.current?.open) dialog.current?.showModal()
+  }, [mounted])
   if (!me || me.username === props.ownerUsername?.toLowerCase()) return null
   const label = REPORT_SUBJECTS[props.kind]
 
@@ -81,7 +86,8 @@ export function ReportButton(props: {
         aria-haspopup="dialog"
         onClick={() => {
           setDone(null)
-          dialog.current?.showModal()
+          if (mounted) dialog.current?.showModal()
+          else setMounted(true)
         }}
         className={
           props.className ??
@@ -96,68 +102,70 @@ export function ReportButton(props: {
           {done}
         </span>
       )}
-      <dialog
-        ref={dialog}
-        aria-labelledby={`${id}-title`}
-        onClose={() => setError(null)}
-        className="m-auto w-[min(32rem,92vw)] rounded-lg bg-white p-5 text-left text-slate-900 shadow-xl backdrop:bg-black/40 dark:bg-slate-900 dark:text-slate-100"
-      >
-        <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
-          <h2 id={`${id}-title`} className="text-lg font-bold">
-            この{label}を報告する
-          </h2>
-          <fieldset className="flex flex-col gap-1.5">
-            <legend className="mb-1 font-semibold">理由（必須）</legend>
-            {REASONS.map(([key, text]) => (
-              <label key={key} className="flex items-center gap-2">
-                <input
-                  type="radio"
-                  name="reason"
-                  value={key}
-                  checked={reason === key}
-                  onChange={() => setReason(key)}
-                  required
-                />
-                {text}
-              </label>
-            ))}
-          </fieldset>
-          <label htmlFor={`${id}-note`} className="flex flex-col gap-1">
-            <span className="font-semibold">
-              補足（任意、{REPORT_NOTE_MAX.toLocaleString('ja-JP')} 文字まで）
-            </span>
-            <textarea
-              id={`${id}-note`}
-              name="note"
-              value={note}
-              maxLength={REPORT_NOTE_MAX}
-              rows={4}
-              onChange={(event) => setNote(event.target.value)}
-              className="rounded-md border border-slate-400 bg-white px-2 py-1 text-slate-900 dark:bg-slate-800 dark:text-slate-100"
-            />
-          </label>
-          {error && (
-            <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-              {error}
+      {mounted && (
+        <dialog
+          ref={dialog}
+          aria-labelledby={`${id}-title`}
+          onClose={() => setError(null)}
+          className="m-auto w-[min(32rem,92vw)] rounded-lg bg-white p-5 text-left text-slate-900 shadow-xl backdrop:bg-black/40 dark:bg-slate-900 dark:text-slate-100"
+        >
+          <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+            <h2 id={`${id}-title`} className="text-lg font-bold">
+              この{label}を報告する
+            </h2>
+            <fieldset className="flex flex-col gap-1.5">
+              <legend className="mb-1 font-semibold">理由（必須）</legend>
+              {REASONS.map(([key, text]) => (
+                <label key={key} className="flex items-center gap-2">
+                  <input
+                    type="radio"
+                    name="reason"
+                    value={key}
+                    checked={reason === key}
+                    onChange={() => setReason(key)}
+                    required
+                  />
+                  {text}
+                </label>
+              ))}
+            </fieldset>
+            <label htmlFor={`${id}-note`} className="flex flex-col gap-1">
+              <span className="font-semibold">
+                補足（任意、{REPORT_NOTE_MAX.toLocaleString('ja-JP')} 文字まで）
+              </span>
+              <textarea
+                id={`${id}-note`}
+                name="note"
+                value={note}
+                maxLength={REPORT_NOTE_MAX}
+                rows={4}
+                onChange={(event) => setNote(event.target.value)}
+                className="rounded-md border border-slate-400 bg-white px-2 py-1 text-slate-900 dark:bg-slate-800 dark:text-slate-100"
+              />
+            </label>
+            {error && (
+              <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+                {error}
+              </p>
+            )}
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              報告した人の名前が相手に知らされることはありません。
             </p>
-          )}
-          <p className="text-sm text-slate-600 dark:text-slate-400">
-            報告した人の名前が相手に知らされることはありません。
-          </p>
-          <div className="flex justify-end gap-3">
-            <button type="button" onClick={close} className="rounded-md px-3 py-1.5 underline">
-              キャンセル
-            </button>
-            <button
-              type="submit"
-              disabled={sending}
-              className="rounded-md bg-red-700 px-4 py-1.5 font-semibold text-white disabled:opacity-60"
-            >
-              {sending ? '送信中…' : '報告を送る'}
-            </button>
-          </div>
-        </form>
-      </dialog>
+            <div className="flex justify-end gap-3">
+              <button type="button" onClick={close} className="rounded-md px-3 py-1.5 underline">
+                キャンセル
+              </button>
+              <button
+                type="submit"
+                disabled={sending}
+                className="rounded-md bg-red-700 px-4 py-1.5 font-semibold text-white disabled:opacity-60"
+              >
+                {sending ? '送信中…' : '報告を送る'}
+              </button>
+            </div>
+          </form>
+        </dialog>
+      )}
     </>
   )
 }
