@@ -18,6 +18,8 @@ import { browserSuite } from './suite.ts'
 const ADMIN = 'mika_admin'
 const A = 'akane_mod'
 const B = 'bun_mod'
+/** The third test's author (B's session ended with the suspension). */
+const C = 'chika_mod'
 const site = browserSuite({ ADMIN_USERS: ADMIN, DM_MESSAGES_PER_USER_PER_MINUTE: '1000' })
 const cookies: Record<string, string> = {}
 const ids: Record<string, string> = {}
@@ -30,7 +32,7 @@ async function api(who: string, method: string, path: string, body?: unknown) {
 }
 
 beforeAll(async () => {
-  for (const name of [A, B, ADMIN]) {
+  for (const name of [A, B, C, ADMIN]) {
     const tokens = await signedInUser(site.server, name)
     cookies[name] = amplifyCookieHeader(CLIENT_ID, name, tokens)
     ids[name] = subOf(tokens.accessToken)
@@ -173,7 +175,9 @@ describe('reporting and moderation', () => {
     await admin.getByLabel('メモ（任意）').fill('スパムの繰り返し')
     await admin.getByRole('button', { name: '利用停止にする' }).click()
     await admin.getByRole('status').getByText('利用停止にしました。', { exact: false }).waitFor()
-    expect(await admin.getByTestId('moderation-state').textContent()).toContain('利用停止中')
+    await expect
+      .poll(() => admin.getByTestId('moderation-state').textContent())
+      .toContain('利用停止中')
 
     // B's tokens no longer pass: the API answers 401, a members' page sends B to sign in.
     expect((await callApi(site.server.url, 'GET', '/dms/rooms', cookies[B])).status).toBe(401)
@@ -193,6 +197,64 @@ describe('reporting and moderation', () => {
     await admin.getByRole('status').getByText('利用停止を解除しました。').waitFor()
     await submitSignIn(b, B)
     await b.waitForURL((url) => !url.pathname.startsWith('/auth/'))
+
+    expect(a11y).toEqual([])
+    expect(aErrors).toEqual([])
+    expect(adminErrors).toEqual([])
+    expect(bErrors).toEqual([])
+  })
+
+  test('A reports C’s study and a comment; hidden, the study is C’s alone, with the reason', async () => {
+    const created = await api(C, 'POST', '/studies', { title: '盗用されたノート', notes: '# 本文' })
+    await api(C, 'POST', `/studies/${created.id}/publish`, { revision: 1 })
+    const studyPath = `/${C}/studies/${created.id}`
+    const comment = await api(C, 'POST', `/comments/study/${created.id}`, {
+      body: '自分のコメント',
+    })
+
+    const a = await site.newPage(cookies[A])
+    const aErrors = collectPageErrors(a)
+    await a.goto(studyPath)
+    await waitForHydration(a)
+    // The study's button, and the comment's (named for its kind).
+    await a.getByRole('button', { name: /^報告する\s*（スタディ）$/ }).click()
+    const dialog = a.getByRole('dialog', { name: 'このスタディを報告する' })
+    const a11y = await axeAtBothSizes(a)
+    await dialog.getByLabel('著作権の侵害').check()
+    await dialog.getByRole('button', { name: '報告を送る' }).click()
+    await a.getByRole('status').getByText('報告を受け付けました', { exact: false }).waitFor()
+    await a.getByRole('button', { name: /^報告する\s*（コメント）$/ }).click()
+    const commentDialog = a.getByRole('dialog', { name: 'このコメントを報告する' })
+    await commentDialog.getByLabel('スパム').check()
+    await commentDialog.getByRole('button', { name: '報告を送る' }).click()
+    await commentDialog.waitFor({ state: 'hidden' })
+
+    const admin = await site.newPage(cookies[ADMIN])
+    const adminErrors = collectPageErrors(admin)
+    await admin.goto(`/admin/reports/comment/${comment.id}`)
+    await waitForHydration(admin)
+    a11y.push(...(await axeAtBothSizes(admin)))
+    await admin.goto(`/admin/reports/study/${created.id}`)
+    await waitForHydration(admin)
+    expect(await admin.getByRole('link', { name: studyPath }).count()).toBe(1)
+    a11y.push(...(await axeAtBothSizes(admin)))
+    await admin.getByLabel('メモ（任意）').fill('他のサイトからの転載です')
+    await admin.getByRole('button', { name: '非表示にする' }).click()
+    await admin.getByRole('status').getByText('非表示にしました。').waitFor()
+
+    // Gone for A and for guests (404, and off the lists); C reads it with the notice.
+    expect((await fetchPage(site.server.url, studyPath, cookies[A])).status).toBe(404)
+    expect((await fetchPage(site.server.url, studyPath)).status).toBe(404)
+    expect((await fetchPage(site.server.url, '/studies')).html).not.toContain('盗用されたノート')
+    const b = await site.newPage(cookies[C])
+    const bErrors = collectPageErrors(b)
+    await b.goto(studyPath)
+    await waitForHydration(b)
+    const notice = b
+      .getByRole('note')
+      .filter({ hasText: 'このスタディは運営により非表示になっています。' })
+    expect(await notice.textContent()).toContain('理由: 他のサイトからの転載です')
+    a11y.push(...(await axeAtBothSizes(b)))
 
     expect(a11y).toEqual([])
     expect(aErrors).toEqual([])
