@@ -5,6 +5,7 @@ import type { ExerciseServices } from '#features/exercises/answers.server.ts'
 import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
 import type { Billing } from '#features/plans/subscriptions.server.ts'
+import type { ModerationServices } from '#server/api/moderation.ts'
 import type { PublicSettings } from '#server/config.ts'
 import type { QueuedMailDelivery } from '#server/mail/mailer.ts'
 import type { RealtimePublisher } from '#server/realtime/index.ts'
@@ -58,6 +59,8 @@ export type AppContext = {
    * transaction that stored what the event announces has committed.
    */
   realtime: RealtimePublisher
+  /** Reports' hourly limit and moderation's live effects (docs/decisions/039). */
+  moderation: ModerationServices
 }
 
 /** The web session (server/web-session/service.ts): the only way pages learn who is asking. */

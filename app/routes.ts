@@ -53,6 +53,8 @@ export default [
       index('routes/admin/index.tsx'),
       route('contact', 'routes/admin/contact-list.tsx'),
       route('contact/:id', 'routes/admin/contact-message.tsx'),
+      route('reports', 'routes/admin/reports-list.tsx'),
+      route('reports/:kind/:id', 'routes/admin/reports-item.tsx'),
     ]),
     route('dms', 'routes/dms/list.tsx'),
     route('dms/:id', 'routes/dms/room.tsx'),

@@ -18,6 +18,8 @@ export interface UsersTable {
   dm_digest: Defaulted<Flag>
   /** Added by migration 0023: when a digest was last considered for the user (claims a period). */
   dm_digest_at: ColumnType<EpochMs | null, EpochMs | null | undefined, EpochMs | null>
+  /** Added by migration 0026: when an admin suspended the account (null: not suspended). */
+  suspended_at: ColumnType<EpochMs | null, EpochMs | null | undefined, EpochMs | null>
   created_at: EpochMs
   updated_at: EpochMs
 }
@@ -41,6 +43,10 @@ export interface CoursesTable {
   cover_key: ColumnType<string | null, string | null | undefined, string | null>
   /** Added by migration 0009: bumped by every save, so a stale editor cannot overwrite. */
   revision: Defaulted<number>
+  /** Added by migration 0026: when moderation hid it from everyone but its author (null: shown). */
+  hidden_at: ColumnType<EpochMs | null, EpochMs | null | undefined, EpochMs | null>
+  /** Added by migration 0026: the reason its author is told. */
+  hidden_reason: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 /** Columns every content kind shares (migration 0009): owner, draft/publish state, revision. */
@@ -53,6 +59,10 @@ interface PublishableColumns {
   revision: Defaulted<number>
   created_at: EpochMs
   updated_at: EpochMs
+  /** Added by migration 0026: when moderation hid it from everyone but its author (null: shown). */
+  hidden_at: ColumnType<EpochMs | null, EpochMs | null | undefined, EpochMs | null>
+  /** Added by migration 0026: the reason its author is told. */
+  hidden_reason: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export interface CourseSectionsTable {
@@ -160,6 +170,10 @@ export interface CommentsTable {
   body: string
   created_at: EpochMs
   updated_at: EpochMs
+  /** Added by migration 0026: when moderation hid it from everyone but its author (null: shown). */
+  hidden_at: ColumnType<EpochMs | null, EpochMs | null | undefined, EpochMs | null>
+  /** Added by migration 0026: the reason its author is told. */
+  hidden_reason: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export type NotificationKind = 'follow' | 'like' | 'comment' | 'reply'
@@ -312,12 +326,55 @@ export interface DmMessagesTable {
   edited_at: EpochMs | null
   deleted_at: EpochMs | null
   withheld: Defaulted<Flag>
+  /** Added by migration 0026: when moderation hid it from everyone but its author (null: shown). */
+  hidden_at: ColumnType<EpochMs | null, EpochMs | null | undefined, EpochMs | null>
+  /** Added by migration 0026: the reason its author is told. */
+  hidden_reason: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 /** Added by migration 0023: `blocker_id` blocked `blocked_id` (who is not told). */
 export interface UserBlocksTable {
   blocker_id: string
   blocked_id: string
+  created_at: EpochMs
+}
+
+/** Added by migration 0026: what `subject_kind` a report or a moderation action names. */
+export type ModerationSubjectKind = ContentKind | 'comment' | 'message' | 'user'
+export type ReportReason =
+  | 'spam'
+  | 'harassment'
+  | 'inappropriate'
+  | 'copyright'
+  | 'personal_info'
+  | 'other'
+
+/** Added by migration 0026: one user's report of one item; one open report per reporter and item. */
+export interface ReportsTable {
+  id: string
+  reporter_id: string
+  subject_kind: ModerationSubjectKind
+  subject_id: string
+  subject_user_id: string | null
+  reason: ReportReason
+  note: Defaulted<string>
+  status: Defaulted<'open' | 'resolved'>
+  created_at: EpochMs
+  updated_at: EpochMs
+  resolved_at: EpochMs | null
+}
+
+export type ModerationActionKind = 'hide' | 'unhide' | 'suspend' | 'unsuspend' | 'dismiss'
+
+/** Added by migration 0026: every admin action on a reported item, with who and when. */
+export interface ModerationActionsTable {
+  id: string
+  subject_kind: ModerationSubjectKind
+  subject_id: string
+  actor_id: string
+  actor_name: string
+  action: ModerationActionKind
+  note: Defaulted<string>
   created_at: EpochMs
 }
 
@@ -352,6 +409,8 @@ export interface DB {
   dm_members: DmMembersTable
   dm_messages: DmMessagesTable
   user_blocks: UserBlocksTable
+  reports: ReportsTable
+  moderation_actions: ModerationActionsTable
   identity_users: IdentityUsersTable
   identity_user_groups: IdentityUserGroupsTable
   identity_codes: IdentityCodesTable

@@ -25,8 +25,15 @@ export const publicationStatus = z.enum([
  * The fields every authored item's view ends with (studies, labs, lab stories): its publication,
  * its revision, its author, and whether the viewer may edit, publish, unpublish or delete it.
  */
+/**
+ * Hidden by moderation (decision 039): only its author (and admins) still see it, told why.
+ * Null for an item that is shown.
+ */
+export const moderationHidden = z.object({ at: z.number(), reason: z.string() }).nullable()
+
 export const authoredItemFields = {
   status: publicationStatus,
+  hidden: moderationHidden,
   publishedAt: z.number().nullable(),
   updatedAt: z.number(),
   revision: z.number(),

@@ -35,6 +35,7 @@ export async function listPublishedItems<T extends ListedTable>(
     .selectAll(t)
     .select(['users.username', 'users.display_name'])
     .where(`${t}.status`, '=', 'published')
+    .where(`${t}.hidden_at`, 'is', null)
   if (filter.username !== undefined) {
     query = query.where('users.username', '=', filter.username.toLowerCase())
   }

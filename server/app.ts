@@ -10,6 +10,7 @@ import type { Database } from '#db/database.ts'
 import type { DB } from '#db/schema.ts'
 import type { ExerciseServices } from '#features/exercises/answers.server.ts'
 import { RUNNER_WORKER_PATH } from '#features/exercises/runner-assets.ts'
+import { REPORTS_PER_USER_PER_HOUR } from '#features/moderation/moderation.server.ts'
 import { planPrice } from '#features/plans/plan-catalogue.ts'
 import type { Billing } from '#features/plans/subscriptions.server.ts'
 import {
@@ -18,6 +19,7 @@ import {
   usernameRefusal,
 } from '#features/users/accounts.server.ts'
 import { apiPlugin } from './api/index.ts'
+import type { ModerationServices } from './api/moderation.ts'
 import { type CodeSandbox, createCodeSandbox } from './code-sandbox/sandbox.ts'
 import { onTheFlyCompression } from './compression.ts'
 import type { Config } from './config.ts'
@@ -35,7 +37,7 @@ import { createEmbeddedGateway } from './payments/embedded-gateway.ts'
 import { createStripeGateway } from './payments/stripe-gateway.ts'
 import { memoryRateLimiter, redisRateLimiter } from './rate-limiter.ts'
 import { registerReactRouter } from './react-router.ts'
-import { registerRealtime } from './realtime/index.ts'
+import { CLOSE_CODES, registerRealtime } from './realtime/index.ts'
 import { registerLiveBadge } from './realtime-badge.ts'
 import { scheduleRenewals } from './renewals.ts'
 import { serializeRequest } from './request-log.ts'
@@ -190,6 +192,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     limits: { limiter, ...config.exercises },
     warn: (details, message) => app.log.warn(details, message),
   }
+  // Reports and moderation (decision 039): the hourly report limit, and a suspension's effect
+  // on open sockets, on every instance.
+  const moderation: ModerationServices = {
+    limits: { limiter, perUserPerHour: REPORTS_PER_USER_PER_HOUR },
+    now,
+    publish: realtime.publish,
+    disconnect: (userIds) => realtime.disconnect(userIds, CLOSE_CODES.accountSuspended),
+  }
   await app.register(async (api) => {
     await api.register(fastifyCompress, onTheFlyCompression)
     await api.register(apiPlugin, {
@@ -201,6 +211,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       messages: { limits: { limiter, ...config.messages }, now, publish: realtime.publish },
       user: (request) => sessionUser(sessions, request),
       exercises,
+      moderation,
     })
   })
   scheduleUploadExpiry(app, store, config.storage)
@@ -284,6 +295,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       plans: { billing },
       log: app.log,
       realtime,
+      moderation,
     },
     pageCache: createPageCache({
       maxEntries: config.env === 'development' ? 0 : config.pageCacheMaxEntries,

@@ -19,6 +19,7 @@ import * as contactMessages from './2026-11-25-0021-contact-messages.ts'
 import * as exercises from './2026-11-25-0022-exercises.ts'
 import * as directMessages from './2026-11-25-0023-direct-messages.ts'
 import * as subscriptions from './2026-11-25-0025-subscriptions.ts'
+import * as moderation from './2026-11-26-0026-moderation.ts'
 import * as stripeEventOrder from './2026-11-26-0027-stripe-event-order.ts'
 
 /**
@@ -46,5 +47,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0022-exercises': exercises,
   '2026-11-25-0023-direct-messages': directMessages,
   '2026-11-25-0025-subscriptions': subscriptions,
+  '2026-11-26-0026-moderation': moderation,
   '2026-11-26-0027-stripe-event-order': stripeEventOrder,
 }

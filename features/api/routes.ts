@@ -3,6 +3,7 @@ import { labRoutes, labStoryRoutes, studyRoutes } from './editable.ts'
 import { exampleRoutes } from './example.ts'
 import { exerciseRoutes } from './exercises.ts'
 import { messageRoutes } from './messages.ts'
+import { moderationRoutes } from './moderation.ts'
 import { peopleRoutes } from './people.ts'
 import { socialRoutes } from './social.ts'
 
@@ -16,5 +17,6 @@ export const apiRoutes = {
   social: socialRoutes,
   people: peopleRoutes,
   messages: messageRoutes,
+  moderation: moderationRoutes,
   example: exampleRoutes,
 }

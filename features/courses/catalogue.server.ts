@@ -54,6 +54,7 @@ export async function listCatalogueTags(db: Kysely<DB>, limit = 30): Promise<str
     .innerJoin('tags', 'tags.id', 'course_tags.tag_id')
     .innerJoin('courses', 'courses.id', 'course_tags.subject_id')
     .where('courses.status', '=', 'published')
+    .where('courses.hidden_at', 'is', null)
     .select(({ fn }) => ['tags.name', fn.countAll<number>().as('uses')])
     .groupBy('tags.name')
     .orderBy('uses', 'desc')
@@ -106,6 +107,7 @@ function publishedCourseCards(db: Kysely<DB>) {
       'users.display_name',
     ])
     .where('courses.status', '=', 'published')
+    .where('courses.hidden_at', 'is', null)
 }
 
 type CourseCardRow = Awaited<

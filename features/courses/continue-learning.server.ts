@@ -33,6 +33,7 @@ export async function listContinueLearning(
     ])
     .where('lesson_progress.user_id', '=', userId)
     .where('courses.status', '=', 'published')
+    .where('courses.hidden_at', 'is', null)
     .groupBy(['courses.id', 'courses.title', 'users.username'])
     .orderBy('last_done_at', 'desc')
     .limit(limit)

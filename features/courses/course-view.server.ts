@@ -4,6 +4,7 @@ import { type Actor, mayEdit } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
 import type { CourseView, LessonEntry, SectionEntry } from '#features/courses/course-views.ts'
 import { lessonLocked, premiumReader } from '#features/plans/plan.server.ts'
+import { hiddenOf } from '#features/readable-item.server.ts'
 import { tagsOfItems } from '#features/tags/item-tags.server.ts'
 
 export type { CourseView, LessonEntry, SectionEntry }
@@ -29,7 +30,7 @@ export async function readCourseForViewer(
     .where('users.username', '=', address.username.toLowerCase())
     .executeTakeFirst()
   const canEdit = course !== undefined && mayEdit(viewer, course.owner_id)
-  if (!course || (course.status !== 'published' && !canEdit)) {
+  if (!course || ((course.status !== 'published' || course.hidden_at !== null) && !canEdit)) {
     throw ContentError.notFound('コースが見つかりません')
   }
 
@@ -83,6 +84,7 @@ export async function readCourseForViewer(
     level: course.level,
     access: course.access,
     status: course.status,
+    hidden: hiddenOf(course),
     publishedAt: course.status === 'published' ? course.published_at : null,
     coverKey: course.cover_key,
     revision: course.revision,

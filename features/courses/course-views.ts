@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { CourseAccess, CourseLevel } from '#db/schema.ts'
-import { authorRef, publicationStatus } from '#features/content-views.ts'
+import { authorRef, moderationHidden, publicationStatus } from '#features/content-views.ts'
 
 /** Zod schemas of what courses' reads answer (types inferred from them, see content-views.ts). */
 
@@ -53,6 +53,7 @@ export const courseView = z.object({
   level: courseLevel,
   access: courseAccess,
   status: publicationStatus,
+  hidden: moderationHidden,
   publishedAt: z.number().nullable(),
   coverKey: z.string().nullable(),
   revision: z.number(),

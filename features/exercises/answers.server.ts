@@ -63,11 +63,12 @@ async function answerableQuestion(db: Kysely<DB>, actor: Actor, questionId: stri
     .selectFrom('questions')
     .innerJoin('studies', 'studies.id', 'questions.study_id')
     .selectAll('questions')
-    .select(['studies.owner_id', 'studies.status as study_status'])
+    .select(['studies.owner_id', 'studies.status as study_status', 'studies.hidden_at'])
     .where('questions.id', '=', questionId)
     .executeTakeFirst()
-  // A draft study's questions exist only for its owner (and admins), who may try them.
-  if (!question || (question.study_status !== 'published' && !mayEdit(actor, question.owner_id))) {
+  // A draft (or hidden) study's questions exist only for its owner (and admins), who may try them.
+  const shown = question?.study_status === 'published' && question.hidden_at === null
+  if (!question || (!shown && !mayEdit(actor, question.owner_id))) {
     throw ContentError.notFound('問題が見つかりません')
   }
   const reader = await premiumReader(db, actor)

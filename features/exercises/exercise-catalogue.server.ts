@@ -63,6 +63,7 @@ export async function listExercises(
       'question_progress.user_id as progress_user',
     ])
     .where('studies.status', '=', 'published')
+    .where('studies.hidden_at', 'is', null)
   if (language) query = query.where('questions.language', '=', language)
   if (kind) query = query.where('questions.kind', '=', kind)
   if (difficulty) query = query.where('questions.difficulty', '=', difficulty)
@@ -150,6 +151,7 @@ export async function listExerciseTags(db: Kysely<DB>, limit = 30): Promise<stri
     .innerJoin('questions', 'questions.id', 'question_tags.subject_id')
     .innerJoin('studies', 'studies.id', 'questions.study_id')
     .where('studies.status', '=', 'published')
+    .where('studies.hidden_at', 'is', null)
     .select(({ fn }) => ['tags.name', fn.countAll<number>().as('uses')])
     .groupBy('tags.name')
     .orderBy('uses', 'desc')

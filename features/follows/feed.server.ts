@@ -20,6 +20,7 @@ export async function publishedCount(db: Kysely<DB>, userId: string): Promise<nu
         .select((eb) => eb.fn.countAll<string | number>().as('n'))
         .where('owner_id', '=', userId)
         .where('status', '=', 'published')
+        .where('hidden_at', 'is', null)
         .executeTakeFirstOrThrow(),
     ),
   )
@@ -47,6 +48,7 @@ export async function listPublishedOfKind(
       'users.display_name',
     ])
     .where(`${table}.status`, '=', 'published')
+    .where(`${table}.hidden_at`, 'is', null)
   if (options.followerId !== undefined) {
     const followerId = options.followerId
     query = query.where(`${table}.owner_id`, 'in', (eb) =>

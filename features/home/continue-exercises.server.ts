@@ -33,6 +33,7 @@ export async function listContinueExercises(
     ])
     .where('question_progress.user_id', '=', userId)
     .where('studies.status', '=', 'published')
+    .where('studies.hidden_at', 'is', null)
     .groupBy(['studies.id', 'studies.title', 'users.username'])
     .orderBy('last_attempt_at', 'desc')
     // Finished sets are dropped below; read a few more so that `limit` unfinished remain.

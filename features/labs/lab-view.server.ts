@@ -17,14 +17,14 @@ export async function readLabForViewer(
   address: { username: string; labId: string },
   viewer: Actor | undefined,
 ): Promise<LabView> {
-  const { row, author, canEdit } = await readableItem(
+  const { row, author, canEdit, hidden } = await readableItem(
     db,
     'labs',
     { username: address.username, id: address.labId },
     viewer,
     LAB.notFound,
   )
-  return { ...(await labDraftOf(db, row)), ...published(row), author, canEdit }
+  return { ...(await labDraftOf(db, row)), ...published(row), author, canEdit, hidden }
 }
 
 /** The lab as its editor opens it; only for its owner or an admin. */
@@ -68,7 +68,7 @@ export async function readLabStoryForViewer(
   address: { username: string; storyId: string },
   viewer: Actor | undefined,
 ): Promise<LabStoryView> {
-  const { row, author, canEdit } = await readableItem(
+  const { row, author, canEdit, hidden } = await readableItem(
     db,
     'lab_stories',
     { username: address.username, id: address.storyId },
@@ -80,19 +80,21 @@ export async function readLabStoryForViewer(
       ? undefined
       : await db
           .selectFrom('labs')
-          .select(['id', 'title', 'status', 'owner_id'])
+          .select(['id', 'title', 'status', 'owner_id', 'hidden_at'])
           .where('id', '=', row.lab_id)
           .executeTakeFirst()
   const { labId: _, ...draft } = await storyDraftOf(db, row)
   return {
     ...draft,
     lab:
-      lab && (lab.status === 'published' || mayEdit(viewer, lab.owner_id))
+      lab &&
+      ((lab.status === 'published' && lab.hidden_at === null) || mayEdit(viewer, lab.owner_id))
         ? { id: lab.id, title: lab.title }
         : null,
     ...published(row),
     author,
     canEdit,
+    hidden,
   }
 }
 

@@ -3,7 +3,8 @@ import { z } from 'zod'
 /**
  * Zod schemas of what direct messages answer (/api and pages), and of the realtime events in
  * events.ts. A message's view is the same for both members (no "mine" flag): the browser
- * compares `sender` with the signed-in user, so one event serves both.
+ * compares `sender` with the signed-in user, so one event serves both, except for a message
+ * hidden by moderation, whose text and reason only its sender receives.
  */
 
 export const messageView = z.object({
@@ -20,6 +21,12 @@ export const messageView = z.object({
   createdAt: z.number(),
   editedAt: z.number().nullable(),
   deleted: z.boolean(),
+  /**
+   * Hidden by moderation (decision 039): the recipient gets it empty, like a deleted one; the
+   * sender keeps the text and is told why (`hiddenReason`, null for anyone else).
+   */
+  hidden: z.boolean(),
+  hiddenReason: z.string().nullable(),
   /** Until when the sender may edit or delete it. */
   editableUntil: z.number(),
 })

@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely'
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely'
 import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
 import type { DB, DmMessagesTable } from '#db/schema.ts'
@@ -63,21 +63,36 @@ function notBlockedBy(eb: ExpressionBuilder<DB, 'dm_rooms'>) {
 }
 
 type MessageRow = Pick<
-  DmMessagesTable,
-  'id' | 'room_id' | 'seq' | 'version' | 'body' | 'created_at' | 'edited_at' | 'deleted_at'
+  Selectable<DmMessagesTable>,
+  | 'id'
+  | 'room_id'
+  | 'seq'
+  | 'version'
+  | 'body'
+  | 'created_at'
+  | 'edited_at'
+  | 'deleted_at'
+  | 'sender_id'
+  | 'hidden_at'
+  | 'hidden_reason'
 > & { sender: string }
 
-function messageView(row: MessageRow): MessageView {
+/** The message as `viewerId` sees it: hidden by moderation, only its sender keeps the text. */
+function messageView(row: MessageRow, viewerId: string): MessageView {
+  const hidden = row.hidden_at !== null
+  const ownHidden = hidden && row.sender_id === viewerId
   return {
     id: row.id,
     roomId: row.room_id,
     seq: Number(row.seq),
     version: Number(row.version),
     sender: row.sender,
-    body: row.deleted_at === null ? row.body : '',
+    body: row.deleted_at === null && (!hidden || ownHidden) ? row.body : '',
     createdAt: Number(row.created_at),
     editedAt: row.edited_at === null ? null : Number(row.edited_at),
     deleted: row.deleted_at !== null,
+    hidden,
+    hiddenReason: ownHidden ? (row.hidden_reason ?? '') : null,
     editableUntil: Number(row.created_at) + MESSAGE_EDIT_WINDOW_MS,
   }
 }
@@ -95,6 +110,9 @@ function messageRows(db: Kysely<DB>) {
       'dm_messages.created_at',
       'dm_messages.edited_at',
       'dm_messages.deleted_at',
+      'dm_messages.sender_id',
+      'dm_messages.hidden_at',
+      'dm_messages.hidden_reason',
       'users.username as sender',
     ])
 }
@@ -280,7 +298,10 @@ export async function listMessages(
     .limit(query.limit + 1)
     .execute()
   return {
-    items: newestFirst.slice(0, query.limit).reverse().map(messageView),
+    items: newestFirst
+      .slice(0, query.limit)
+      .reverse()
+      .map((row) => messageView(row, reader.userId)),
     hasOlder: newestFirst.length > query.limit,
   }
 }
@@ -306,7 +327,7 @@ export async function listRoomChanges(
     .orderBy('dm_messages.version')
     .limit(MAX_CHANGES + 1)
     .execute()
-  const messages = rows.slice(0, MAX_CHANGES).map(messageView)
+  const messages = rows.slice(0, MAX_CHANGES).map((row) => messageView(row, reader.userId))
   const more = rows.length > MAX_CHANGES
   return {
     version: more ? (messages.at(-1)?.version ?? after) : Math.max(room.version, after),
@@ -371,7 +392,7 @@ export async function sendMessage(
       .execute()
     const row = await messageRows(trx).where('dm_messages.id', '=', id).executeTakeFirstOrThrow()
     return {
-      message: messageView(row),
+      message: messageView(row, sender.userId),
       memberIds: room.blockedByOther ? [sender.userId] : [sender.userId, room.otherId],
     }
   })
@@ -390,10 +411,14 @@ async function ownEditableMessage(trx: Kysely<DB>, actor: Actor, messageId: stri
       'dm_messages.sender_id',
       'dm_messages.created_at',
       'dm_messages.deleted_at',
+      'dm_messages.hidden_at',
     ])
     .where('dm_messages.id', '=', messageId)
     .executeTakeFirst()
   if (!row) throw ContentError.notFound(MESSAGE_NOT_FOUND)
+  if (row.hidden_at !== null) {
+    throw new ContentError('CONFLICT', 'このメッセージは運営により非表示になっています')
+  }
   if (row.sender_id !== actor.userId) {
     throw new ContentError('FORBIDDEN', '自分のメッセージだけを編集・削除できます')
   }
@@ -437,7 +462,7 @@ async function changeMessage(
       .executeTakeFirstOrThrow()
     const memberIds = members.map((member) => member.user_id)
     return {
-      message: messageView(row),
+      message: messageView(row, editor.userId),
       memberIds: Number(row.withheld) === 1 ? [editor.userId] : memberIds,
     }
   })
@@ -531,6 +556,7 @@ export function unreadFromOthers(userId: string) {
       eb('dm_messages.sender_id', '<>', userId),
       eb('dm_messages.deleted_at', 'is', null),
       eb('dm_messages.withheld', '=', 0),
+      eb('dm_messages.hidden_at', 'is', null),
       eb.not(
         eb.exists(
           eb
@@ -595,6 +621,7 @@ export async function listRooms(
         .where('dm_messages.sender_id', '<>', me.userId)
         .where('dm_messages.deleted_at', 'is', null)
         .where('dm_messages.withheld', '=', 0)
+        .where('dm_messages.hidden_at', 'is', null)
         .as('unread'),
       eb
         .selectFrom('dm_messages')
@@ -626,7 +653,7 @@ export async function listRooms(
       ? []
       : (await messageRows(db).where('dm_messages.id', 'in', lastIds).execute()).map((row) => [
           row.id,
-          messageView(row),
+          messageView(row, me.userId),
         ]),
   )
   return {
@@ -686,4 +713,57 @@ export async function updateDigestSetting(
     .executeTakeFirst()
   if (Number(updated.numUpdatedRows) === 0) throw ContentError.signInRequired()
   return { digest }
+}
+
+/**
+ * Moderation hides a message, or shows it again (decision 039), inside the caller's
+ * transaction: the message takes the room's next version, so both members' catch-up brings the
+ * change. Answers what to publish after the commit: each member's own view of it (the sender
+ * keeps the text and the reason; the recipient gets it empty). Undefined for no such message.
+ */
+export async function setMessageHidden(
+  trx: Kysely<DB>,
+  messageId: string,
+  hidden: { at: number; reason: string } | null,
+): Promise<{ roomId: string; publish(publish: Publish | undefined): void } | undefined> {
+  const found = await trx
+    .selectFrom('dm_messages')
+    .select(['room_id', 'withheld'])
+    .where('id', '=', messageId)
+    .executeTakeFirst()
+  if (!found) return undefined
+  const version = await nextVersion(trx, found.room_id)
+  await trx
+    .updateTable('dm_messages')
+    .set({ hidden_at: hidden?.at ?? null, hidden_reason: hidden?.reason ?? null, version })
+    .where('id', '=', messageId)
+    .execute()
+  const row = await messageRows(trx)
+    .where('dm_messages.id', '=', messageId)
+    .executeTakeFirstOrThrow()
+  const members = await trx
+    .selectFrom('dm_members')
+    .select('user_id')
+    .where('room_id', '=', found.room_id)
+    .execute()
+  const audience = members
+    .map((member) => member.user_id)
+    .filter((userId) => Number(found.withheld) === 0 || userId === row.sender_id)
+  return {
+    roomId: found.room_id,
+    publish(publish) {
+      for (const userId of audience) {
+        publishAll(
+          publish,
+          [userId],
+          [
+            {
+              type: 'message.updated',
+              data: { roomId: found.room_id, message: messageView(row, userId) },
+            },
+          ],
+        )
+      }
+    },
+  }
 }

@@ -1,6 +1,7 @@
 import { type Kysely, SqliteAdapter } from 'kysely'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
+import { CONTENT_KINDS } from '#features/content-kinds.ts'
 import { markdownText } from '#features/markdown/excerpt.ts'
 import { premiumReader } from '#features/plans/plan.server.ts'
 import { postgresSearchEngine } from './postgres-engine.server.ts'
@@ -50,12 +51,13 @@ export async function searchPublishedContent(
     reader: await premiumReader(db, viewer),
   })
 
+  const hidden = await hiddenSubjects(db, matches)
   // Matches come best first, so the first one seen of each subject is its best.
   const best = new Map<string, SearchMatch>()
   for (const match of matches) {
     const key =
       match.kind === 'lesson' ? `course:${match.courseId}` : `${match.kind}:${match.subjectId}`
-    if (!best.has(key)) best.set(key, match)
+    if (!best.has(key) && !hidden.has(key)) best.set(key, match)
   }
   const chosen = [...best.values()].slice(0, limit)
   if (chosen.length === 0) return []
@@ -104,4 +106,28 @@ export async function searchPublishedContent(
       },
     ]
   })
+}
+
+/**
+ * Which matched items moderation hid (decision 039), as `kind:id` (a lesson by its course):
+ * the index keeps them, the results never show them.
+ */
+async function hiddenSubjects(db: Kysely<DB>, matches: SearchMatch[]): Promise<Set<string>> {
+  const idsOf = new Map<SearchKind, string[]>()
+  for (const match of matches) {
+    const kind: SearchKind = match.kind === 'lesson' ? 'course' : match.kind
+    const id = match.kind === 'lesson' ? match.courseId : match.subjectId
+    if (id) idsOf.set(kind, [...(idsOf.get(kind) ?? []), id])
+  }
+  const hidden = new Set<string>()
+  for (const [kind, ids] of idsOf) {
+    const rows = await db
+      .selectFrom(CONTENT_KINDS[kind].table as 'studies')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('hidden_at', 'is not', null)
+      .execute()
+    for (const row of rows) hidden.add(`${kind}:${row.id}`)
+  }
+  return hidden
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { ExpressionBuilder, Kysely } from 'kysely'
 import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
 import type { DB } from '#db/schema.ts'
@@ -7,6 +7,7 @@ import { ContentError, parseInput } from '#features/content-error.ts'
 import { type MarkdownRenderer, renderedHtml } from '#features/markdown/stored-html.server.ts'
 import { afterCursor } from '#features/pagination.server.ts'
 import { pageFrom, pageQuery } from '#features/pagination.ts'
+import { hiddenOf } from '#features/readable-item.server.ts'
 import type { CommentPage, CommentThread, CommentView } from '#features/social/social-views.ts'
 import { blockedEitherWay } from '#features/users/blocks.server.ts'
 import { commentUpdate, newComment } from './comment-input.ts'
@@ -30,6 +31,8 @@ type CommentRow = {
   updated_at: number
   username: string | null
   display_name: string | null
+  hidden_at: number | null
+  hidden_reason: string | null
 }
 
 function commentView(
@@ -52,6 +55,7 @@ function commentView(
     edited: row.updated_at > row.created_at,
     canEdit: isAuthor,
     canDelete: isAuthor || mayEdit(viewer, subject.ownerId),
+    hidden: hiddenOf(row),
   } satisfies CommentView
 }
 
@@ -66,9 +70,22 @@ function commentRows(db: Kysely<DB>) {
       'comments.body',
       'comments.created_at',
       'comments.updated_at',
+      'comments.hidden_at',
+      'comments.hidden_reason',
       'users.username',
       'users.display_name',
     ])
+}
+
+/** Comments hidden by moderation reach only their author and admins (decision 039). */
+function shownTo(viewer: Actor | undefined) {
+  return (eb: ExpressionBuilder<DB, 'comments'>) =>
+    viewer?.isAdmin
+      ? eb.lit(true)
+      : eb.or([
+          eb('comments.hidden_at', 'is', null),
+          eb('comments.author_id', '=', viewer?.userId ?? ''),
+        ])
 }
 
 /** How many comments (replies included) an item has. */
@@ -78,6 +95,7 @@ async function countComments(db: Kysely<DB>, subject: Subject): Promise<number> 
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .where('subject_kind', '=', subject.kind)
     .where('subject_id', '=', subject.id)
+    .where('hidden_at', 'is', null)
     .executeTakeFirstOrThrow()
   return Number(row.count)
 }
@@ -106,6 +124,7 @@ export async function listComments(
     .where('comments.subject_kind', '=', subject.kind)
     .where('comments.subject_id', '=', subject.id)
     .where('comments.parent_id', 'is', null)
+    .where(shownTo(viewer))
   if (query.cursor) {
     threads = threads.where(afterCursor(query.cursor, 'comments.created_at', 'comments.id'))
   }
@@ -124,6 +143,7 @@ export async function listComments(
       ? []
       : await commentRows(db)
           .where('comments.parent_id', 'in', parentIds)
+          .where(shownTo(viewer))
           .orderBy('comments.created_at')
           .orderBy('comments.id')
           .execute()

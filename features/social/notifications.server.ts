@@ -165,7 +165,10 @@ async function subjectsOf(
       .select([`${table}.id`, `${table}.title`, 'users.username'])
       .where(`${table}.id`, 'in', ids)
       .where((eb) =>
-        eb.or([eb(`${table}.status`, '=', 'published'), eb(`${table}.owner_id`, '=', recipientId)]),
+        eb.or([
+          eb.and([eb(`${table}.status`, '=', 'published'), eb(`${table}.hidden_at`, 'is', null)]),
+          eb(`${table}.owner_id`, '=', recipientId),
+        ]),
       )
       .execute()
     for (const item of items) {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { NotificationKind } from '#db/schema.ts'
-import { authorRef, contentKind, pageOf } from '#features/content-views.ts'
+import { authorRef, contentKind, moderationHidden, pageOf } from '#features/content-views.ts'
 
 /** Zod schemas of what likes, comments and notifications answer (see content-views.ts). */
 
@@ -21,6 +21,8 @@ export const commentView = z.object({
   canEdit: z.boolean(),
   /** The author, the item's owner and admins delete. */
   canDelete: z.boolean(),
+  /** Hidden by moderation (decision 039): only its author (and admins) get it, told why. */
+  hidden: moderationHidden,
 })
 export type CommentView = z.output<typeof commentView>
 

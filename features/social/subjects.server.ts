@@ -14,7 +14,7 @@ export { subjectKindSchema, subjectSchema } from './subject.ts'
 export type VisibleSubject = Subject & { ownerId: string; title: string; path: string }
 
 /**
- * The item as `viewer` may see it: published, or their own (or any, for an admin). A missing
+ * The item as `viewer` may see it: published and not hidden, or their own (or any, for an admin). A missing
  * item and someone else's draft are both "not found", so likes and comments never reveal a draft.
  */
 export async function visibleSubject(
@@ -25,10 +25,12 @@ export async function visibleSubject(
   const item = await db
     .selectFrom(CONTENT_KINDS[subject.kind].table as PublishableTable as 'studies')
     .innerJoin('users', 'users.id', 'owner_id')
-    .select(['owner_id', 'status', 'title', 'users.username'])
+    .select(['owner_id', 'status', 'hidden_at', 'title', 'users.username'])
     .where(`${CONTENT_KINDS[subject.kind].table as 'studies'}.id`, '=', subject.id)
     .executeTakeFirst()
-  if (!item || (item.status !== 'published' && !mayEdit(viewer, item.owner_id))) {
+  // A hidden item (decision 039) is, like a draft, only its owner's (and admins').
+  const shown = item?.status === 'published' && item.hidden_at === null
+  if (!item || (!shown && !mayEdit(viewer, item.owner_id))) {
     throw ContentError.notFound(`${CONTENT_KINDS[subject.kind].label}が見つかりません`)
   }
   return {

@@ -26,6 +26,7 @@ export async function readStudyForViewer(
     row: study,
     author,
     canEdit,
+    hidden,
   } = await readableItem(
     db,
     'studies',
@@ -50,6 +51,7 @@ export async function readStudyForViewer(
     revision: study.revision,
     author,
     canEdit,
+    hidden,
   }
 }
 

@@ -54,6 +54,7 @@ export async function listTaggedContent(
         ])
         .where('tags.name', '=', tag)
         .where(`${table}.status`, '=', 'published')
+        .where(`${table}.hidden_at`, 'is', null)
         .orderBy(`${table}.published_at`, 'desc')
         .limit(TAGGED_PER_KIND)
         .execute()

@@ -15,6 +15,7 @@ import { registerExampleRoutes } from './example.ts'
 import { registerExerciseRoutes } from './exercises.ts'
 import { registerLabRoutes } from './labs.ts'
 import { registerMessageRoutes } from './messages.ts'
+import { type ModerationServices, registerModerationRoutes } from './moderation.ts'
 import { registerOpenApi } from './openapi.ts'
 import { registerPeopleRoutes } from './people.ts'
 import { validateWithZod } from './serve.ts'
@@ -43,6 +44,8 @@ export async function apiPlugin(
     user(request: FastifyRequest): Promise<SessionUser | undefined>
     /** Answering exercises: the server's verifier of code and each learner's limits. */
     exercises: ExerciseServices
+    /** Reports' hourly limit, and where moderation's effects go live (decision 039). */
+    moderation: ModerationServices
   },
 ): Promise<void> {
   const actor = async (request: FastifyRequest): Promise<Actor | undefined> =>
@@ -90,6 +93,7 @@ export async function apiPlugin(
   registerSocialRoutes(api, options.db, options.markdown, actor)
   registerPeopleRoutes(api, options.db, actor)
   registerMessageRoutes(api, options.db, actor, options.messages)
+  registerModerationRoutes(api, options.db, actor, options.moderation)
   // Claims the rest of /api, so that no unknown API path falls through to the page router.
   api.all('/*', { schema: { hide: true } }, async () => {
     throw ApiError.notFound('この API は存在しません')

@@ -29,6 +29,7 @@ describe('/api/openapi.json', () => {
       },
       user: async () => undefined,
       messages: { limits: { limiter: memoryRateLimiter(), perUserPerMinute: 30 }, now: Date.now },
+      moderation: { limits: { limiter: memoryRateLimiter(), perUserPerHour: 20 }, now: Date.now },
       // No code is answered here.
       exercises: {
         verifier: {

@@ -20,6 +20,11 @@ export type RealtimeEvent = { type: string; data: unknown }
 export type RealtimePublisher = {
   /** Delivers the event to every open socket of these users on every instance; never throws. */
   publish(userIds: readonly string[], event: RealtimeEvent): void
+  /**
+   * Closes every open socket of these users on every instance with `code` (an account
+   * suspended: its sessions are revoked, so the reconnect is refused too); never throws.
+   */
+  disconnect(userIds: readonly string[], code: number): void
 }
 
 export type RealtimeService = RealtimePublisher & {
@@ -53,6 +58,8 @@ export const CLOSE_CODES = {
   tooManySockets: 4409,
   /** More frames than a client of this protocol sends. */
   tooManyFrames: 4429,
+  /** The account was suspended: its sessions ended (decision 039). */
+  accountSuspended: 4403,
 } as const
 
 /** The largest frame a client may send: its messages are pings, a few bytes. */
@@ -62,6 +69,9 @@ const FRAMES_PER_WINDOW = 20
 const FRAME_WINDOW_MS = 10_000
 /** Unsent bytes a socket may have queued before its client is taken as not keeping up. */
 const MAX_BUFFERED_BYTES = 1024 * 1024
+
+/** The fan-out frame that closes its users' sockets (followed by the close code). */
+const CLOSE_FRAME = '\u0000close:'
 
 /** What a client may send: `{ "type": "ping" }`, answered by `{ "type": "pong" }`. */
 const clientFrame = z.strictObject({ type: z.literal('ping') })
@@ -105,6 +115,8 @@ export async function registerRealtime(
   let open = 0
   let stopping = false
   const deliver = (userIds: readonly string[], frame: string) => {
+    // A close travels the fan-out like an event, as a frame no JSON event can be.
+    const close = frame.startsWith(CLOSE_FRAME) ? Number(frame.slice(CLOSE_FRAME.length)) : 0
     // Encoded once for all the sockets it goes to (many tabs, both members), not per socket;
     // and not at all when none of them is on this instance.
     let encoded: Buffer | undefined
@@ -112,7 +124,10 @@ export async function registerRealtime(
       const own = sockets.get(userId)
       if (!own) continue
       encoded ??= Buffer.from(frame)
-      for (const connection of own) send(connection, encoded)
+      for (const connection of own) {
+        if (close) connection.socket.close(close, 'disconnected')
+        else send(connection, encoded)
+      }
     }
   }
   const listener = {
@@ -173,6 +188,9 @@ export async function registerRealtime(
         return
       }
       fanOut.publish(userIds, frame)
+    },
+    disconnect(userIds, code) {
+      if (userIds.length > 0) fanOut.publish(userIds, `${CLOSE_FRAME}${code}`)
     },
     get live() {
       return fanOut.live

@@ -222,10 +222,14 @@ function routes(): { route: string; path: string }[] {
     { route: '/', path: '/' },
     { route: '/contact', path: '/contact' },
     { route: '/contact/sent', path: '/contact/sent' },
-    // Not an admin here (guests sign in, others get 403); e2e/contact.test.ts checks them as one.
+    // Not an admin here (guests sign in, others get 403); e2e/contact.test.ts and
+    // e2e/moderation.test.ts check them as one.
     { route: '/admin', path: '/admin' },
     { route: '/admin/contact', path: '/admin/contact' },
     { route: '/admin/contact/{id}', path: '/admin/contact/00000000-0000-7000-8000-000000000000' },
+    // e2e/moderation.test.ts checks these as an admin.
+    { route: '/admin/reports', path: '/admin/reports' },
+    { route: '/admin/reports/{kind}/{id}', path: '/admin/reports/user/00000000' },
     { route: '/courses', path: '/courses' },
     { route: '/dms', path: '/dms' },
     { route: '/dms/{id}', path: `/dms/${fixture.room}` },

@@ -1,9 +1,12 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
+import { HiddenNotice } from '#app/components/moderation/hidden-notice.tsx'
+import { ReportButton } from '#app/components/moderation/report-button.tsx'
 import { ShareButtons } from '#app/components/share-buttons.tsx'
 import { TagLinks } from '#app/components/tag-links.tsx'
 import { formatDate } from '#app/lib/format.ts'
 import { profilePath } from '#features/content-kinds.ts'
+import { REPORT_SUBJECTS } from '#features/moderation/report-labels.ts'
 
 /** The top of a lab's or a story's page: breadcrumb, draft badge, tags, title and author. */
 export function ContentHeader(props: {
@@ -13,8 +16,12 @@ export function ContentHeader(props: {
     status: 'draft' | 'published'
     tags: string[]
     publishedAt: number | null
+    id: string
     author: { username: string; displayName: string }
+    hidden: { at: number; reason: string } | null
   }
+  /** What the item is, for the moderation notice and the report button. */
+  kind: 'lab' | 'lab_story'
   /** The item's own page: published items get share buttons for it. */
   path: string
   children?: ReactNode
@@ -38,6 +45,7 @@ export function ContentHeader(props: {
           )}
           <TagLinks tags={item.tags} />
         </div>
+        <HiddenNotice hidden={item.hidden} what={REPORT_SUBJECTS[props.kind]} />
         <h1 className="mt-3 text-3xl font-bold leading-tight">{item.title}</h1>
         <p className="mt-4 text-sm text-slate-500 dark:text-slate-400">
           <Link to={profilePath(item.author.username)} className="hover:underline">
@@ -56,6 +64,7 @@ export function ContentHeader(props: {
         {item.status === 'published' && (
           <div className="mt-6">
             <ShareButtons path={props.path} title={item.title} />
+            <ReportButton kind={props.kind} id={item.id} ownerUsername={item.author.username} />
           </div>
         )}
       </header>

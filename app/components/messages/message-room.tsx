@@ -9,6 +9,7 @@ import {
   useState,
 } from 'react'
 import { useRevalidator } from 'react-router'
+import { ReportButton } from '#app/components/moderation/report-button.tsx'
 import { ApiRequestError, callApi } from '#app/lib/api/client.ts'
 import { formatDateTime } from '#app/lib/format.ts'
 import { useCatchUp, useRealtimeEvent } from '#app/lib/realtime/index.ts'
@@ -283,7 +284,12 @@ export function MessageRoom({ room, firstPage }: { room: RoomView; firstPage: Me
                 message={message}
                 mine={message.sender === me}
                 read={message.id === lastReadOfMine}
-                editable={message.sender === me && !message.deleted && now < message.editableUntil}
+                editable={
+                  message.sender === me &&
+                  !message.deleted &&
+                  !message.hidden &&
+                  now < message.editableUntil
+                }
                 onChanged={(changed) => receive([changed], false)}
               />
             ))}
@@ -352,7 +358,7 @@ function MessageItem(props: {
     >
       <div
         className={`max-w-[85%] rounded-2xl px-3.5 py-2 ${
-          message.deleted
+          message.deleted || (message.hidden && !mine)
             ? 'border border-dashed border-slate-300 text-slate-600 italic dark:border-slate-700 dark:text-slate-400'
             : mine
               ? 'bg-brand-700 text-white'
@@ -361,6 +367,8 @@ function MessageItem(props: {
       >
         {message.deleted ? (
           <p>メッセージは削除されました</p>
+        ) : message.hidden && !mine ? (
+          <p>このメッセージは運営により非表示になりました</p>
         ) : editing ? (
           <form onSubmit={save} className="flex flex-col gap-2">
             <label htmlFor={`${id}-edit`} className="sr-only">
@@ -397,11 +405,19 @@ function MessageItem(props: {
           <MessageText text={message.body} />
         )}
       </div>
-      <p className="flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
+      <div className="flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
         <time dateTime={new Date(message.createdAt).toISOString()}>
           {formatDateTime(message.createdAt)}
         </time>
         {message.editedAt !== null && !message.deleted && <span>編集済み</span>}
+        {message.hidden && mine && (
+          <span data-moderation-hidden className="font-semibold text-amber-800 dark:text-amber-300">
+            運営により非表示（理由: {message.hiddenReason}）。相手には表示されていません
+          </span>
+        )}
+        {!mine && !message.deleted && !message.hidden && (
+          <ReportButton kind="message" id={message.id} className="underline hover:no-underline" />
+        )}
         {props.read && <span data-read-marker>既読</span>}
         {props.editable && !editing && (
           <>
@@ -424,7 +440,7 @@ function MessageItem(props: {
             </button>
           </>
         )}
-      </p>
+      </div>
       {error && (
         <p role="alert" className="text-xs text-red-700 dark:text-red-300">
           {error}

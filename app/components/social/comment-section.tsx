@@ -1,5 +1,7 @@
 import { type FormEvent, lazy, Suspense, useState } from 'react'
 import { MarkdownView } from '#app/components/markdown-view.tsx'
+import { HiddenNotice } from '#app/components/moderation/hidden-notice.tsx'
+import { ReportButton } from '#app/components/moderation/report-button.tsx'
 import { ApiRequestError } from '#app/lib/api/client.ts'
 import { type SocialApi, socialApi } from '#app/lib/api/social.ts'
 import { formatDate } from '#app/lib/format.ts'
@@ -220,6 +222,7 @@ function CommentItem(props: {
         </time>
         {comment.edited && <span>（編集済み）</span>}
       </p>
+      <HiddenNotice hidden={comment.hidden} what="コメント" />
       {mode === 'edit' ? (
         <div className="mt-2">
           <CommentForm
@@ -247,6 +250,14 @@ function CommentItem(props: {
             <button type="button" onClick={() => setMode('edit')} className={buttonClass}>
               編集
             </button>
+          )}
+          {comment.author && (
+            <ReportButton
+              kind="comment"
+              id={comment.id}
+              ownerUsername={comment.author.username}
+              className={buttonClass}
+            />
           )}
           {comment.canDelete && (
             <button

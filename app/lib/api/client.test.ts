@@ -33,6 +33,7 @@ describe('callApi', () => {
       },
       user: async () => ({ sub: 'user-author', groups: [] }),
       messages: { limits: { limiter: memoryRateLimiter(), perUserPerMinute: 30 }, now: Date.now },
+      moderation: { limits: { limiter: memoryRateLimiter(), perUserPerHour: 20 }, now: Date.now },
       // No code is answered here.
       exercises: {
         verifier: {

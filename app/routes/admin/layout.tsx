@@ -11,8 +11,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return null
 }
 
-/** The admin area's sections; /admin/reports (issue 17) joins this list. */
-const ADMIN_SECTIONS = [{ to: '/admin/contact', label: 'お問い合わせ' }] as const
+/** The admin area's sections. */
+const ADMIN_SECTIONS = [
+  { to: '/admin/contact', label: 'お問い合わせ' },
+  { to: '/admin/reports', label: '報告' },
+] as const
 
 const tabClass = ({ isActive }: { isActive: boolean }) =>
   `inline-block rounded-md px-3 py-1.5 text-sm ${

@@ -3,6 +3,8 @@ import { data, Link, Outlet, useOutlet } from 'react-router'
 import { AccessBadge } from '#app/components/access-badge.tsx'
 import { CoverImage } from '#app/components/courses/course-cover.tsx'
 import { CourseOutline } from '#app/components/courses/course-outline.tsx'
+import { HiddenNotice } from '#app/components/moderation/hidden-notice.tsx'
+import { ReportButton } from '#app/components/moderation/report-button.tsx'
 import { ShareButtons } from '#app/components/share-buttons.tsx'
 import { COMMENT_PAGE_SIZE } from '#app/components/social/comment-section.tsx'
 import { TagLinks } from '#app/components/tag-links.tsx'
@@ -110,6 +112,7 @@ export default function CoursePage({
           </span>
           <TagLinks tags={course.tags} />
         </div>
+        <HiddenNotice hidden={course.hidden} what="コース" />
         <h1 className="mt-3 text-3xl font-bold leading-tight">{course.title}</h1>
         <p className="mt-4 whitespace-pre-line text-slate-700 dark:text-slate-300">
           {course.summary}
@@ -148,6 +151,7 @@ export default function CoursePage({
         {course.status === 'published' && (
           <div className="mt-6">
             <ShareButtons path={coursePath} title={course.title} />
+            <ReportButton kind="course" id={course.id} ownerUsername={course.author.username} />
           </div>
         )}
         {signedIn && total > 0 && (

@@ -77,7 +77,7 @@ export default function LabPage({ loaderData }: Route.ComponentProps) {
   const labPath = contentPath('lab', lab.author.username, lab.id)
   return (
     <article className="mx-auto max-w-3xl">
-      <ContentHeader section={{ to: '/labs', label: 'ラボ' }} item={lab} path={labPath}>
+      <ContentHeader kind="lab" section={{ to: '/labs', label: 'ラボ' }} item={lab} path={labPath}>
         {lab.demoUrl && (
           <a
             href={lab.demoUrl}

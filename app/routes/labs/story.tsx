@@ -73,6 +73,7 @@ export default function LabStoryPage({
   return (
     <article className="mx-auto max-w-3xl">
       <ContentHeader
+        kind="lab_story"
         section={{ to: '/labs_stories', label: 'ストーリー' }}
         item={story}
         path={storyPath(story)}

@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react'
 import { NavLink, Outlet } from 'react-router'
 import { Avatar } from '#app/components/avatar.tsx'
 import { MessageButton } from '#app/components/messages/message-button.tsx'
+import { ReportButton } from '#app/components/moderation/report-button.tsx'
 import { BlockButton } from '#app/components/people/block-button.tsx'
 import { FollowButton } from '#app/components/people/follow-button.tsx'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
@@ -106,6 +107,7 @@ function ProfileHeader({ profile }: { profile: Profile }) {
             <MessageButton username={profile.username} />
             <FollowButton username={profile.username} onChange={onFollowChange} />
             <BlockButton username={profile.username} />
+            <ReportButton kind="user" id={profile.username} ownerUsername={profile.username} />
           </div>
         </div>
         {profile.bio && (

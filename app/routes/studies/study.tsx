@@ -1,6 +1,8 @@
 import { data, Link } from 'react-router'
 import { SolvedCount } from '#app/components/exercises/solved-count.tsx'
 import { MarkdownView } from '#app/components/markdown-view.tsx'
+import { HiddenNotice } from '#app/components/moderation/hidden-notice.tsx'
+import { ReportButton } from '#app/components/moderation/report-button.tsx'
 import { ShareButtons } from '#app/components/share-buttons.tsx'
 import { COMMENT_PAGE_SIZE } from '#app/components/social/comment-section.tsx'
 import { SocialSection } from '#app/components/social/social-section.tsx'
@@ -84,6 +86,7 @@ export default function StudyPage({
           )}
           <TagLinks tags={study.tags} />
         </div>
+        <HiddenNotice hidden={study.hidden} what="スタディ" />
         <h1 className="mt-3 text-3xl font-bold leading-tight">{study.title}</h1>
         {study.summary && (
           <p className="mt-4 whitespace-pre-line text-slate-700 dark:text-slate-300">
@@ -133,6 +136,7 @@ export default function StudyPage({
         {study.status === 'published' && (
           <div className="mt-6">
             <ShareButtons path={studyPath} title={study.title} />
+            <ReportButton kind="study" id={study.id} ownerUsername={study.author.username} />
           </div>
         )}
       </header>
