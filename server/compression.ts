@@ -109,7 +109,8 @@ export async function precompressDirectory(directory: string): Promise<{ files: 
   await Promise.all(
     assets.map(async (file) => {
       const bytes = await readFile(file)
-      if (bytes.byteLength < COMPRESSION_THRESHOLD_BYTES) return
+      // No size threshold here: made once, a small chunk's brotli copy still saves a third or
+      // more, and a page loads dozens of them. The check below skips copies that save nothing.
       for (const coding of CONTENT_CODINGS) {
         const encoded = await compressForReuse(bytes, coding, 'max')
         if (encoded.byteLength >= bytes.byteLength) continue

@@ -7,7 +7,7 @@ import { Avatar } from './avatar.tsx'
 import { useLiveUnreadCount } from './live-unread-count.ts'
 import { useLiveUnreadMessages } from './messages/live-unread-messages.ts'
 import { createLinks, MAIN_SECTIONS, MY_SECTIONS } from './navigation.ts'
-import { SearchBox } from './search-results.tsx'
+import { SearchBox } from './search-box.tsx'
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium hover:bg-slate-100 xl:px-3 dark:hover:bg-slate-800 ${

@@ -1,6 +1,7 @@
 import { data } from 'react-router'
 import { EmptyState } from '#app/components/empty-state.tsx'
-import { SearchBox, SearchResultList } from '#app/components/search-results.tsx'
+import { SearchBox } from '#app/components/search-box.tsx'
+import { SearchResultList } from '#app/components/search-results.tsx'
 import { viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { actorOf } from '#features/actor.ts'

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import { HiddenNotice } from '#app/components/moderation/hidden-notice.tsx'
-import { ReportButton } from '#app/components/moderation/report-button.tsx'
+import { HiddenNotice, ReportButton } from '#app/components/moderation/moderation-marks.tsx'
 import { ShareButtons } from '#app/components/share-buttons.tsx'
 import { TagLinks } from '#app/components/tag-links.tsx'
 import { formatDate } from '#app/lib/format.ts'

@@ -9,7 +9,7 @@ import {
   useState,
 } from 'react'
 import { useRevalidator } from 'react-router'
-import { ReportButton } from '#app/components/moderation/report-button.tsx'
+import { ReportButton } from '#app/components/moderation/moderation-marks.tsx'
 import { ApiRequestError, callApi } from '#app/lib/api/client.ts'
 import { formatDateTime } from '#app/lib/format.ts'
 import { useCatchUp, useRealtimeEvent } from '#app/lib/realtime/index.ts'

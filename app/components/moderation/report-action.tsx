@@ -1,7 +1,7 @@
 import { lazy, Suspense, useRef, useState } from 'react'
 import { useCurrentUser } from '#app/lib/root-data.ts'
 import { REPORT_SUBJECTS } from '#features/moderation/report-labels.ts'
-import type { ReportButtonProps } from './report-button.tsx'
+import type { ReportButtonProps } from './moderation-marks.tsx'
 
 // The dialog (and the API client it sends with) loads on first use.
 const ReportDialog = lazy(() => import('./report-dialog.tsx'))

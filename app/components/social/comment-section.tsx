@@ -1,7 +1,6 @@
 import { type FormEvent, lazy, Suspense, useState } from 'react'
 import { MarkdownView } from '#app/components/markdown-view.tsx'
-import { HiddenNotice } from '#app/components/moderation/hidden-notice.tsx'
-import { ReportButton } from '#app/components/moderation/report-button.tsx'
+import { HiddenNotice, ReportButton } from '#app/components/moderation/moderation-marks.tsx'
 import { ApiRequestError } from '#app/lib/api/client.ts'
 import { type SocialApi, socialApi } from '#app/lib/api/social.ts'
 import { formatDate } from '#app/lib/format.ts'

@@ -8,7 +8,8 @@ import {
   TagFilter,
 } from '#app/components/filter-select.tsx'
 import { InfiniteList } from '#app/components/infinite-list.tsx'
-import { SearchBox, SearchResultList } from '#app/components/search-results.tsx'
+import { SearchBox } from '#app/components/search-box.tsx'
+import { SearchResultList } from '#app/components/search-results.tsx'
 import { callApi } from '#app/lib/api/client.ts'
 import { publicPageHeaders } from '#app/lib/cache-control.ts'
 import { viewerCacheControl } from '#app/lib/content-response.server.ts'
