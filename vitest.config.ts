@@ -11,10 +11,6 @@ export default defineConfig({
     // Every core: vitest's default leaves one free for watch mode and the terminal, which on a
     // 2-core machine runs the suite one file at a time, mostly waiting on servers and databases.
     maxWorkers: availableParallelism(),
-    // Test files share their worker's module cache instead of importing React, Kysely, the AWS
-    // SDK and the server afresh each (a third of the run went to imports). Files keep no state
-    // in modules that another file could see; e2e files stay isolated, one at a time.
-    isolate: false,
     // `--coverage` (CI's npm test): V8's own counts, a summary on the terminal. Integration
     // tests run the server in the test's process, so server/ counts what they reach; app/
     // runs from build/ there, so only its unit tests count for it.
@@ -33,6 +29,11 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // Test files share their worker's module cache instead of importing React, Kysely,
+          // the AWS SDK and the server afresh each (a third of the run went to imports). Files
+          // keep no state in modules another file could see. (Per project: inline projects do
+          // not inherit the root's test options.)
+          isolate: false,
           include: ['{app,server,db,features}/**/*.test.{ts,tsx}'],
           environment: 'node',
           // Key derivation, SRP and Shiki take seconds on a busy machine.
@@ -43,6 +44,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          isolate: false,
           include: ['tests/integration/**/*.test.ts'],
           globalSetup: ['tests/support/require-current-build.ts'],
           testTimeout: 30_000,
@@ -60,7 +62,6 @@ export default defineConfig({
           // loaded machine.
           expect: { poll: { timeout: 10_000 } },
           fileParallelism: false,
-          isolate: true,
         },
       },
     ],

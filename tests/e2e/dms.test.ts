@@ -15,6 +15,8 @@ import { browserSuite } from './suite.ts'
 const site = browserSuite({ DM_MESSAGES_PER_USER_PER_MINUTE: '1000' })
 const A = 'akari_dm'
 const B = 'bunta_dm'
+const C = 'chika_dm'
+const D = 'daichi_dm'
 const cookies: Record<string, string> = {}
 
 async function api(who: string, method: string, path: string, body?: unknown) {
@@ -24,7 +26,7 @@ async function api(who: string, method: string, path: string, body?: unknown) {
 }
 
 beforeAll(async () => {
-  for (const name of [A, B]) {
+  for (const name of [A, B, C, D]) {
     cookies[name] = amplifyCookieHeader(CLIENT_ID, name, await signedInUser(site.server, name))
   }
 }, 60_000)
@@ -153,6 +155,36 @@ describe('direct messages', () => {
     expect(Math.abs((await offsetOf()) - before)).toBeLessThan(4)
     expect(await messageList(a).getByText('こんにちは！', { exact: false }).count()).toBe(1)
   }, 90_000)
+
+  test('a message that arrives while /dms is reloading its list still shows', async () => {
+    const d = await site.newPage(cookies[D])
+    const errors = collectPageErrors(d)
+    // The list's next reload is answered at once by the server but handed to the page only
+    // when the test says: it read the rooms before C's message to D was stored.
+    let hold: (() => void) | undefined
+    let answered: Promise<void> | undefined
+    await d.route('**/dms.data*', async (route) => {
+      if (answered) return route.continue()
+      const response = await route.fetch()
+      answered = new Promise<void>((resolve) => {
+        hold = resolve
+      }).then(() => route.fulfill({ response }))
+    })
+    await d.goto('/dms')
+    await waitForHydration(d)
+    // The socket's `ready` makes the page catch up: that reload is the one held.
+    await expect.poll(() => hold !== undefined, { timeout: 15_000 }).toBe(true)
+    const room = (await api(C, 'POST', '/dms/rooms', { username: D })) as { id: string }
+    await api(C, 'POST', `/dms/rooms/${room.id}/messages`, { body: 'リロード中のメッセージ' })
+    hold?.()
+    await answered
+    await expect
+      .poll(() => d.locator(`[data-room="${C}"] [data-unread]`).getAttribute('data-unread'), {
+        timeout: 15_000,
+      })
+      .toBe('1')
+    expect(errors).toEqual([])
+  })
 
   test('axe finds nothing on /dms and /dms/{id}, light and dark, desktop and mobile', async () => {
     const page = await site.newPage(cookies[B])

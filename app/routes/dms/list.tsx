@@ -55,10 +55,10 @@ export default function DirectMessages({ loaderData }: Route.ComponentProps) {
   const storage = useStorageSettings()
   const revalidator = useRevalidator()
   // New messages move rooms up and change their counts and previews: read the list again, as
-  // each arrives and whenever some may have been missed.
-  const reload = () => {
-    if (revalidator.state === 'idle') void revalidator.revalidate()
-  }
+  // each arrives and whenever some may have been missed. Never skipped while a reload is under
+  // way: that one may have read the list before this message was stored, and with the socket up
+  // nothing else would read it again (React Router drops the older load for the newer).
+  const reload = () => void revalidator.revalidate()
   useRealtimeEvent('message.created', reload)
   useRealtimeEvent('message.updated', reload)
   useRealtimeEvent('message.deleted', reload)
