@@ -37,7 +37,7 @@ import { createEmbeddedGateway } from './payments/embedded-gateway.ts'
 import { createStripeGateway } from './payments/stripe-gateway.ts'
 import { memoryRateLimiter, redisRateLimiter } from './rate-limiter.ts'
 import { registerReactRouter } from './react-router.ts'
-import { CLOSE_CODES, registerRealtime } from './realtime/index.ts'
+import { CLOSE_CODES, type RealtimeService, registerRealtime } from './realtime/index.ts'
 import { registerLiveBadge } from './realtime-badge.ts'
 import { scheduleRenewals } from './renewals.ts'
 import { serializeRequest } from './request-log.ts'
@@ -170,7 +170,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     db: database.db,
     settings: config.identity,
     mailer,
-    events: accountEvents(database.db),
+    events: accountEvents(database.db, realtime),
     log: app.log,
     now,
   })
@@ -335,11 +335,14 @@ function sessionUser(sessions: ReturnType<typeof webSessions>, request: FastifyR
 }
 
 /** What the user pool asks of, and tells, the product's accounts (features/users). */
-function accountEvents(db: Kysely<DB>): AccountEvents {
+function accountEvents(db: Kysely<DB>, realtime: RealtimeService): AccountEvents {
   return {
     usernameRefusal: (username) => usernameRefusal(db, username),
     accountConfirmed: (account) => createProfileForAccount(db, account),
     accountDeleted: (sub) => deleteProfile(db, sub),
+    // Every socket of the user closes as expired: those of sessions still valid reconnect at
+    // once; the ended session's page holds no cookies to reconnect with.
+    sessionsEnded: (sub) => realtime.disconnect([sub], CLOSE_CODES.sessionExpired),
   }
 }
 

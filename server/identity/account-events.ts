@@ -9,4 +9,9 @@ export interface AccountEvents {
   accountConfirmed(account: { sub: string; username: string; email: string | null }): Promise<void>
   /** A user deleted their account: remove what belongs to it. */
   accountDeleted(sub: string): Promise<void>
+  /**
+   * Sessions of the user ended (a sign-out, a global sign-out, a password reset): what holds
+   * their tokens open beyond a request (realtime sockets) must check them again.
+   */
+  sessionsEnded(sub: string): void
 }

@@ -1,3 +1,4 @@
+import { RevokeTokenCommand } from '@aws-sdk/client-cognito-identity-provider'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { signedInPageUser } from '#tests/integration/storage/support.ts'
@@ -10,6 +11,7 @@ import {
   refusedHandshake,
   subOf,
 } from '#tests/support/realtime.ts'
+import { CLIENT_ID, userPool } from '#tests/support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -22,6 +24,8 @@ let server: TestServer
 type User = Awaited<ReturnType<typeof signedInPageUser>> & { id: string }
 let hana: User
 let ken: User
+/** Signs out in a test: signed in first, while the server's clock is the test's start. */
+let leaving: User
 
 async function user(prefix: string): Promise<User> {
   const signedIn = await signedInPageUser(server, prefix)
@@ -35,6 +39,7 @@ beforeAll(async () => {
   })
   hana = await user('rt_hana')
   ken = await user('rt_ken')
+  leaving = await user('rt_leaving')
 })
 afterAll(async () => {
   await server?.close()
@@ -82,6 +87,15 @@ describe('opening a socket', () => {
     expect(fetchSite.status).toBe(403)
     const forged = await refusedHandshake(server.url, { authorization: 'Bearer not.a.token' })
     expect(forged.status).toBe(401)
+  })
+
+  it('closes the sockets of a session that signs out, and its cookie opens no new one', async () => {
+    const tab = await openSocket(server.url, page(leaving))
+    await userPool(server).send(
+      new RevokeTokenCommand({ ClientId: CLIENT_ID, Token: leaving.tokens.RefreshToken ?? '' }),
+    )
+    expect((await tab.closed).code).toBe(4401)
+    expect((await closedHandshake(server.url, page(leaving))).code).toBe(4401)
   })
 })
 

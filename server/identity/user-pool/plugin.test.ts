@@ -44,6 +44,7 @@ beforeAll(async () => {
         username === 'taken' ? 'このユーザー名はすでに使われています' : undefined,
       accountConfirmed: async (account) => void events.push(`confirmed ${account.username}`),
       accountDeleted: async (sub) => void events.push(`deleted ${sub}`),
+      sessionsEnded: (sub) => void events.push(`sessions ended ${sub}`),
     },
     log: app.log,
   })

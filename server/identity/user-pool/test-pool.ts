@@ -40,6 +40,7 @@ export async function openPool(
       usernameRefusal: async () => undefined,
       accountConfirmed: async () => {},
       accountDeleted: async () => {},
+      sessionsEnded: () => {},
     },
     log: { info() {}, warn() {} },
     now: () => clock.now,

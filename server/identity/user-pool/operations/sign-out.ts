@@ -36,6 +36,7 @@ export function signOutOperations(ctx: UserPoolContext) {
       }
       if (row.client_id !== input.ClientId) throw notAuthorized('Invalid Refresh Token')
       await revokeRefreshToken(ctx.db, input.Token, ctx.now())
+      ctx.events.sessionsEnded(row.sub)
       return {}
     }),
 
@@ -53,4 +54,5 @@ export async function endAllSessions(ctx: UserPoolContext, sub: string): Promise
   await revokeAllRefreshTokens(ctx.db, sub, now)
   // Tokens carry whole seconds: anything issued before this second is refused.
   await updateUser(ctx.db, sub, { tokens_valid_after: Math.floor(now / 1000) * 1000 }, now)
+  ctx.events.sessionsEnded(sub)
 }
