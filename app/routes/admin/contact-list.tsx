@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { StatusFilterNav } from '#app/components/admin-parts.tsx'
 import { EmptyState } from '#app/components/empty-state.tsx'
 import { ADMIN_HEADERS, requireAdmin } from '#app/lib/admin.server.ts'
 import { formatDateTime } from '#app/lib/format.ts'
@@ -25,35 +26,18 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { status: status ?? null, messages: await listContactMessages(context.db, { status }) }
 }
 
-const filterClass = (isActive: boolean) =>
-  `inline-block rounded-full border px-3 py-1 text-sm ${
-    isActive
-      ? 'border-brand-600 bg-brand-600 font-semibold text-white'
-      : 'border-slate-300 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800'
-  }`
-
 export default function ContactList({ loaderData }: Route.ComponentProps) {
   const { status, messages } = loaderData
   const filters = [{ value: null, label: 'すべて' }, ...CONTACT_STATUSES]
   return (
     <div>
       <h1 className="text-2xl font-bold">お問い合わせ</h1>
-      <nav aria-label="状態で絞り込む" className="mt-4">
-        <ul className="flex flex-wrap gap-2">
-          {filters.map((filter) => (
-            <li key={filter.label}>
-              {/* Not NavLink: it ignores the query, and would mark every filter current. */}
-              <Link
-                to={filter.value ? `?status=${filter.value}` : '/admin/contact'}
-                className={filterClass(filter.value === status)}
-                aria-current={filter.value === status ? 'page' : undefined}
-              >
-                {filter.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <StatusFilterNav
+        filters={filters}
+        current={status}
+        path="/admin/contact"
+        defaultValue={null}
+      />
       {messages.length === 0 ? (
         <div className="mt-6">
           <EmptyState title="お問い合わせはありません" />

@@ -1,5 +1,6 @@
 import { useRef } from 'react'
 import { data, Form, Link, useNavigation } from 'react-router'
+import { ActionLog } from '#app/components/admin-parts.tsx'
 import {
   FormMessage,
   SubmitButton,
@@ -103,24 +104,15 @@ export default function ContactMessage({ loaderData, actionData }: Route.Compone
         {message.body}
       </div>
 
-      <h2 className="mt-8 text-lg font-bold">対応の記録</h2>
-      {message.events.length === 0 ? (
-        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">まだ対応していません。</p>
-      ) : (
-        <ol className="mt-2 flex flex-col gap-3">
-          {message.events.map((event) => (
-            <li key={event.id} className="rounded-lg bg-slate-50 p-3 dark:bg-slate-900">
-              <p className="text-xs text-slate-600 dark:text-slate-400">
-                {EVENT_LABELS[event.kind]}・{event.actorName}・
-                <time dateTime={new Date(event.createdAt).toISOString()}>
-                  {formatDateTime(event.createdAt)}
-                </time>
-              </p>
-              {event.body && <p className="mt-1 whitespace-pre-wrap">{event.body}</p>}
-            </li>
-          ))}
-        </ol>
-      )}
+      <ActionLog
+        entries={message.events.map((event) => ({
+          id: event.id,
+          label: EVENT_LABELS[event.kind],
+          actor: event.actorName,
+          at: event.createdAt,
+          note: event.body,
+        }))}
+      />
 
       {result?.notice && (
         <div className="mt-6">

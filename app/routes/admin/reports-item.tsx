@@ -1,5 +1,6 @@
 import { useRef } from 'react'
 import { data, Form, Link, useNavigation } from 'react-router'
+import { ActionLog } from '#app/components/admin-parts.tsx'
 import { FormMessage, SubmitButton, TextAreaField } from '#app/components/forms.tsx'
 import { ADMIN_HEADERS } from '#app/lib/admin.server.ts'
 import { contentForPage } from '#app/lib/content-response.server.ts'
@@ -198,24 +199,16 @@ export default function ReportsItem({ loaderData, actionData }: Route.ComponentP
         ))}
       </ol>
 
-      <h2 className="mt-8 text-lg font-bold">対応の記録</h2>
-      {actions.length === 0 ? (
-        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">まだ対応していません。</p>
-      ) : (
-        <ol className="mt-2 flex flex-col gap-3" data-testid="moderation-log">
-          {actions.map((entry) => (
-            <li key={entry.id} className="rounded-lg bg-slate-50 p-3 dark:bg-slate-900">
-              <p className="text-xs text-slate-600 dark:text-slate-400">
-                {MODERATION_ACTION_LABELS[entry.action]}・@{entry.actor}・
-                <time dateTime={new Date(entry.createdAt).toISOString()}>
-                  {formatDateTime(entry.createdAt)}
-                </time>
-              </p>
-              {entry.note && <p className="mt-1 whitespace-pre-wrap">{entry.note}</p>}
-            </li>
-          ))}
-        </ol>
-      )}
+      <ActionLog
+        testId="moderation-log"
+        entries={actions.map((entry) => ({
+          id: entry.id,
+          label: MODERATION_ACTION_LABELS[entry.action],
+          actor: `@${entry.actor}`,
+          at: entry.createdAt,
+          note: entry.note,
+        }))}
+      />
 
       {result?.notice && (
         <div className="mt-6">

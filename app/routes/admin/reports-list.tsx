@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { StatusFilterNav } from '#app/components/admin-parts.tsx'
 import { EmptyState } from '#app/components/empty-state.tsx'
 import { ADMIN_HEADERS } from '#app/lib/admin.server.ts'
 import { formatDateTime } from '#app/lib/format.ts'
@@ -27,34 +28,18 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { status, entries: await listReportQueue(context.db, moderator, status) }
 }
 
-const filterClass = (isActive: boolean) =>
-  `inline-block rounded-full border px-3 py-1 text-sm ${
-    isActive
-      ? 'border-brand-600 bg-brand-600 font-semibold text-white'
-      : 'border-slate-300 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800'
-  }`
-
 /** /admin/reports: reported items, one row per item with its count and reasons, newest first. */
 export default function ReportsList({ loaderData }: Route.ComponentProps) {
   const { status, entries } = loaderData
   return (
     <div>
       <h1 className="text-2xl font-bold">報告</h1>
-      <nav aria-label="状態で絞り込む" className="mt-4">
-        <ul className="flex flex-wrap gap-2">
-          {FILTERS.map((filter) => (
-            <li key={filter.value}>
-              <Link
-                to={filter.value === 'open' ? '/admin/reports' : `?status=${filter.value}`}
-                className={filterClass(filter.value === status)}
-                aria-current={filter.value === status ? 'page' : undefined}
-              >
-                {filter.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <StatusFilterNav
+        filters={FILTERS}
+        current={status}
+        path="/admin/reports"
+        defaultValue={'open'}
+      />
       {entries.length === 0 ? (
         <div className="mt-6">
           <EmptyState
