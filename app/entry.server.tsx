@@ -1,6 +1,4 @@
-import { PassThrough } from 'node:stream'
-import { createReadableStreamFromReadable } from '@react-router/node'
-import { isbot } from 'isbot'
+import { Writable } from 'node:stream'
 import { renderToPipeableStream } from 'react-dom/server'
 import {
   type AppLoadContext,
@@ -30,33 +28,33 @@ export default function handleRequest(
   }
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
-    const userAgent = request.headers.get('user-agent')
-    const readyOption =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
     let timeout: NodeJS.Timeout | undefined = setTimeout(() => abort(), streamTimeout + 1000)
-
     const nonce = loadContext.cspNonce
     const { pipe, abort } = renderToPipeableStream(
       <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
       {
         nonce,
-        [readyOption]() {
+        onShellReady() {
           shellRendered = true
-          const body = new PassThrough({
+        },
+        onAllReady() {
+          const chunks: Buffer[] = []
+          const document = new Writable({
+            write(chunk: Buffer, _encoding, callback) {
+              chunks.push(chunk)
+              callback()
+            },
             final(callback) {
               clearTimeout(timeout)
               timeout = undefined
+              const body = Buffer.concat(chunks)
+              responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+              responseHeaders.set('Content-Length', String(body.byteLength))
+              resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }))
               callback()
             },
           })
-          responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-          pipe(body)
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          )
+          pipe(document)
         },
         onShellError(error: unknown) {
           reject(error)

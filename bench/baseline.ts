@@ -31,7 +31,15 @@ export type BaselineInput = {
   dataDir: string
   /** The page paths to serve, each rendered as the app renders it for a guest. */
   pagePaths: string[]
+  /**
+   * A signed-in reader's pages: each path served under SIGNED_IN_PREFIX, rendered as the app
+   * renders it for a request with this Cookie header.
+   */
+  signedIn?: { cookie: string; pagePaths: string[] }
 }
+
+/** Where the baseline serves the signed-in reader's pages: `/signed-in/courses` for `/courses`. */
+export const SIGNED_IN_PREFIX = '/signed-in'
 
 export async function startBaseline(
   input: BaselineInput,
@@ -40,9 +48,9 @@ export async function startBaseline(
   const { courses, pages } = await capture(input)
   const app = Fastify({ logger: false })
   app.get('/api/courses', async () => courses)
-  for (const [pathname, context] of pages) {
+  for (const { route, pathname, context } of pages) {
     const url = `http://${host}${pathname}`
-    app.get(pathname, async (_request, reply) =>
+    app.get(route, async (_request, reply) =>
       reply.type('text/html; charset=utf-8').send(renderPage(context, url)),
     )
   }
@@ -65,14 +73,15 @@ function renderPage(captured: EntryContext, url: string): string {
 }
 
 /**
- * Runs the real app once per page in this process, as a guest, and keeps what React Router
- * passed the build's `handleRequest`: the matched route modules, the loaders' data, the manifest.
+ * Runs the real app once per page in this process, as a guest (and as the signed-in reader),
+ * and keeps what React Router passed the build's `handleRequest`: the matched route modules,
+ * the loaders' data, the manifest.
  */
 async function capture(input: BaselineInput) {
   const config = loadConfig(appEnvironment(input.dataDir, 0))
   const { build } = await appBuild(config)
   if (typeof build === 'function') throw new Error('the baseline needs a production build')
-  const captured = new Map<string, EntryContext>()
+  const captured: EntryContext[] = []
   const handleRequest: ServerBuild['entry']['module']['default'] = (
     request,
     status,
@@ -80,7 +89,7 @@ async function capture(input: BaselineInput) {
     context,
     loadContext,
   ) => {
-    captured.set(new URL(request.url).pathname, context)
+    captured.push(context)
     return build.entry.module.default(request, status, headers, context, loadContext)
   }
   const capturing: ServerBuild = {
@@ -89,16 +98,29 @@ async function capture(input: BaselineInput) {
   }
   const database = openDatabase(config.database)
   const app = await buildServer({ config, database, logger: false, build: capturing })
+  const visits = [
+    ...input.pagePaths.map((pathname) => ({ pathname, route: pathname, cookie: undefined })),
+    ...(input.signedIn?.pagePaths ?? []).map((pathname) => ({
+      pathname,
+      route: `${SIGNED_IN_PREFIX}${pathname === '/' ? '' : pathname}`,
+      cookie: input.signedIn?.cookie,
+    })),
+  ]
   try {
-    for (const pathname of input.pagePaths) {
-      const response = await app.inject({ method: 'GET', url: pathname })
-      if (response.statusCode !== 200 || !captured.has(pathname)) {
+    const pages: { route: string; pathname: string; context: EntryContext }[] = []
+    for (const { pathname, route, cookie } of visits) {
+      captured.length = 0
+      const headers = cookie === undefined ? {} : { cookie }
+      const response = await app.inject({ method: 'GET', url: pathname, headers })
+      const [context] = captured
+      if (response.statusCode !== 200 || context === undefined) {
         throw new Error(`GET ${pathname} answered ${response.statusCode}; nothing to compare with`)
       }
+      pages.push({ route, pathname, context })
     }
     const courses = await app.inject({ method: 'GET', url: '/api/courses' })
     if (courses.statusCode !== 200) throw new Error(`GET /api/courses: ${courses.statusCode}`)
-    return { courses: courses.json() as unknown, pages: captured }
+    return { courses: courses.json() as unknown, pages }
   } finally {
     await app.close()
     await database.close()

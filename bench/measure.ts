@@ -21,13 +21,15 @@ export type Measurement = {
   timeouts: number
 }
 
-export type Target = { server: Server; url: string }
+/** A URL to load, with the headers each request sends (a signed-in reader's Cookie). */
+export type Target = { server: Server; url: string; headers?: Record<string, string> }
 
-export async function measure({ server, url }: Target): Promise<Measurement> {
-  await autocannon({ url, connections: settings.connections, duration: settings.warmupS })
+export async function measure({ server, url, headers }: Target): Promise<Measurement> {
+  await autocannon({ url, headers, connections: settings.connections, duration: settings.warmupS })
   const cpuBefore = await server.cpuMicros()
   const result = await autocannon({
     url,
+    headers,
     connections: settings.connections,
     duration: settings.durationS,
   })
@@ -51,8 +53,8 @@ export function problems(name: string, measured: Measurement): string[] {
   return found
 }
 
-export async function fetchOk(url: string): Promise<Fetched> {
-  const response = await fetch(url)
+export async function fetchOk(url: string, headers?: Record<string, string>): Promise<Fetched> {
+  const response = await fetch(url, { headers, redirect: 'manual' })
   const body = new Uint8Array(await response.arrayBuffer())
   if (!response.ok) throw new BenchError(`GET ${url} answered ${response.status}`)
   return {

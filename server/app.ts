@@ -329,9 +329,7 @@ function sessionUser(sessions: ReturnType<typeof webSessions>, request: FastifyR
   if (request.headers.authorization !== undefined) {
     return sessions.bearerUser(request.headers.authorization)
   }
-  // The session reader reads only the Cookie header, so that is all it is handed.
-  const cookie = request.headers.cookie ?? ''
-  return sessions.currentUser(new Request('http://api.invalid/', { headers: { cookie } }))
+  return sessions.cookieUser(request.headers.cookie)
 }
 
 /** What the user pool asks of, and tells, the product's accounts (features/users). */

@@ -7,6 +7,7 @@ import { negotiateCoding, onTheFlyCompression } from './compression.ts'
 import { newNonce, type PagePolicy, withNonce } from './content-security-policy.ts'
 import type { PageCache } from './page-cache.ts'
 import { isSessionRequest } from './web-session/cookies.ts'
+import type { RequestSessions } from './web-session/service.ts'
 
 type BuildSource = ServerBuild | (() => Promise<ServerBuild>)
 
@@ -29,7 +30,7 @@ export function registerReactRouter(
   options: {
     build: BuildSource
     mode: string
-    context: AppContext
+    context: Omit<AppContext, 'auth'> & { auth: RequestSessions }
     pageCache: PageCache
     policy: PagePolicy
   },
@@ -51,6 +52,7 @@ export function registerReactRouter(
       // that the browser hid it from the `<link>` it hydrates.
       const context: AppContext = {
         ...options.context,
+        auth: options.context.auth.forRequest(),
         clientAddress: request.ip,
         ...(options.mode !== 'development' && { cspNonce: nonce }),
       }
@@ -117,7 +119,7 @@ function toWebRequest(request: FastifyRequest, reply: FastifyReply, path = reque
   } as RequestInit)
 }
 
-function sendWebResponse(reply: FastifyReply, response: Response): FastifyReply {
+async function sendWebResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
   reply.code(response.status)
   for (const [name, value] of response.headers) {
     if (name !== 'set-cookie') reply.header(name, value)
@@ -125,5 +127,9 @@ function sendWebResponse(reply: FastifyReply, response: Response): FastifyReply 
   const cookies = response.headers.getSetCookie()
   if (cookies.length > 0) reply.header('set-cookie', cookies)
   if (!response.body) return reply.send()
+  // A body of known length (a rendered page) is sent as one buffer: cheaper than piping a web
+  // stream chunk by chunk into the socket.
+  if (response.headers.has('content-length'))
+    return reply.send(Buffer.from(await response.arrayBuffer()))
   return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream))
 }

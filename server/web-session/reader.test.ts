@@ -8,15 +8,28 @@ const CLIENT_ID = 'techlabwebclient0000000000'
 const key = makeTestKey()
 const otherKey = makeTestKey(key.kid) // same kid, different key: a forgery
 
+function verifier(jwks = { keys: [key.jwk] }) {
+  return jwksTokenVerifier({
+    kind: 'issuer',
+    issuer: ISSUER,
+    clientId: CLIENT_ID,
+    jwks: jwks as never,
+  })
+}
+
 function reader(jwks = { keys: [key.jwk] }) {
+  return createSessionReader({ clientId: CLIENT_ID, verify: verifier(jwks) })
+}
+
+/** A reader whose every token check is first told to `spy`. */
+function watchedReader(spy: (use: string, options?: { liveSession?: string }) => void) {
+  const verify = verifier()
   return createSessionReader({
     clientId: CLIENT_ID,
-    verify: jwksTokenVerifier({
-      kind: 'issuer',
-      issuer: ISSUER,
-      clientId: CLIENT_ID,
-      jwks: jwks as never,
-    }),
+    verify: async (token, use, options) => {
+      spy(use, options)
+      return verify(token, use)
+    },
   })
 }
 
@@ -204,21 +217,30 @@ describe('the signed-in user from verified tokens', () => {
 
   it('answers each request once, however many loaders ask', async () => {
     let calls = 0
-    const counting = createSessionReader({
-      clientId: CLIENT_ID,
-      verify: async (token, use) => {
-        calls++
-        return jwksTokenVerifier({
-          kind: 'issuer',
-          issuer: ISSUER,
-          clientId: CLIENT_ID,
-          jwks: { keys: [key.jwk] } as never,
-        })(token, use)
-      },
+    const counting = watchedReader(() => {
+      calls++
     })
     const tokens = tokenPair(key, { issuer: ISSUER, clientId: CLIENT_ID, username: 'hana' })
     const one = request(amplifyCookieHeader(CLIENT_ID, 'hana', tokens))
     await Promise.all([counting.currentUser(one), counting.currentUser(one)])
     expect(calls).toBe(2) // access + id, once
+  })
+
+  it('names the access token’s session when it verifies the id token beside it', async () => {
+    const asked: { use: string; liveSession?: string }[] = []
+    const recording = watchedReader((use, options) => {
+      asked.push({ use, liveSession: options?.liveSession })
+    })
+    const tokens = tokenPair(key, { issuer: ISSUER, clientId: CLIENT_ID, username: 'hana' })
+    const [, body] = tokens.accessToken.split('.') as [string, string]
+    const { origin_jti } = JSON.parse(Buffer.from(body, 'base64url').toString()) as {
+      origin_jti?: string
+    }
+    expect(origin_jti).toBeTruthy()
+    await recording.cookieUser(amplifyCookieHeader(CLIENT_ID, 'hana', tokens))
+    expect(asked).toEqual([
+      { use: 'access', liveSession: undefined },
+      { use: 'id', liveSession: origin_jti },
+    ])
   })
 })

@@ -19,11 +19,21 @@ export type SignedInUser = {
   expiresAt: number
 }
 
-/** Verifies one token and returns its claims; throws when it is not valid. */
-export type TokenVerifier = (token: string, tokenUse: 'access' | 'id') => Promise<JwtPayload>
+/**
+ * Verifies one token and returns its claims; throws when it is not valid. `liveSession` names
+ * a session (`origin_jti`) just found open: a verifier that checks sessions may skip that check
+ * for a token of the same one.
+ */
+export type TokenVerifier = (
+  token: string,
+  tokenUse: 'access' | 'id',
+  options?: { liveSession?: string },
+) => Promise<JwtPayload>
 
 export type SessionReader = {
   currentUser(request: Request): Promise<SignedInUser | undefined>
+  /** The user of a Cookie header's session cookies (what `currentUser` reads of a request). */
+  cookieUser(cookieHeader: string | null | undefined): Promise<SignedInUser | undefined>
   /**
    * The user of an access token sent as `Authorization: Bearer` (API clients outside the
    * browser). Only the API asks: pages read cookies, so that a cached guest page can never be
@@ -40,8 +50,8 @@ export function createSessionReader(options: {
   // Loaders of one request share its answer (root, layout and page loaders all ask).
   const answers = new WeakMap<Request, Promise<SignedInUser | undefined>>()
 
-  async function read(request: Request): Promise<SignedInUser | undefined> {
-    const cookies = readSessionCookies(request.headers.get('cookie'), clientId)
+  async function cookieUser(cookieHeader: string | null | undefined) {
+    const cookies = readSessionCookies(cookieHeader, clientId)
     if (!cookies?.accessToken) return undefined
     return userOf(cookies.accessToken, cookies.idToken)
   }
@@ -70,7 +80,10 @@ export function createSessionReader(options: {
     let email: string | undefined
     if (idToken) {
       try {
-        const id = await verify(idToken, 'id')
+        // Of the session the access token was just found in, the id token needs no second look
+        // at the database.
+        const liveSession = stringClaim(access, 'origin_jti')
+        const id = await verify(idToken, 'id', liveSession ? { liveSession } : undefined)
         if (id.sub === sub) email = stringClaim(id, 'email')
       } catch {
         // A stale or foreign id token only costs the email address; the access token decides.
@@ -91,11 +104,12 @@ export function createSessionReader(options: {
     currentUser(request) {
       let answer = answers.get(request)
       if (!answer) {
-        answer = read(request)
+        answer = cookieUser(request.headers.get('cookie'))
         answers.set(request, answer)
       }
       return answer
     },
+    cookieUser,
     async bearerUser(authorization) {
       const token = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(authorization ?? '')?.[1]
       return token ? userOf(token, undefined) : undefined

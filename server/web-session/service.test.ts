@@ -37,6 +37,28 @@ describe('the session questions pages ask', () => {
     expect(location).toBe(`/auth/signin?redirectTo=${encodeURIComponent('/drafts?tab=labs')}`)
   })
 
+  it('verifies one request’s session once, though each loader gets a Request of its own', async () => {
+    let calls = 0
+    const counted = createWebSession(loadConfig({}).identity, {
+      embedded,
+      verify: async () => {
+        calls++
+        throw new Error('not a token of this pool')
+      },
+    })
+    const held = `${encodeURIComponent(counted.client.sessionCookie)}=hana; ${encodeURIComponent(
+      `CognitoIdentityServiceProvider.${clientId}.hana.accessToken`,
+    )}=x.y.z`
+    const oneRequest = counted.forRequest()
+    expect(await oneRequest.currentUser(request(held))).toBeUndefined()
+    expect(await oneRequest.currentUser(request(held))).toBeUndefined()
+    expect(calls).toBe(1)
+    // Another request, or another Cookie header, is read again.
+    await counted.forRequest().currentUser(request(held))
+    await oneRequest.currentUser(request(`${held}; other=1`))
+    expect(calls).toBe(3)
+  })
+
   it('names the session cookie once, for the browser too', () => {
     expect(session.client.sessionCookie).toBe(
       `CognitoIdentityServiceProvider.${clientId}.LastAuthUser`,

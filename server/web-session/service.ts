@@ -12,6 +12,7 @@ import {
   createSessionReader,
   jwksTokenVerifier,
   type SessionReader,
+  type SignedInUser,
   type TokenVerifier,
 } from './reader.ts'
 
@@ -41,7 +42,7 @@ export type EmbeddedCapabilities = {
 export function createWebSession(
   identity: IdentitySettings,
   options: { verify?: TokenVerifier; embedded: EmbeddedCapabilities; httpsPort?: number },
-): WebSession & Pick<SessionReader, 'bearerUser'> {
+): RequestSessions {
   const aws = identity.endpoints === 'aws'
   const capabilities: EmbeddedCapabilities = aws
     ? { identityPool: true, totpMfa: true, rememberedDevices: true }
@@ -72,11 +73,11 @@ export function createWebSession(
   }
   const reader = createSessionReader({ clientId: identity.clientId, verify })
   const cookieHeader = (request: Request) => request.headers.get('cookie')
-  return {
+  const sessions = (currentUser: WebSession['currentUser']): RequestSessions => ({
     client,
-    currentUser: (request) => reader.currentUser(request),
+    currentUser,
     async requireUser(request) {
-      const user = await reader.currentUser(request)
+      const user = await currentUser(request)
       if (user) return user
       const url = new URL(request.url)
       const back = new URLSearchParams({ redirectTo: `${url.pathname}${url.search}` })
@@ -87,5 +88,24 @@ export function createWebSession(
     isPersonal: (request) => isSessionRequest(cookieHeader(request)),
     hasPendingGoogleSignUp: (request) => parseCookies(cookieHeader(request)).has(SIGN_UP_COOKIE),
     bearerUser: (authorization) => reader.bearerUser(authorization),
-  }
+    cookieUser: (header) => reader.cookieUser(header),
+    forRequest() {
+      // React Router hands each loader a Request of its own: one answer per Cookie header
+      // for the whole request, so the root's and the page's loaders verify the tokens once.
+      let last: { cookie: string | null; user: Promise<SignedInUser | undefined> } | undefined
+      return sessions((request) => {
+        const cookie = cookieHeader(request)
+        if (last?.cookie !== cookie) last = { cookie, user: reader.cookieUser(cookie) }
+        return last.user
+      })
+    },
+  })
+  return sessions((request) => reader.currentUser(request))
 }
+
+/** The web session, with what the server (not the app) also asks of it. */
+export type RequestSessions = WebSession &
+  Pick<SessionReader, 'bearerUser' | 'cookieUser'> & {
+    /** The same sessions for one request's loaders and actions: see `currentUser` there. */
+    forRequest(): RequestSessions
+  }

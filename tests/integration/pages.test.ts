@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { nodeGet } from '#tests/support/http.ts'
+import { demoReadingPaths } from '#tests/support/first-load.ts'
+import { nodeGet, rawGet } from '#tests/support/http.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 let server: TestServer
@@ -168,6 +169,21 @@ describe('assets and caching', () => {
     const response = await fetch(`${server.url}${asset}`)
     expect(response.status).toBe(200)
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+  })
+
+  it('sends a rendered page whole, with its length, streamed parts included', async () => {
+    // A page is rendered to its end and sent as one body (decision 043): a course page's
+    // lazily loaded comments section arrives in the same answer, not in later chunks.
+    const demo = await demoReadingPaths(server.url)
+    for (const path of [demo.course, '/courses', '/terms']) {
+      const answer = await rawGet(`${server.url}${path}`, {
+        cookie: 'CognitoIdentityServiceProvider.client.LastAuthUser=hana',
+      })
+      expect(answer.status, path).toBe(200)
+      expect(answer.headers['transfer-encoding'], path).toBeUndefined()
+      expect(Number(answer.headers['content-length']), path).toBe(answer.body.byteLength)
+      expect(answer.body.toString().trimEnd().endsWith('</html>'), path).toBe(true)
+    }
   })
 
   it('keeps guest pages in the page cache for a few seconds, but never pages for a signed-in visitor', async () => {

@@ -118,6 +118,57 @@ describe('the token verifier', () => {
     await database.db.updateTable('identity_users').set({ tokens_valid_after: 0 }).execute()
   })
 
+  it('skips the database only for a token of the session the caller names as just found open', async () => {
+    const first = await session()
+    const second = await session()
+    const origin = (token: string) =>
+      (
+        JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
+          origin_jti: string
+        }
+      ).origin_jti
+    await revokeRefreshToken(database.db, first.refresh.token, now)
+    // Named as live, a token of that session is not looked up again…
+    expect(
+      await verifier()(first.IdToken, 'id', { liveSession: origin(first.IdToken) }),
+    ).toMatchObject({ sub: SUB })
+    // …but naming another session checks this one: revoked is still revoked.
+    await expect(
+      verifier()(first.IdToken, 'id', { liveSession: origin(second.IdToken) }),
+    ).rejects.toThrow('Id Token has been revoked')
+    // Signature and expiry are checked whatever the caller says.
+    const [head, body] = second.IdToken.split('.') as [string, string]
+    await expect(
+      verifier()(`${head}.${body}.AAAA`, 'id', { liveSession: origin(second.IdToken) }),
+    ).rejects.toThrow('Invalid Id Token')
+  })
+
+  it('checks a token it has seen again for everything but its signature, and forgets a removed key', async () => {
+    const { AccessToken, refresh } = await session()
+    let keyRemoved = false
+    const store: KeyStore = { ...keys, find: (kid) => (keyRemoved ? undefined : keys.find(kid)) }
+    const verify = createTokenVerifier({
+      db: database.db,
+      keys: store,
+      issuer: ISSUER,
+      clientId: CLIENT,
+      now: () => now,
+    })
+    expect(await verify(AccessToken, 'access')).toMatchObject({ sub: SUB })
+    expect(await verify(AccessToken, 'access')).toMatchObject({ sub: SUB })
+    keyRemoved = true
+    await expect(verify(AccessToken, 'access')).rejects.toThrow('Invalid Access Token')
+    keyRemoved = false
+    now += 3600_000
+    try {
+      await expect(verify(AccessToken, 'access')).rejects.toThrow('Access Token has expired')
+    } finally {
+      now -= 3600_000
+    }
+    await revokeRefreshToken(database.db, refresh.token, now)
+    await expect(verify(AccessToken, 'access')).rejects.toThrow('Access Token has been revoked')
+  })
+
   it('refuses tokens of a disabled user', async () => {
     const { AccessToken } = await session()
     await database.db.updateTable('identity_users').set({ enabled: 0 }).execute()
