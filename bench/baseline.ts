@@ -2,7 +2,8 @@
  * The bare baselines the benchmark compares the real server with: a Fastify instance with no
  * hooks, plugins, database, loaders or React Router request handling, serving
  *
- * - `GET /api/courses`: the real server's JSON, read once and serialised by Fastify per request;
+ * - each API address it was given (`/api/courses`, a search): the real server's JSON, read once
+ *   and serialised by Fastify per request;
  * - every page path it was given (`/`, `/courses`): a `renderToString` per request of the REAL
  *   app from its server build (`<ServerRouter>` over the build's own route modules), with the
  *   data the real loaders produced, captured once at start-up.
@@ -36,6 +37,8 @@ export type BaselineInput = {
    * renders it for a request with this Cookie header.
    */
   signedIn?: { cookie: string; pagePaths: string[] }
+  /** API addresses (query included) to answer with the real server's JSON; one per path. */
+  apiPaths?: string[]
 }
 
 /** Where the baseline serves the signed-in reader's pages: `/signed-in/courses` for `/courses`. */
@@ -45,9 +48,9 @@ export async function startBaseline(
   input: BaselineInput,
   host = '127.0.0.1',
 ): Promise<{ app: FastifyInstance; url: string }> {
-  const { courses, pages } = await capture(input)
+  const { answers, pages } = await capture(input)
   const app = Fastify({ logger: false })
-  app.get('/api/courses', async () => courses)
+  for (const [pathname, body] of answers) app.get(pathname, async () => body)
   for (const { route, pathname, context } of pages) {
     const url = `http://${host}${pathname}`
     app.get(route, async (_request, reply) =>
@@ -118,9 +121,13 @@ async function capture(input: BaselineInput) {
       }
       pages.push({ route, pathname, context })
     }
-    const courses = await app.inject({ method: 'GET', url: '/api/courses' })
-    if (courses.statusCode !== 200) throw new Error(`GET /api/courses: ${courses.statusCode}`)
-    return { courses: courses.json() as unknown, pages }
+    const answers = new Map<string, unknown>()
+    for (const address of input.apiPaths ?? ['/api/courses']) {
+      const answer = await app.inject({ method: 'GET', url: address })
+      if (answer.statusCode !== 200) throw new Error(`GET ${address}: ${answer.statusCode}`)
+      answers.set(new URL(address, 'http://baseline').pathname, answer.json())
+    }
+    return { answers, pages }
   } finally {
     await app.close()
     await database.close()

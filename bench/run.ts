@@ -14,6 +14,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { GUEST_CACHE_SECONDS } from '#features/api/contract.ts'
 import { demoReadingPaths } from '#tests/support/first-load.ts'
 import { callApi } from '#tests/support/http.ts'
 import { signedInCookie } from '#tests/support/signed-in-user.ts'
@@ -40,6 +41,10 @@ const CACHED_TARGET = 0.25
 const RENDERED_TARGET = 0.35
 /** `/api/courses` against bare Fastify serialising the same body, by server CPU. */
 const JSON_TARGET = 0.5
+/** `/api/search` against the same, by server CPU. */
+const SEARCH_TARGET = 0.25
+const COURSES_API = '/api/courses'
+const SEARCH_API = '/api/search?q=JavaScript'
 
 const TABLE_HEADER = [
   'row',
@@ -94,6 +99,7 @@ async function main(): Promise<number> {
         dataDir,
         pagePaths: guestPaths,
         signedIn: { cookie: reader, pagePaths: readerPaths },
+        apiPaths: [COURSES_API, SEARCH_API],
       },
     })
     servers.push(baseline)
@@ -128,13 +134,22 @@ async function main(): Promise<number> {
       guestRow(cached, '/courses', true),
       ...guestPaths.map((pathname) => guestRow(uncached, pathname, false)),
       ...readerPaths.map(readerRow),
-      {
-        name: 'GET /api/courses',
-        app: { server: cached, url: `${cached.url}/api/courses` },
-        baseline: { server: baseline, url: `${baseline.url}/api/courses` },
-        page: false,
-        target: { by: 'cpu', at: JSON_TARGET },
-      },
+      ...[COURSES_API, SEARCH_API].flatMap((address) => {
+        const target = {
+          by: 'cpu' as const,
+          at: address === COURSES_API ? JSON_TARGET : SEARCH_TARGET,
+        }
+        return [cached, uncached].map((server) => ({
+          name: `GET ${address} (${server === cached ? 'guest cache' : 'no cache'})`,
+          app: { server, url: `${server.url}${address}` },
+          baseline: {
+            server: baseline,
+            url: `${baseline.url}${new URL(address, baseline.url).pathname}`,
+          },
+          page: false,
+          target,
+        }))
+      }),
     ]
 
     const rows = allRows.filter(
@@ -198,7 +213,9 @@ async function main(): Promise<number> {
         `server build, with the data its loaders gave once, for a guest or for the same signed-in ` +
         `reader (no routing, sessions, loaders or database per request); for JSON: bare Fastify ` +
         `serialising the same body.\ntargets: cached guest pages >= ${CACHED_TARGET} by req/s; ` +
-        `pages rendered per request >= ${RENDERED_TARGET} by CPU; /api/courses >= ${JSON_TARGET} by CPU.`,
+        `pages rendered per request >= ${RENDERED_TARGET} by CPU; /api/courses >= ${JSON_TARGET} ` +
+        `and /api/search >= ${SEARCH_TARGET} by CPU (guest cache: what guests get within ` +
+        `${GUEST_CACHE_SECONDS} s of each other; no cache: every answer computed).`,
     )
     for (const note of notes) console.log(`note: ${note}`)
     await reportBytesOnTheWire(cached.url, await guestPagePaths(cached.url))

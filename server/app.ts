@@ -200,6 +200,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     publish: realtime.publish,
     disconnect: (userIds) => realtime.disconnect(userIds, CLOSE_CODES.accountSuspended),
   }
+  // Guests' pages and guests' answers of public /api reads, kept a few seconds (decision 044).
+  const pageCache = createPageCache({
+    maxEntries: config.env === 'development' ? 0 : config.pageCacheMaxEntries,
+    now,
+  })
   await app.register(async (api) => {
     await api.register(fastifyCompress, onTheFlyCompression)
     await api.register(apiPlugin, {
@@ -212,6 +217,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       user: (request) => sessionUser(sessions, request),
       exercises,
       moderation,
+      guestAnswers: pageCache,
     })
   })
   scheduleUploadExpiry(app, store, config.storage)
@@ -297,10 +303,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       realtime,
       moderation,
     },
-    pageCache: createPageCache({
-      maxEntries: config.env === 'development' ? 0 : config.pageCacheMaxEntries,
-      now,
-    }),
+    pageCache,
     policy: pagePolicy(config),
   })
   return app

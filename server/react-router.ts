@@ -6,7 +6,8 @@ import type { AppContext } from '#app/load-context.ts'
 import { negotiateCoding, onTheFlyCompression } from './compression.ts'
 import { newNonce, type PagePolicy, withNonce } from './content-security-policy.ts'
 import type { PageCache } from './page-cache.ts'
-import { isSessionRequest } from './web-session/cookies.ts'
+import { sendWebResponse } from './web-response.ts'
+import { isAnonymous } from './web-session/cookies.ts'
 import type { RequestSessions } from './web-session/service.ts'
 
 type BuildSource = ServerBuild | (() => Promise<ServerBuild>)
@@ -58,7 +59,8 @@ export function registerReactRouter(
       }
       const render = async (path?: string) =>
         withNonce(await handle(toWebRequest(request, reply, path), context), options.policy, nonce)
-      const cacheable = (request.method === 'GET' || request.method === 'HEAD') && isGuest(request)
+      const cacheable =
+        (request.method === 'GET' || request.method === 'HEAD') && isAnonymous(request.headers)
       if (!cacheable) return sendWebResponse(reply, await render())
       // Guests' pages render from the address without tracking parameters, so that
       // `/?utm_source=…` shares the cached `/` instead of rendering anew.
@@ -75,10 +77,6 @@ export function registerReactRouter(
       )
     })
   })
-}
-
-function isGuest(request: FastifyRequest): boolean {
-  return request.headers.authorization === undefined && !isSessionRequest(request.headers.cookie)
 }
 
 const TRACKING_PARAMETER = /^(utm_[a-z_]+|fbclid|gclid|yclid|msclkid|mc_eid)$/i
@@ -117,19 +115,4 @@ function toWebRequest(request: FastifyRequest, reply: FastifyReply, path = reque
     // Required by fetch for streamed request bodies.
     ...(hasBody ? { duplex: 'half' } : {}),
   } as RequestInit)
-}
-
-async function sendWebResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
-  reply.code(response.status)
-  for (const [name, value] of response.headers) {
-    if (name !== 'set-cookie') reply.header(name, value)
-  }
-  const cookies = response.headers.getSetCookie()
-  if (cookies.length > 0) reply.header('set-cookie', cookies)
-  if (!response.body) return reply.send()
-  // A body of known length (a rendered page) is sent as one buffer: cheaper than piping a web
-  // stream chunk by chunk into the socket.
-  if (response.headers.has('content-length'))
-    return reply.send(Buffer.from(await response.arrayBuffer()))
-  return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream))
 }

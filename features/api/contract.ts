@@ -21,8 +21,16 @@ export type RouteContract = {
   bodyLimit?: number
   /** The success status; 204 answers have no body (`noContent`). */
   status: 200 | 201 | 204
+  /**
+   * A public read whose answer is the same for every guest: shared caches (and the server's
+   * own, decision 044) may keep a guest's answer this many seconds, as they keep guest pages.
+   */
+  guestCacheSeconds?: number
   response: z.ZodType
 }
+
+/** How long a shared cache may keep what every guest sees alike: public pages and reads. */
+export const GUEST_CACHE_SECONDS = 5
 
 /** Keeps a contract's literal types (the path, the schemas) for the server and the client. */
 export function route<const C extends RouteContract>(contract: C): C {

@@ -19,7 +19,7 @@ import {
   lessonUndone,
   lessonView,
 } from '#features/courses/course-views.ts'
-import { noContent, pathId, route } from './contract.ts'
+import { GUEST_CACHE_SECONDS, noContent, pathId, route } from './contract.ts'
 
 const courseAddress = z.object({ username: pathId, courseId: pathId })
 const lessonAddress = courseAddress.extend({ lessonId: pathId })
@@ -35,6 +35,7 @@ export const courseRoutes = {
     summary: '公開中のコース一覧',
     query: catalogueQuery,
     status: 200,
+    guestCacheSeconds: GUEST_CACHE_SECONDS,
     response: pageOf(courseCard),
   }),
   course: route({

@@ -8,7 +8,7 @@ import { searchQuery } from '#features/search/search-query.ts'
 import { searchResult } from '#features/search/search-result.ts'
 import { profileFields } from '#features/users/profile-input.ts'
 import { blockState, ownProfile, profileHeader } from '#features/users/profile-views.ts'
-import { pathId, route } from './contract.ts'
+import { GUEST_CACHE_SECONDS, pathId, route } from './contract.ts'
 
 const userParams = z.object({ username: pathId })
 
@@ -150,6 +150,7 @@ export const peopleRoutes = {
     summary: '公開中のコンテンツを全文検索',
     query: searchQuery,
     status: 200,
+    guestCacheSeconds: GUEST_CACHE_SECONDS,
     response: z.object({ items: z.array(searchResult) }),
   }),
 }

@@ -8,6 +8,7 @@ import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
 import type { Publish } from '#features/messages/events.ts'
 import type { MessageLimits } from '#features/messages/message-limits.server.ts'
+import type { PageCache } from '#server/page-cache.ts'
 import { ApiError } from './api-error.ts'
 import { registerCourseRoutes } from './courses.ts'
 import { keepSignedInAnswersPrivate, refuseCrossSiteWrites } from './cross-site.ts'
@@ -46,8 +47,11 @@ export async function apiPlugin(
     exercises: ExerciseServices
     /** Reports' hourly limit, and where moderation's effects go live (decision 039). */
     moderation: ModerationServices
+    /** Keeps guests' answers of public reads (`guestCacheSeconds`); none: always computed. */
+    guestAnswers?: PageCache
   },
 ): Promise<void> {
+  api.decorate('guestAnswers', options.guestAnswers)
   const actor = async (request: FastifyRequest): Promise<Actor | undefined> =>
     actorOf(await options.user(request))
   api.addHook('onRequest', refuseCrossSiteWrites(options.siteOrigin))

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify'
 import { serializerCompiler } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import {
@@ -7,6 +7,17 @@ import {
   type RouteInput,
   type RouteResult,
 } from '#features/api/contract.ts'
+import { negotiateCoding } from '#server/compression.ts'
+import type { PageCache } from '#server/page-cache.ts'
+import { sendWebResponse } from '#server/web-response.ts'
+import { isAnonymous } from '#server/web-session/cookies.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where guests' answers of routes with `guestCacheSeconds` are kept (the page cache). */
+    guestAnswers?: PageCache
+  }
+}
 
 /**
  * Fastify validates /api input with the contracts' zod schemas. A mismatch is thrown as the
@@ -67,10 +78,41 @@ export function serve<C extends RouteContract>(
         query: request.query,
         body: request.body,
         sent: sentInput.get(request),
+      } as RouteInput<C>
+      const seconds = contract.guestCacheSeconds
+      if (seconds && api.guestAnswers && request.method === 'GET' && isAnonymous(request.headers)) {
+        return answerGuest(api.guestAnswers, seconds, request, reply, () => handler(input, request))
       }
-      const result = await handler(input as RouteInput<C>, request)
+      const result = await handler(input, request)
       reply.code(contract.status)
       return contract.status === 204 ? reply.send() : result
     },
   })
+}
+
+/**
+ * A guest's answer to a public read, from the cache while it is fresh (keyed by the address,
+ * query included), else computed, encoded by the route's serializer and kept `seconds`.
+ */
+async function answerGuest(
+  cache: PageCache,
+  seconds: number,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  compute: () => Promise<unknown>,
+): Promise<FastifyReply> {
+  const answer = await cache.get(`API ${request.url}`, async () => {
+    const json = String(reply.serialize(await compute()))
+    return new Response(json, {
+      status: 200,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': `public, max-age=0, s-maxage=${seconds}`,
+      },
+    })
+  })
+  return sendWebResponse(
+    reply,
+    await answer.toResponse(negotiateCoding(request.headers['accept-encoding'])),
+  )
 }

@@ -57,6 +57,14 @@ export function isSessionRequest(header: string | null | undefined): boolean {
   return false
 }
 
+/**
+ * A request with neither a bearer token nor a session cookie: what it is answered is the same
+ * for every such visitor, so a shared cache may keep it (the page cache, guest API answers).
+ */
+export function isAnonymous(headers: { authorization?: string; cookie?: string }): boolean {
+  return headers.authorization === undefined && !isSessionRequest(headers.cookie)
+}
+
 /** The signed-in user's Amplify cookies for this app client, if there are any. */
 export function readSessionCookies(
   header: string | null | undefined,

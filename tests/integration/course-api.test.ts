@@ -1,5 +1,6 @@
+import { brotliDecompressSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { callApi } from '#tests/support/http.ts'
+import { callApi, rawGet } from '#tests/support/http.ts'
 import { newSignedInUser } from '#tests/support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
@@ -275,5 +276,32 @@ describe('GET /api/courses filters', () => {
     const bad = await call('GET', '/courses?level=expert')
     expect(bad.status).toBe(400)
     expect(bad.body.error.code).toBe('VALIDATION_FAILED')
+  })
+})
+
+describe('guests’ answers of public reads', () => {
+  it('are kept a few seconds and shared by guests, never for someone signed in', async () => {
+    const guest = (path: string) => rawGet(`${server.url}/api${path}`)
+    const first = await guest('/courses?limit=3')
+    expect(first.status).toBe(200)
+    expect(first.headers['cache-control']).toBe('public, max-age=0, s-maxage=5')
+    const second = await guest('/courses?limit=3')
+    expect(second.headers['x-page-cache']).toBe('hit')
+    expect(second.body.equals(first.body)).toBe(true)
+    expect(JSON.parse(second.body.toString()).items).toHaveLength(3)
+    // Another query is another answer; a compressed one says so and decodes to the same JSON.
+    const other = await guest('/courses?limit=4')
+    expect(other.headers['x-page-cache']).toBe('miss')
+    const brotli = await rawGet(`${server.url}/api/courses?limit=4`, { 'accept-encoding': 'br' })
+    expect(brotli.headers['content-encoding']).toBe('br')
+    expect(brotliDecompressSync(brotli.body).equals(other.body)).toBe(true)
+    // A bad query is refused, not kept.
+    expect((await guest('/search?q=')).status).toBe(400)
+    expect((await guest('/search?q=')).headers['x-page-cache']).toBeUndefined()
+
+    const { author } = await authorAndOther()
+    const signedIn = await rawGet(`${server.url}/api/courses?limit=3`, { cookie: author.cookie })
+    expect(signedIn.headers['x-page-cache']).toBeUndefined()
+    expect(signedIn.headers['cache-control']).toBe('private, no-store')
   })
 })
