@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { isSessionRequest } from '#server/web-session/cookies.ts'
+import { isAnonymous } from '#server/web-session/cookies.ts'
 import { ApiError } from './api-error.ts'
 
 /**
@@ -40,7 +40,7 @@ export function refuseCrossSiteWrites(siteOrigin: string) {
 
 /** `onSend`: an answer for someone signed in is theirs alone; no cache may keep it. */
 export async function keepSignedInAnswersPrivate(request: FastifyRequest, reply: FastifyReply) {
-  if (request.headers.authorization !== undefined || isSessionRequest(request.headers.cookie)) {
+  if (!isAnonymous(request.headers)) {
     reply.header('cache-control', 'private, no-store')
   }
 }

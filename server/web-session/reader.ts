@@ -47,7 +47,8 @@ export function createSessionReader(options: {
   verify: TokenVerifier
 }): SessionReader {
   const { clientId, verify } = options
-  // Loaders of one request share its answer (root, layout and page loaders all ask).
+  // Callers holding the same Request share its answer. React Router gives each loader a
+  // Request of its own: pages share one answer per request through the service's forRequest().
   const answers = new WeakMap<Request, Promise<SignedInUser | undefined>>()
 
   async function cookieUser(cookieHeader: string | null | undefined) {
