@@ -1,5 +1,6 @@
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
+import { negotiate } from '@fastify/accept-negotiator'
 
 /**
  * Content codings this server answers in, best first. Brotli is the smaller; gzip is what every
@@ -17,25 +18,16 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024
  */
 export const ON_THE_FLY_BROTLI_QUALITY = 4
 
-/** The coding to answer in for an Accept-Encoding header (RFC 9110 §12.5.3), if any. */
+/**
+ * The coding to answer in for an Accept-Encoding header, if any: the negotiation
+ * @fastify/compress makes for `/api` answers, so that pages and the API choose alike. Coding
+ * names are case-insensitive (RFC 9110 §8.4.1); the library compares them as written.
+ */
 export function negotiateCoding(acceptEncoding: string | undefined): ContentCoding | undefined {
   if (!acceptEncoding) return undefined
-  const weights = new Map<string, number>()
-  for (const part of acceptEncoding.split(',')) {
-    const [name = '', ...parameters] = part.trim().toLowerCase().split(';')
-    if (!name) continue
-    const q = parameters.map((p) => /^\s*q=(.*?)\s*$/.exec(p)?.[1]).find((v) => v !== undefined)
-    // A weight that is not a number in [0, 1] refuses the coding rather than guessing.
-    const weight = q === undefined ? 1 : /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(q) ? Number(q) : 0
-    weights.set(name, weight)
-  }
-  let best: ContentCoding | undefined
-  let bestWeight = 0
-  for (const coding of CONTENT_CODINGS) {
-    const weight = weights.get(coding) ?? weights.get('*') ?? 0
-    if (weight > bestWeight) [best, bestWeight] = [coding, weight]
-  }
-  return best
+  return (negotiate(acceptEncoding.toLowerCase(), [...CONTENT_CODINGS]) ?? undefined) as
+    | ContentCoding
+    | undefined
 }
 
 const brotli = promisify(zlib.brotliCompress)
