@@ -75,10 +75,16 @@ async function savedWhilePinging<T>(save: () => Promise<T>, delays: number[]): P
   })
   let due = performance.now()
   while (!done) {
-    const health = await fetch(`${server.url}/healthz`)
-    await health.arrayBuffer()
-    // A ping the server gave up on (408 after a long block) counts as never answered.
-    delays.push(health.status === 200 ? performance.now() - due : Number.POSITIVE_INFINITY)
+    // A ping the server gave up on (408, or a reset connection, after a long block) counts as
+    // never answered.
+    const answered = await fetch(`${server.url}/healthz`).then(
+      async (health) => {
+        await health.arrayBuffer()
+        return health.status === 200
+      },
+      () => false,
+    )
+    delays.push(answered ? performance.now() - due : Number.POSITIVE_INFINITY)
     await new Promise((resolve) => setTimeout(resolve, 10))
     due = performance.now()
   }
