@@ -179,7 +179,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const sessions = webSessions(config, identity.verifyToken)
   const store = await openObjectStore(config.storage, database.db)
   app.addHook('onClose', () => store.close())
-  const storage = siteStorage(store, config.storage, identity, config.identity.oauth.siteOrigins)
+  const storage = siteStorage(
+    store,
+    config.storage,
+    identity,
+    markdown,
+    config.identity.oauth.siteOrigins,
+  )
   app.decorate('ownImages', ownImageStore(store, config.storage, database.db, config.identity))
   // The abuse limits of the contact form, direct messages and exercises (the user pool keeps its
   // own): shared through Redis when set.

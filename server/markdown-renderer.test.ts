@@ -34,4 +34,22 @@ describe('createMarkdownRenderer', () => {
     await expect(shared.render('*a**'.repeat(22500))).rejects.toThrow(/failed recently/)
     expect(await next).toBe('<p>次の本文</p>')
   })
+
+  it('reads the image addresses of a body on its thread, within the same deadline', async () => {
+    const shared = renderer({ deadlineMs: 3000 })
+    const body =
+      '![a](https://example.com/a.png)\n\n<img src="/s3/site/public/b.png">\n\n![c][c]\n\n[c]: https://example.com/c.png'
+    expect(await shared.imageSources(body)).toEqual([
+      'https://example.com/a.png',
+      '/s3/site/public/b.png',
+      'https://example.com/c.png',
+    ])
+    expect(await shared.imageSources('  ')).toEqual([])
+    // Nested lists within the structure bounds: far more than the deadline of parsing.
+    const slow = `${'- '.repeat(21)}a\n`.repeat(4700)
+    await expect(shared.imageSources(slow)).rejects.toThrow(/within 3000 ms/)
+    expect(await shared.imageSources('![次](https://example.com/next.png)')).toEqual([
+      'https://example.com/next.png',
+    ])
+  })
 })

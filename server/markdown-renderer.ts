@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
 import type { MarkdownFlavour } from '#features/markdown/render.ts'
-import type { RenderReply, RenderRequest } from '#features/markdown/render-worker.ts'
+import type { RenderReply, RenderRequest, RenderTask } from '#features/markdown/render-worker.ts'
 import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
 
 /**
@@ -21,22 +21,25 @@ export class RenderFailedError extends Error {}
 /**
  * User Markdown rendered on one worker thread, one text at a time, each within `deadlineMs`
  * (decision 022): however a text behaves, the thread that answers requests never runs the
- * renderer. Texts asked for while one renders wait their turn; the same text asked for twice
- * at once is rendered once.
+ * renderer. The same holds for reading a body's image addresses when it is saved (decision
+ * 047). Texts asked for while one renders wait their turn; the same text asked for twice at
+ * once is rendered once.
  */
 export function createMarkdownRenderer(
   options: { deadlineMs?: number } = {},
 ): MarkdownRenderer & { close(): Promise<void> } {
   const deadlineMs = options.deadlineMs ?? RENDER_DEADLINE_MS
+  type Answer = string | string[]
   type Job = {
     id: number
+    task: RenderTask
     source: string
     flavour: MarkdownFlavour
-    resolve: (html: string) => void
+    resolve: (answer: Answer) => void
     reject: (error: Error) => void
   }
   const queue: Job[] = []
-  const underWay = new Map<string, Promise<string>>()
+  const underWay = new Map<string, Promise<Answer>>()
   const failed = new Map<string, number>()
   let worker: Worker | undefined
   let ready = false
@@ -50,12 +53,12 @@ export function createMarkdownRenderer(
     }
     void thread?.terminate()
   }
-  const finish = (outcome: { html: string } | { error: Error }) => {
+  const finish = (outcome: { answer: Answer } | { error: Error }) => {
     if (!current) return
     clearTimeout(current.timer)
     const { job } = current
     current = undefined
-    if ('html' in outcome) job.resolve(outcome.html)
+    if ('answer' in outcome) job.resolve(outcome.answer)
     else job.reject(outcome.error)
     pump()
   }
@@ -68,7 +71,8 @@ export function createMarkdownRenderer(
         ready = true
         pump()
       } else if (current?.job.id === message.id) {
-        finish('html' in message ? message : { error: new RenderFailedError(message.error) })
+        if ('error' in message) finish({ error: new RenderFailedError(message.error) })
+        else finish({ answer: 'html' in message ? message.html : message.images })
       }
     })
     const broken = (error: Error) => {
@@ -95,14 +99,15 @@ export function createMarkdownRenderer(
     current = { job, timer }
     thread.postMessage({
       id: job.id,
+      task: job.task,
       source: job.source,
       flavour: job.flavour,
     } satisfies RenderRequest)
   }
 
-  const renderOnce = (source: string, flavour: MarkdownFlavour, key: string) =>
-    new Promise<string>((resolve, reject) => {
-      queue.push({ id: nextId++, source, flavour, resolve, reject })
+  const runOnce = (task: RenderTask, source: string, flavour: MarkdownFlavour, key: string) =>
+    new Promise<Answer>((resolve, reject) => {
+      queue.push({ id: nextId++, task, source, flavour, resolve, reject })
       pump()
     }).catch((error: Error) => {
       if (failed.size >= REMEMBERED_FAILURES) failed.clear()
@@ -110,20 +115,26 @@ export function createMarkdownRenderer(
       throw error
     })
 
+  const run = (task: RenderTask, source: string, flavour: MarkdownFlavour) => {
+    const key = createHash('sha256').update(`${task}\n${flavour}\n${source}`).digest('hex')
+    const until = failed.get(key)
+    if (until !== undefined && until > Date.now()) {
+      return Promise.reject(new RenderFailedError('failed recently'))
+    }
+    let running = underWay.get(key)
+    if (!running) {
+      running = runOnce(task, source, flavour, key).finally(() => underWay.delete(key))
+      underWay.set(key, running)
+    }
+    return running
+  }
+
   return {
-    render(source, flavour = 'full') {
-      const key = createHash('sha256').update(`${flavour}\n${source}`).digest('hex')
-      const until = failed.get(key)
-      if (until !== undefined && until > Date.now()) {
-        return Promise.reject(new RenderFailedError('failed recently'))
-      }
-      let rendering = underWay.get(key)
-      if (!rendering) {
-        rendering = renderOnce(source, flavour, key).finally(() => underWay.delete(key))
-        underWay.set(key, rendering)
-      }
-      return rendering
-    },
+    render: (source, flavour = 'full') => run('html', source, flavour) as Promise<string>,
+    imageSources: (source) =>
+      source.trim() === ''
+        ? Promise.resolve([])
+        : (run('images', source, 'full') as Promise<string[]>),
     async close() {
       const thread = worker
       worker = undefined

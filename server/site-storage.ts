@@ -5,6 +5,7 @@ import type { DB } from '#db/schema.ts'
 import type { DemoImageStore } from '#db/seed/seed.ts'
 import { imageObjectName } from '#features/images/image-rules.ts'
 import { publicObjectKeyOf } from '#features/images/public-object-url.ts'
+import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
 import type { StorageSettings } from './config.ts'
 import { identityForLogin, userPoolProvider } from './identity/identity-pool/identities.ts'
 import type { Identity } from './identity/index.ts'
@@ -20,6 +21,7 @@ export function siteStorage(
   store: ObjectStore,
   settings: StorageSettings,
   identity: Pick<Identity, 'userPoolSubOf'>,
+  markdown: Pick<MarkdownRenderer, 'imageSources'>,
   siteOrigins: readonly string[] = [],
 ): AppContext['storage'] {
   const { bucket, prefixes } = settings
@@ -68,6 +70,7 @@ export function siteStorage(
       },
       delete: (key) => store.deleteObject(bucket, key),
       publicKeyOf: (address) => publicObjectKeyOf(place, address),
+      markdownImageSources: (body) => markdown.imageSources(body),
     },
   }
 }

@@ -94,13 +94,31 @@ describe.each(testEngines)('the contact form and inbox on %s', (engine) => {
     expect(toAdmin?.text).toContain(`https://techlab.example/admin/contact/${result.id}`)
     const confirmation = mails.find((mail) => mail.to === 'hana@example.com')
     expect(confirmation?.subject).toBe('【テックラボ】お問い合わせを受け付けました')
-    expect(confirmation?.text).toContain(form.message)
+    // A guest may have typed anyone's address: nothing they submitted goes back to it.
+    expect(confirmation?.text).not.toContain(form.message)
+    expect(confirmation?.text).not.toContain(form.name)
     const [listed] = await listContactMessages(db)
     expect(listed).toMatchObject({
       name: '山田 花子',
       status: 'new',
       categoryLabel: '講座について',
     })
+  })
+
+  it('repeats the message only to a signed-in sender at their own verified address', async () => {
+    const confirmationFor = async (userId: string, email: string) => {
+      const result = await submitContactMessage(
+        db,
+        { ...form, email },
+        { userId, clientAddress: '192.0.2.9', limits, admins: [], baseUrl: 'https://x.example' },
+      )
+      if (result.outcome !== 'stored') throw new Error(result.outcome)
+      const mails = await listOutbox(db)
+      return mails.find((mail) => result.mailIds.includes(mail.id))?.text
+    }
+    expect(await confirmationFor('user-boss', 'boss@techlab.example')).toContain(form.message)
+    // An account with no verified address on record: the address is only typed.
+    expect(await confirmationFor('user-hana', 'hana@example.com')).not.toContain(form.message)
   })
 
   it('refuses invalid input with a Japanese message per field, storing nothing', async () => {

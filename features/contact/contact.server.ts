@@ -106,28 +106,67 @@ export async function submitContactMessage(
         `回答はこちらから: ${options.baseUrl}/admin/contact/${id}`,
       ].join('\n'),
     })
-    const confirmation: MailMessage = {
-      to: fields.email,
-      subject: '【テックラボ】お問い合わせを受け付けました',
-      text: [
-        `${fields.name} 様`,
-        '',
-        'お問い合わせありがとうございます。以下の内容で受け付けました。',
-        '担当者より、このメールアドレスあてにご連絡します。',
-        '',
-        `種類: ${category}`,
-        '',
-        fields.message,
-        '',
-        '※ このメールは送信専用です。お心当たりのない場合は破棄してください。',
-      ].join('\n'),
-    }
+    const ownMailbox =
+      options.userId !== undefined && (await isVerifiedEmailOf(trx, options.userId, fields.email))
+    const confirmation = ownMailbox
+      ? {
+          to: fields.email,
+          subject: CONFIRMATION_SUBJECT,
+          text: [
+            `${fields.name} 様`,
+            '',
+            'お問い合わせありがとうございます。以下の内容で受け付けました。',
+            '担当者より、このメールアドレスあてにご連絡します。',
+            '',
+            `種類: ${category}`,
+            '',
+            fields.message,
+            '',
+            '※ このメールは送信専用です。',
+          ].join('\n'),
+        }
+      : guestConfirmation(fields.email)
     const recipients = await adminEmails(trx, options.admins)
     return Promise.all(
       [...recipients.map(adminMail), confirmation].map((mail) => enqueue(trx, mail, now)),
     )
   })
   return { outcome: 'stored', id, mailIds }
+}
+
+const CONFIRMATION_SUBJECT = '【テックラボ】お問い合わせを受け付けました'
+
+/**
+ * The confirmation to an address anyone could have typed into the form: it repeats nothing of
+ * what was submitted (not even the name), so the form cannot carry someone's text to a
+ * stranger's mailbox.
+ */
+function guestConfirmation(to: string): MailMessage {
+  return {
+    to,
+    subject: CONFIRMATION_SUBJECT,
+    text: [
+      'テックラボのお問い合わせフォームから、このメールアドレスあてのお問い合わせを受け付けました。',
+      '担当者より、このメールアドレスあてにご連絡します。',
+      '',
+      '※ このメールは送信専用です。お心当たりのない場合は、このメールを破棄してください。',
+    ].join('\n'),
+  }
+}
+
+/** Whether `email` is the signed-in user's own verified address (their mailbox, proven). */
+async function isVerifiedEmailOf(
+  db: Kysely<DB> | Transaction<DB>,
+  userId: string,
+  email: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('identity_users')
+    .select('email')
+    .where('sub', '=', userId)
+    .where('email_verified', '=', 1)
+    .executeTakeFirst()
+  return row?.email?.toLowerCase() === email.toLowerCase()
 }
 
 /**

@@ -1,3 +1,4 @@
+import { markdownImageSources } from '#features/markdown/images.ts'
 import { PNG_1X1 } from '#tests/e2e/fixtures/images.ts'
 import { type PublicObjectPlace, publicObjectKeyOf } from './public-object-url.ts'
 import type { ImageStorage, UploadedObject } from './uploaded-image.server.ts'
@@ -42,5 +43,9 @@ export class UploadedObjects implements ImageStorage {
   }
   publicKeyOf(address: string) {
     return publicObjectKeyOf(TEST_OBJECT_PLACE, address)
+  }
+  // The same reading as the server's renderer thread, here on the test's own.
+  async markdownImageSources(body: string) {
+    return markdownImageSources(body)
   }
 }

@@ -1,5 +1,4 @@
 import { ContentError, type FieldErrors } from '#features/content-error.ts'
-import { markdownImageSources } from '#features/markdown/images.ts'
 import {
   IMAGE_MAX_BYTES,
   IMAGE_SIGNATURE_BYTES,
@@ -30,6 +29,11 @@ export type ImageStorage = {
   delete(key: string): Promise<void>
   /** The key of the site's object an image address loads, or undefined for any other address. */
   publicKeyOf(address: string): string | undefined
+  /**
+   * The image addresses of a Markdown body, read by the Markdown renderer off the request
+   * thread within its deadline (MarkdownRenderer.imageSources); rejects when it gave up.
+   */
+  markdownImageSources(body: string): Promise<string[]>
 }
 
 /**
@@ -85,9 +89,13 @@ export async function checkUploadedImages(
 /** New images of the site's storage one save of a Markdown body may add (each costs reads). */
 export const MARKDOWN_NEW_IMAGES_MAX = 20
 
-function storedImageKeys(images: ImageStorage, body: string): Set<string> {
+/** Why a body whose images could not be read in time is not saved, for its form field. */
+export const MARKDOWN_IMAGES_UNREADABLE_MESSAGE =
+  '本文の書き方が複雑すぎて、画像を確かめきれませんでした。記号の続く部分を減らすか、段落を分けてからもう一度保存してください。'
+
+async function storedImageKeys(images: ImageStorage, body: string): Promise<Set<string>> {
   const keys = new Set<string>()
-  for (const address of markdownImageSources(body)) {
+  for (const address of await images.markdownImageSources(body)) {
     const key = images.publicKeyOf(address)
     if (key !== undefined) keys.add(key)
   }
@@ -109,11 +117,16 @@ export async function checkMarkdownImages(
   savedBody = '',
 ): Promise<void> {
   if (body === savedBody) return
-  const saved = storedImageKeys(images, savedBody)
-  const added = [...storedImageKeys(images, body)].filter((key) => !saved.has(key))
-  const refuse = (message: string) => {
+  const refuse = (message: string): never => {
     throw new ContentError('VALIDATION_FAILED', '入力内容に誤りがあります', { [field]: [message] })
   }
+  // A saved body that cannot be read (stored before the bounds) vouches for none of its images.
+  const saved = await storedImageKeys(images, savedBody).catch(() => new Set<string>())
+  // A new body whose images cannot be read is refused whole: nothing of it is written.
+  const current = await storedImageKeys(images, body).catch(() =>
+    refuse(MARKDOWN_IMAGES_UNREADABLE_MESSAGE),
+  )
+  const added = [...current].filter((key) => !saved.has(key))
   if (added.length > MARKDOWN_NEW_IMAGES_MAX) {
     refuse(`新しい画像は1回の保存につき${MARKDOWN_NEW_IMAGES_MAX}枚までにしてください。`)
   }

@@ -21,6 +21,7 @@ function counting(): MarkdownRenderer & { sources: string[] } {
       sources.push(source)
       return markdown.render(source)
     },
+    imageSources: (source) => markdown.imageSources(source),
   }
 }
 

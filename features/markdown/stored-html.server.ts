@@ -10,6 +10,8 @@ import type { MarkdownFlavour } from './render.ts'
  */
 export type MarkdownRenderer = {
   render(source: string, flavour?: MarkdownFlavour): Promise<string>
+  /** The addresses of the images a full-flavour text shows (features/markdown/images.ts). */
+  imageSources(source: string): Promise<string[]>
 }
 
 /** A user's Markdown text and what it belongs to. */

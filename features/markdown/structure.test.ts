@@ -6,6 +6,7 @@ import {
   MARKDOWN_EMPHASIS_MESSAGE,
   MARKDOWN_HTML_NESTING_MESSAGE,
   MARKDOWN_NESTING_MESSAGE,
+  MARKDOWN_STRIKETHROUGH_MESSAGE,
   markdownStructureError,
 } from './structure.ts'
 
@@ -20,6 +21,16 @@ describe('markdownStructureError', () => {
     const deepList = Array.from({ length: 40 }, (_, depth) => `${'  '.repeat(depth)}- a`)
     expect(markdownStructureError(deepList.join('\n'))).toBe(MARKDOWN_NESTING_MESSAGE)
     expect(markdownStructureError('> - > - '.repeat(9))).toBe(MARKDOWN_NESTING_MESSAGE)
+  })
+
+  it('counts strikethrough marks per paragraph like emphasis marks', () => {
+    // Seconds of the parser's work at this length, however the marks are spelled.
+    expect(markdownStructureError('~~a'.repeat(30000))).toBe(MARKDOWN_STRIKETHROUGH_MESSAGE)
+    expect(markdownStructureError('~a'.repeat(501))).toBe(MARKDOWN_STRIKETHROUGH_MESSAGE)
+    expect(markdownStructureError('~~a~~ '.repeat(250))).toBeUndefined()
+    expect(markdownStructureError('~~a~~ '.repeat(250).concat('\n\n').repeat(10))).toBeUndefined()
+    // A single run, however long, is one mark.
+    expect(markdownStructureError('~'.repeat(90000))).toBeUndefined()
   })
 
   it('accepts ordinary writing up to the bounds, and code of any shape', () => {

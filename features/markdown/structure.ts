@@ -16,11 +16,14 @@ export const MARKDOWN_MAX_HTML_NESTING = 32
  */
 export const MARKDOWN_MAX_EMPHASIS_MARKS = 500
 export const MARKDOWN_MAX_BRACKETS = 500
+/** Runs of `~` in one block: strikethrough is matched like emphasis, and as slowly. */
+export const MARKDOWN_MAX_STRIKETHROUGH_MARKS = 500
 
 export const MARKDOWN_NESTING_MESSAGE = `引用・リスト・字下げの入れ子は${MARKDOWN_MAX_NESTING}段までにしてください。`
 export const MARKDOWN_HTML_NESTING_MESSAGE = `HTMLタグの入れ子は${MARKDOWN_MAX_HTML_NESTING}段までにしてください（閉じタグの書き忘れがないか確認してください）。`
 export const MARKDOWN_EMPHASIS_MESSAGE = `強調の記号（* や _）は1つの段落に${MARKDOWN_MAX_EMPHASIS_MARKS}個までにしてください。`
 export const MARKDOWN_BRACKETS_MESSAGE = `リンクの記号（[）は1つの段落に${MARKDOWN_MAX_BRACKETS}個までにしてください。`
+export const MARKDOWN_STRIKETHROUGH_MESSAGE = `取り消し線の記号（~）は1つの段落に${MARKDOWN_MAX_STRIKETHROUGH_MARKS}個までにしてください。`
 
 /** Elements that have no content, or whose end tag the HTML parser implies: they never nest. */
 const NOT_NESTING = new Set(
@@ -33,6 +36,7 @@ const FENCE = /^[ \t]{0,3}(`{3,}|~{3,})/
 const TAG = /<(\/?)([A-Za-z][A-Za-z0-9-]{0,30})(?:[\s/][^<>]{0,2000})?>/g
 const EMPHASIS_RUN = /[*_]+/g
 const BRACKET = /\[/g
+const STRIKETHROUGH_RUN = /~+/g
 
 /** How deep a line's container prefix nests: quote marks, list markers, two columns of indent. */
 function lineNesting(line: string): number {
@@ -65,6 +69,7 @@ export function markdownStructureError(source: string): string | undefined {
   let htmlDepth = 0
   let emphasisMarks = 0
   let brackets = 0
+  let strikethroughMarks = 0
   for (const line of source.split('\n')) {
     const marker = FENCE.exec(line)?.[1]
     if (fence !== undefined) {
@@ -79,11 +84,16 @@ export function markdownStructureError(source: string): string | undefined {
     if (line.trim() === '') {
       emphasisMarks = 0
       brackets = 0
+      strikethroughMarks = 0
     } else {
       emphasisMarks += line.match(EMPHASIS_RUN)?.length ?? 0
       if (emphasisMarks > MARKDOWN_MAX_EMPHASIS_MARKS) return MARKDOWN_EMPHASIS_MESSAGE
       brackets += line.match(BRACKET)?.length ?? 0
       if (brackets > MARKDOWN_MAX_BRACKETS) return MARKDOWN_BRACKETS_MESSAGE
+      strikethroughMarks += line.match(STRIKETHROUGH_RUN)?.length ?? 0
+      if (strikethroughMarks > MARKDOWN_MAX_STRIKETHROUGH_MARKS) {
+        return MARKDOWN_STRIKETHROUGH_MESSAGE
+      }
     }
     for (const [tag, closing, name] of line.matchAll(TAG)) {
       const element = (name ?? '').toLowerCase()

@@ -20,12 +20,13 @@ describe('/api/openapi.json', () => {
       db: database.db,
       siteOrigin: 'http://localhost:3000',
       // Only the routes' list is read here; no request reaches storage or renders anything.
-      markdown: { render: async () => '' },
+      markdown: { render: async () => '', imageSources: async () => [] },
       images: {
         describePublic: async () => undefined,
         readStart: async () => new Uint8Array(),
         delete: async () => undefined,
         publicKeyOf: () => undefined,
+        markdownImageSources: async () => [],
       },
       user: async () => undefined,
       messages: { limits: { limiter: memoryRateLimiter(), perUserPerMinute: 30 }, now: Date.now },

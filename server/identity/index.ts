@@ -92,7 +92,14 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     adminCreateUser: (input) => adminCreateUser(userPool, adminCreateUserInput.parse(input)),
     secretBox,
     findCredentials: (accessKeyId, sessionToken) =>
-      findCredentials(options.db, secretBox, accessKeyId, sessionToken, now()),
+      findCredentials(
+        options.db,
+        secretBox,
+        (identityId) => userPoolSubOf(options.db, settings, identityId),
+        accessKeyId,
+        sessionToken,
+        now(),
+      ),
     userPoolSubOf: (identityId) => userPoolSubOf(options.db, settings, identityId),
     google: settings.google && createGoogle(settings.google),
   }

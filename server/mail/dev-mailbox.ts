@@ -14,7 +14,8 @@ const MAX_ADDRESS_LENGTH = 320
  * The development mailbox: `/dev/mailbox` shows the outbox as a page, newest first, and
  * `/dev/mailbox/messages.json?to=…` gives it to tests and tools. It exists only while mail is
  * not sent (no SMTP_URL, so `devMailboxPath` is set), in every mode, so that a newcomer's
- * `npm start` can finish a sign-up; and it answers only this machine (see `fromThisMachine`).
+ * `npm start` can finish a sign-up; and it answers only this machine, under its own name
+ * (see `fromThisMachine`).
  * Everyone else gets a plain 404. Returns whether it was registered.
  */
 export function registerDevMailbox(
@@ -59,7 +60,18 @@ const RELAYED = ['forwarded', 'x-forwarded-for', 'x-real-ip', 'via']
  */
 export function fromThisMachine(request: FastifyRequest): boolean {
   if (RELAYED.some((name) => request.headers[name] !== undefined)) return false
-  return isLoopback(request.socket.remoteAddress)
+  return isLoopback(request.socket.remoteAddress) && isLoopbackHost(request.headers.host)
+}
+
+const LOOPBACK_HOST = /^(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/i
+
+/**
+ * A page of another site can make a browser on this machine call us under that site's name,
+ * once its DNS answers 127.0.0.1 (DNS rebinding): the socket is loopback, the Host is not. So
+ * the mailbox answers only the names this machine goes by.
+ */
+export function isLoopbackHost(host: string | undefined): boolean {
+  return host !== undefined && LOOPBACK_HOST.test(host)
 }
 
 export function isLoopback(address: string | undefined): boolean {

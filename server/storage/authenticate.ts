@@ -2,7 +2,7 @@ import type { StorageSettings } from '#server/config.ts'
 import type { CredentialsOwner } from '#server/identity/identity-pool/credentials.ts'
 import type { Caller } from './access-policy.ts'
 import type { PayloadAuth } from './payload.ts'
-import { S3Error } from './s3-error.ts'
+import { accessDenied, S3Error } from './s3-error.ts'
 import { checkTime, type RawRequest, readSignedRequest, verifySignature } from './sigv4.ts'
 
 export type FindCredentials = (
@@ -52,6 +52,8 @@ export async function authenticate(
   const owner = await findCredentials(signed.accessKeyId, signed.sessionToken)
   if (!owner) throw unknownKey(signed.accessKeyId)
   const key = verifySignature(request, signed, owner.secretAccessKey)
+  // A suspended user's credentials stay signed correctly until they expire; refused at once.
+  if (owner.userDisabled) throw accessDenied()
   const caller: Caller = owner.authenticated
     ? { kind: 'user', identityId: owner.identityId }
     : { kind: 'guest', identityId: owner.identityId }

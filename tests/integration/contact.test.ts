@@ -94,14 +94,46 @@ describe('/contact', () => {
     const confirmation = await page('/contact/sent')
     expect(confirmation.html).toContain('お問い合わせを受け付けました')
 
+    // Anyone could have typed this address: the confirmation repeats nothing submitted.
     const [toSender] = await mailbox('sender1@example.com')
     expect(toSender?.subject).toBe('【テックラボ】お問い合わせを受け付けました')
-    expect(toSender?.text).toContain('レッスンの動画が再生されません。')
+    expect(toSender?.text).toContain('お問い合わせを受け付けました')
+    expect(toSender?.text).not.toContain('レッスンの動画が再生されません。')
+    expect(toSender?.text).not.toContain('山田')
     const toAdmin = (await mailbox('contact_boss@example.com')).find((mail) =>
       mail.subject.includes('お問い合わせ（不具合の報告）'),
     )
     expect(toAdmin?.text).toContain('sender1@example.com')
     expect(toAdmin?.text).toMatch(/\/admin\/contact\/[0-9a-f-]{36}/)
+  })
+
+  it('is no relay: a guest’s text reaches the typed address only as the admins’ message', async () => {
+    const spam = form('victim@example.com', {
+      name: 'https://spam.example/ 激安セール',
+      message: '今すぐこちらへ: https://spam.example/buy',
+    })
+    expect((await post('/contact', spam)).response.status).toBe(302)
+    const [toVictim, ...more] = await mailbox('victim@example.com')
+    expect(more).toEqual([])
+    expect(toVictim?.text).not.toContain('spam.example')
+    expect(toVictim?.subject).not.toContain('spam.example')
+    const toAdmin = (await mailbox('contact_boss@example.com')).find((mail) =>
+      mail.text.includes('victim@example.com'),
+    )
+    expect(toAdmin?.text).toContain('今すぐこちらへ: https://spam.example/buy')
+  })
+
+  it('repeats the message to a signed-in sender only at their own verified address', async () => {
+    const own = form('contact_learner@example.com', { message: '自分あての控えがほしいです。' })
+    expect((await post('/contact', own, { cookie: learner })).response.status).toBe(302)
+    const [copy] = await mailbox('contact_learner@example.com')
+    expect(copy?.text).toContain('自分あての控えがほしいです。')
+    expect(copy?.text).toContain('山田 花子 様')
+
+    const elsewhere = form('someone-else@example.com', { message: '別の人あての控え' })
+    expect((await post('/contact', elsewhere, { cookie: learner })).response.status).toBe(302)
+    const [other] = await mailbox('someone-else@example.com')
+    expect(other?.text).not.toContain('別の人あての控え')
   })
 
   it('answers invalid input with Japanese messages per field and stores nothing', async () => {

@@ -10,6 +10,7 @@ import { migrateToLatest } from '#db/migrate.ts'
 import { renderMailbox } from '#server/mail/dev-mailbox.ts'
 import { enqueue, listOutbox, type OutboxMessage } from '#server/mail/outbox.ts'
 import { startTestSmtpServer, type TestSmtpServer } from '#server/mail/test-support.ts'
+import { rawRequest, statusOf } from '#tests/support/http.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 const USER = 'techlab-relay'
@@ -178,6 +179,36 @@ describe('the development mailbox', () => {
     }
     const ipv6 = await production.app.inject({ url: '/dev/mailbox', remoteAddress: '::1' })
     expect(ipv6.statusCode).toBe(200)
+    // A page whose DNS name was rebound to 127.0.0.1 asks under its own name: nothing to see.
+    const port = new URL(production.url).port
+    const under = (host: string, path = '/dev/mailbox/messages.json?to=prod%40example.com') =>
+      rawRequest(
+        production.url,
+        `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      )
+    for (const host of [
+      `rebind.example:${port}`,
+      'rebind.example',
+      `localhost.rebind.example:${port}`,
+      `127.0.0.1.nip.io:${port}`,
+    ]) {
+      for (const path of ['/dev/mailbox', '/dev/mailbox/messages.json?to=prod%40example.com']) {
+        const answer = await under(host, path)
+        expect(statusOf(answer), host).toBe(404)
+        expect(answer).not.toContain('prod@example.com')
+      }
+    }
+    for (const host of [
+      `localhost:${port}`,
+      `LOCALHOST:${port}`,
+      `127.0.0.1:${port}`,
+      `[::1]:${port}`,
+      'localhost',
+    ]) {
+      const answer = await under(host)
+      expect(statusOf(answer), host).toBe(200)
+      expect(answer).toContain('prod@example.com')
+    }
     // The screens that ask for a code say where it is.
     for (const path of ['/auth/confirm', '/auth/forgotPasswordVerify']) {
       const screen = await (await fetch(`${production.url}${path}`)).text()

@@ -171,6 +171,17 @@ describe('assets and caching', () => {
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
   })
 
+  it('answers /favicon.ico, which clients ask for whatever the page links, with the site icon', async () => {
+    const response = await fetch(`${server.url}/favicon.ico`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^image\/(x-icon|vnd\.microsoft\.icon)/)
+    expect(response.headers.get('cache-control')).toBe('public, max-age=3600')
+    // An icon directory (reserved 0, type 1) holding at least one image.
+    const bytes = Buffer.from(await response.arrayBuffer())
+    expect([bytes.readUInt16LE(0), bytes.readUInt16LE(2)]).toEqual([0, 1])
+    expect(bytes.readUInt16LE(4)).toBeGreaterThan(0)
+  })
+
   it('sends a rendered page whole, with its length, streamed parts included', async () => {
     // A page is rendered to its end and sent as one body (decision 043): a course page's
     // lazily loaded comments section arrives in the same answer, not in later chunks.

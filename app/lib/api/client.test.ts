@@ -24,12 +24,16 @@ describe('callApi', () => {
       prefix: '/api',
       db: database.db,
       siteOrigin: 'http://localhost:3000',
-      markdown: { render: async (source: string) => `<p>${source}</p>` },
+      markdown: {
+        render: async (source: string) => `<p>${source}</p>`,
+        imageSources: async () => [],
+      },
       images: {
         describePublic: async () => undefined,
         readStart: async () => new Uint8Array(),
         delete: async () => undefined,
         publicKeyOf: () => undefined,
+        markdownImageSources: async () => [],
       },
       user: async () => ({ sub: 'user-author', groups: [] }),
       messages: { limits: { limiter: memoryRateLimiter(), perUserPerMinute: 30 }, now: Date.now },

@@ -19,6 +19,11 @@ export type CredentialsOwner = {
   authenticated: boolean
   secretAccessKey: string
   expiresAt: number
+  /**
+   * The identity's user-pool user is disabled (suspended) or gone: its credentials, however
+   * fresh, may no longer act. Asked on every request, so a suspension takes effect at once.
+   */
+  userDisabled: boolean
 }
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
@@ -61,10 +66,15 @@ export async function issueCredentials(
   return { ...credentials, Expiration: Math.floor(expiresAt / 1000) }
 }
 
-/** The owner of unexpired credentials, if the access key and session token belong together. */
+/**
+ * The owner of unexpired credentials, if the access key and session token belong together.
+ * `subOf` names the user-pool user an identity is signed in as (undefined for guests and
+ * other providers), whose `enabled` flag is read afresh.
+ */
 export async function findCredentials(
   db: Kysely<DB>,
   box: SecretBox,
+  subOf: (identityId: string) => Promise<string | undefined>,
   accessKeyIdValue: string,
   sessionToken: string,
   now = Date.now(),
@@ -78,12 +88,24 @@ export async function findCredentials(
   const expected = Buffer.from(row.session_token_hash, 'hex')
   const presented = Buffer.from(tokenHash(sessionToken), 'hex')
   if (!timingSafeEqual(expected, presented)) return undefined
+  const authenticated = row.authenticated === 1
   return {
     identityId: row.identity_id,
-    authenticated: row.authenticated === 1,
+    authenticated,
     secretAccessKey: box.open(row.secret_ciphertext),
     expiresAt: row.expires_at,
+    userDisabled: authenticated && (await userDisabled(db, await subOf(row.identity_id))),
   }
+}
+
+async function userDisabled(db: Kysely<DB>, sub: string | undefined): Promise<boolean> {
+  if (sub === undefined) return false
+  const user = await db
+    .selectFrom('identity_users')
+    .select('enabled')
+    .where('sub', '=', sub)
+    .executeTakeFirst()
+  return user?.enabled !== 1
 }
 
 /** Forgets credentials that expired; run now and then. */

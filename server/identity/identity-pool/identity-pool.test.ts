@@ -11,6 +11,7 @@ import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.
 import { loadConfig } from '#server/config.ts'
 import { createSecretBox } from '#server/identity/secret-box.ts'
 import { findCredentials } from './credentials.ts'
+import { userPoolSubOf } from './identities.ts'
 import { type IdTokenVerifier, identityPoolPlugin } from './index.ts'
 
 const settings = loadConfig({}).identity
@@ -66,6 +67,7 @@ let database: TemporaryDatabase
 let app: FastifyInstance
 let client: CognitoIdentityClient
 const box = createSecretBox(randomBytes(32))
+const subOf = (identityId: string) => userPoolSubOf(database.db, settings, identityId)
 const provider = settings.issuer.replace(/^https?:\/\//, '')
 
 async function start(guestCredentials = true) {
@@ -111,6 +113,7 @@ describe('guests', () => {
     const owner = await findCredentials(
       database.db,
       box,
+      subOf,
       Credentials?.AccessKeyId as string,
       Credentials?.SessionToken as string,
     )
@@ -120,7 +123,7 @@ describe('guests', () => {
       secretAccessKey: Credentials?.SecretKey,
     })
     expect(
-      await findCredentials(database.db, box, Credentials?.AccessKeyId as string, 'forged'),
+      await findCredentials(database.db, box, subOf, Credentials?.AccessKeyId as string, 'forged'),
     ).toBeUndefined()
   })
 
@@ -157,6 +160,7 @@ describe('signed-in users', () => {
     const owner = await findCredentials(
       database.db,
       box,
+      subOf,
       Credentials?.AccessKeyId as string,
       Credentials?.SessionToken as string,
     )
@@ -221,6 +225,7 @@ describe('signed-in users', () => {
     const owner = await findCredentials(
       database.db,
       box,
+      subOf,
       String(merged.Credentials?.AccessKeyId),
       String(merged.Credentials?.SessionToken),
     )
@@ -230,6 +235,7 @@ describe('signed-in users', () => {
       await findCredentials(
         database.db,
         box,
+        subOf,
         String(guestCredentials.Credentials?.AccessKeyId),
         String(guestCredentials.Credentials?.SessionToken),
       ),
@@ -365,7 +371,14 @@ describe('credentials over time', () => {
       1_000,
     )
     const find = (now: number) =>
-      findCredentials(database.db, box, credentials.AccessKeyId, credentials.SessionToken, now)
+      findCredentials(
+        database.db,
+        box,
+        subOf,
+        credentials.AccessKeyId,
+        credentials.SessionToken,
+        now,
+      )
     expect(await find(1_000 + 3_599_999)).toBeDefined()
     expect(await find(1_000 + 3_600_000)).toBeUndefined()
     expect(await deleteExpiredCredentials(database.db, 1_000 + 3_600_000)).toBe(1)

@@ -10,10 +10,19 @@ import {
   UpdateUserAttributesCommand,
 } from '@aws-sdk/client-cognito-identity-provider'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { newDeviceSecret } from '#server/identity/user-pool/test-support.ts'
 import { listOutbox } from '#server/mail/outbox.ts'
 import { TEST_REDIS_URL as REDIS_URL, redisReachable } from '#tests/support/redis.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
-import { CLIENT_ID, latestCode, newAccount, registerUser, sdkClient } from './support.ts'
+import {
+  CLIENT_ID,
+  call,
+  latestCode,
+  newAccount,
+  registerUser,
+  sdkClient,
+  srpClient,
+} from './support.ts'
 
 /**
  * The abuse limits of docs/decisions/021, lowered so each shows in a few requests. The
@@ -211,39 +220,46 @@ describe('the client address', () => {
 })
 
 describe('lockout', () => {
-  it('locks a user out only where the wrong passwords came from, and everywhere past the daily cap', async () => {
+  it('locks a user out only where the wrong passwords came from; past the daily cap it slows unknown sources and locks nobody', async () => {
     const account = await registered()
-    const [attacker, owner, elsewhere, later] = [
+    const [attacker, owner, elsewhere, later, stranger] = [
+      clientFrom(server),
       clientFrom(server),
       clientFrom(server),
       clientFrom(server),
       clientFrom(server),
     ]
-    for (let i = 0; i < 3; i++) {
-      await expect(passwordAuth(attacker, account.username, 'Wrong#Horse9')).rejects.toMatchObject({
+    const wrong = (client: CognitoIdentityProviderClient) =>
+      expect(passwordAuth(client, account.username, 'Wrong#Horse9')).rejects.toMatchObject({
         message: 'Incorrect username or password.',
       })
-    }
-    await expect(passwordAuth(attacker, account.username, account.password)).rejects.toMatchObject({
-      name: 'NotAuthorizedException',
-      message: 'Password attempts exceeded',
-    })
-    // The owner, somewhere else, signs in as usual.
-    expect(
-      (await passwordAuth(owner, account.username, account.password)).AuthenticationResult,
-    ).toBeDefined()
+    const exceeded = (client: CognitoIdentityProviderClient) =>
+      expect(passwordAuth(client, account.username, account.password)).rejects.toMatchObject({
+        name: 'NotAuthorizedException',
+        message: 'Password attempts exceeded',
+      })
+    const signsIn = async (client: CognitoIdentityProviderClient) =>
+      expect(
+        (await passwordAuth(client, account.username, account.password)).AuthenticationResult,
+      ).toBeDefined()
 
-    // Guessing from more places reaches the per-user cap (5 a day here): locked everywhere.
-    for (let i = 0; i < 2; i++) {
-      await expect(passwordAuth(elsewhere, account.username, 'Wrong#Horse9')).rejects.toMatchObject(
-        {
-          message: 'Incorrect username or password.',
-        },
-      )
-    }
-    await expect(passwordAuth(later, account.username, account.password)).rejects.toMatchObject({
-      message: 'Password attempts exceeded',
-    })
+    for (let i = 0; i < 3; i++) await wrong(attacker)
+    await exceeded(attacker)
+    // The owner, somewhere else, signs in as usual (and that address is now known as theirs).
+    await signsIn(owner)
+
+    // Guessing from more places reaches the per-user cap (5 a day here)...
+    for (let i = 0; i < 2; i++) await wrong(elsewhere)
+    // ...which locks nobody out: an address that has not failed gets its try.
+    await signsIn(later)
+    // The owner's own address keeps its usual allowance: a typo, then in.
+    await wrong(owner)
+    await signsIn(owner)
+    // An address unknown to the user gets one wrong password a window past the cap.
+    await wrong(stranger)
+    await exceeded(stranger)
+    await exceeded(attacker)
+
     // A password reset (the mailbox proved) clears it.
     await owner.send(new ForgotPasswordCommand({ ClientId: CLIENT_ID, Username: account.username }))
     await owner.send(
@@ -254,9 +270,77 @@ describe('lockout', () => {
         Password: account.password,
       }),
     )
-    expect(
-      (await passwordAuth(later, account.username, account.password)).AuthenticationResult,
-    ).toBeDefined()
+    await signsIn(stranger)
+  })
+
+  it("lets the owner's remembered device in from an address that guessing has locked", async () => {
+    const account = await registered()
+    const home = newAddress()
+    const from = { 'x-forwarded-for': home }
+    /** USER_SRP_AUTH from `home`, naming `deviceKey` as the clients do; the last answer. */
+    const srp = async (password: string, deviceKey?: string) => {
+      const client = srpClient()
+      const device = deviceKey ? { DEVICE_KEY: deviceKey } : {}
+      const initiate = await call(
+        server,
+        'InitiateAuth',
+        {
+          AuthFlow: 'USER_SRP_AUTH',
+          ClientId: CLIENT_ID,
+          AuthParameters: { USERNAME: account.username, SRP_A: client.A, ...device },
+        },
+        from,
+      )
+      if (initiate.status !== 200) return initiate
+      const parameters = initiate.body.ChallengeParameters as Record<string, string>
+      return call(
+        server,
+        'RespondToAuthChallenge',
+        {
+          ChallengeName: 'PASSWORD_VERIFIER',
+          ClientId: CLIENT_ID,
+          Session: initiate.body.Session,
+          ChallengeResponses: { ...client.respond(parameters, password), ...device },
+        },
+        from,
+      )
+    }
+    // The owner signs in at home and remembers this device.
+    const first = await srp(account.password)
+    const tokens = first.body.AuthenticationResult as {
+      AccessToken: string
+      NewDeviceMetadata: { DeviceKey: string; DeviceGroupKey: string }
+    }
+    const { device, verifierConfig } = newDeviceSecret(tokens.NewDeviceMetadata)
+    const confirmed = await call(server, 'ConfirmDevice', {
+      AccessToken: tokens.AccessToken,
+      DeviceKey: device.deviceKey,
+      DeviceSecretVerifierConfig: verifierConfig,
+      DeviceName: '自宅のパソコン',
+    })
+    expect(confirmed.status).toBe(200)
+    const remembered = await call(server, 'UpdateDeviceStatus', {
+      AccessToken: tokens.AccessToken,
+      DeviceKey: device.deviceKey,
+      DeviceRememberedStatus: 'remembered',
+    })
+    expect(remembered.status).toBe(200)
+
+    // Someone behind the same address guesses until it is locked, and past the daily cap.
+    for (let i = 0; i < 3; i++) {
+      expect((await srp('Wrong#Horse9')).body.message).toBe('Incorrect username or password.')
+    }
+    for (let i = 0; i < 2; i++) {
+      await expect(
+        passwordAuth(clientFrom(server), account.username, 'Wrong#Horse9'),
+      ).rejects.toMatchObject({ message: 'Incorrect username or password.' })
+    }
+    expect((await srp(account.password)).body.message).toBe('Password attempts exceeded')
+    // The owner's remembered device is a source of its own: the password is taken, and the
+    // device is asked to prove itself as usual.
+    const fromDevice = await srp(account.password, device.deviceKey)
+    expect(fromDevice.status).toBe(200)
+    expect(fromDevice.body.ChallengeName).toBe('DEVICE_SRP_AUTH')
   })
 })
 

@@ -87,7 +87,7 @@ export async function signedIn(
   user: PoolUser,
   deviceKey: string | null,
 ): Promise<AuthOutcome> {
-  await recordSuccessfulSignIn(ctx, user)
+  await recordSuccessfulSignIn(ctx, user, deviceKey ?? undefined)
   return { kind: 'signed-in', user, deviceKey }
 }
 

@@ -19,11 +19,13 @@ export const passwordVerifier: ChallengeHandler = {
     const holds = passwordClaimHolds(ctx, responses, exchange)
     const user = step.sub ? await findUserBySub(ctx.db, step.sub) : undefined
     if (!user) throw notAuthorized()
+    // A remembered device the client names is the source its failures count against.
+    const deviceKey = step.responses?.DEVICE_KEY
     if (!holds) {
-      await recordFailedSignIn(ctx, user)
+      await recordFailedSignIn(ctx, user, deviceKey)
       throw notAuthorized()
     }
-    await assertNotLocked(ctx, user)
+    await assertNotLocked(ctx, user, deviceKey)
     // The clients send their stored device here (not in InitiateAuth), and retry this same
     // step without it when it is "Device does not exist.".
     return afterPassword(ctx, user, step.responses?.DEVICE_KEY)

@@ -32,9 +32,9 @@ export async function userPasswordAuth(
     )
     throw notAuthorized()
   }
-  await assertNotLocked(ctx, user)
+  await assertNotLocked(ctx, user, parameters?.DEVICE_KEY)
   if (!passwordMatches(ctx.poolName, user, PASSWORD)) {
-    await recordFailedSignIn(ctx, user)
+    await recordFailedSignIn(ctx, user, parameters?.DEVICE_KEY)
     throw notAuthorized()
   }
   return afterPassword(ctx, user, parameters?.DEVICE_KEY)

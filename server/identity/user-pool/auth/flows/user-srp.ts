@@ -30,7 +30,7 @@ export async function userSrpAuth(
   if (!isValidClientEphemeral(SRP_A)) throw invalidParameter('Invalid SRP_A value.')
   const user = await findUserBySignInName(ctx.db, USERNAME)
   if (!user) assertUserExistenceErrorsPrevented(ctx)
-  if (user) await assertNotLocked(ctx, user)
+  if (user) await assertNotLocked(ctx, user, parameters?.DEVICE_KEY)
   const username = user?.username ?? normalizeUsername(USERNAME)
   const known = user?.password_salt && user.password_verifier ? user : undefined
   const { saltHex, verifierHex } = known
