@@ -1,7 +1,8 @@
-# Runs learners' programs in the Pyodide worker (pyodide-worker.ts), one at a time, each with
-# fresh globals, its own stdin and a capped stdout/stderr; afterwards the interpreter's shared
-# state (builtins, modules, sys settings, files) is put back as it was, so that no run can
-# change what the next one sees.
+# Runs one submission's programs in a Pyodide child process (pyodide-worker.ts), one test at a
+# time, each with fresh globals, its own stdin and a capped stdout/stderr; afterwards the
+# interpreter's shared state (builtins, modules, sys settings, files) is put back as it was.
+# This is tidiness between the tests of one submission, not a boundary: learner code can reach
+# this namespace (frames, gc), so no two submissions ever share a process (pool.ts).
 import builtins
 import io
 import os
@@ -12,6 +13,7 @@ import traceback
 import bisect, collections, copy, datetime, decimal, fractions, functools, heapq  # noqa: E401
 import itertools, json, math, operator, random, re, statistics, string, textwrap  # noqa: E401
 import time, typing  # noqa: E401
+# ---- Above: run once, for the memory snapshot every child starts from (pyodide-worker.ts). ----
 
 # No module of the JavaScript bridge stays importable by name.
 for _name in [name for name in sys.modules if name == 'js' or name.startswith('pyodide_js')]:
