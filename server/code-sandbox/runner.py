@@ -15,6 +15,9 @@ import itertools, json, math, operator, random, re, statistics, string, textwrap
 import time, typing  # noqa: E401
 # ---- Above: run once, for the memory snapshot every child starts from (pyodide-worker.ts). ----
 
+# Every child starts from the same snapshot, generator state included: each draws its own.
+random.seed()
+
 # No module of the JavaScript bridge stays importable by name.
 for _name in [name for name in sys.modules if name == 'js' or name.startswith('pyodide_js')]:
     del sys.modules[_name]
