@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -9,7 +10,7 @@ import type { RunMessage, WorkerMessage, WorkerStart } from '#server/code-sandbo
 export type PoolOptions = {
   /** The child's module (quickjs-worker.ts or pyodide-worker.ts). */
   workerUrl: URL
-  /** Child processes at most; started on the first runs, never before. */
+  /** Child processes running learners' code at once; started on the first runs, never before. */
   size: number
   /** Runs waiting for a child at most; one more is answered 'unavailable' at once. */
   maxQueued: number
@@ -33,7 +34,9 @@ export type PoolOptions = {
   snapshot: boolean
   /**
    * Whether one child serves one submission and is then killed (Python: what a run leaves in
-   * the interpreter cannot all be put back) or runs on, each run in a fresh engine instance.
+   * the interpreter cannot all be put back), with one more child kept starting so that the
+   * next submission does not wait for it; or runs on, each submission in a fresh engine
+   * instance (JavaScript).
    */
   childPerSubmission: boolean
 }
@@ -183,6 +186,7 @@ export function createWorkerPool(options: PoolOptions) {
     const start: WorkerStart = { memoryLimitBytes: options.memoryLimitBytes }
     const readable: string[] = []
     if (options.snapshot) {
+      start.seed = randomBytes(16).toString('hex')
       try {
         start.snapshot = (await snapshotFile()).file
       } catch (error) {
@@ -232,9 +236,13 @@ export function createWorkerPool(options: PoolOptions) {
     ;(slot.child?.channel as { ref?: () => void } | undefined)?.ref?.()
   }
 
+  /** Children at most: those running, and with a child per submission one starting. */
+  const capacity = options.size + (options.childPerSubmission ? 1 : 0)
+  const reserved = (slot: Slot) => slot.job !== undefined || slot.session !== undefined
+
   /** Keeps as many children as have been needed, ready for the next submissions. */
   const refill = () => {
-    if (!closed && slots.length < options.size) spawn()
+    if (!closed && slots.length < capacity) spawn()
   }
 
   /** Its submission is done: with a child per submission, it goes and a fresh one comes. */
@@ -282,6 +290,8 @@ export function createWorkerPool(options: PoolOptions) {
 
   const dispatch = (slot: Slot, job: Job) => {
     clearTimeout(job.waitTimer)
+    // A submission's later runs follow its first on the same child.
+    const fresh = !job.session || job.session.slot !== slot
     slot.job = job
     slot.used = true
     if (job.session && !job.session.ended) {
@@ -302,7 +312,7 @@ export function createWorkerPool(options: PoolOptions) {
         pump()
       }, timeLimitMs + options.graceMs),
     )
-    slot.child?.send({ id: job.id, request: job.request } satisfies RunMessage)
+    slot.child?.send({ id: job.id, request: job.request, fresh } satisfies RunMessage)
   }
 
   const idle = (slot: Slot) =>
@@ -310,13 +320,13 @@ export function createWorkerPool(options: PoolOptions) {
 
   const pump = () => {
     while (queue.length > 0) {
-      const free = slots.find(idle)
+      const free = slots.filter(reserved).length < options.size && slots.find(idle)
       if (free) {
         dispatch(free, queue.shift() as Job)
         continue
       }
       const starting = slots.filter((slot) => !slot.ready).length
-      if (slots.length < options.size && starting < queue.length) spawn()
+      if (slots.length < capacity && starting < queue.length) spawn()
       else return
     }
   }
@@ -394,6 +404,8 @@ export function createWorkerPool(options: PoolOptions) {
       await Promise.all(
         children.map((child) => {
           const exited = new Promise((resolve) => child.once('exit', resolve))
+          // Held until it has gone: an idle child is unref'd, and its exit would go unheard.
+          child.ref()
           child.kill('SIGKILL')
           return exited
         }),

@@ -1,7 +1,10 @@
 import type { CodeRunRequest, CodeRunResult } from '#features/exercises/code-run.ts'
 
-/** What the pool sends a child process: one run. */
-export type RunMessage = { id: number; request: CodeRunRequest }
+/**
+ * What the pool sends a child process: one run; `fresh` when it is the first (or only) run of a
+ * submission, which no engine state of an earlier submission may meet.
+ */
+export type RunMessage = { id: number; request: CodeRunRequest; fresh: boolean }
 
 /**
  * What a child sends back: 'ready' once its engine has loaded (or why it could not), then one
@@ -23,6 +26,7 @@ export type WorkerMessage =
 
 /**
  * What a child starts with (JSON, its only command-line argument). `snapshot` (Python only): the
- * file of the memory snapshot to start from, or 'make' to make it and send it back.
+ * file of the memory snapshot to start from, or 'make' to make it and send it back, and `seed`
+ * the random generator's seed (hex) for this child.
  */
-export type WorkerStart = { memoryLimitBytes: number; snapshot?: string }
+export type WorkerStart = { memoryLimitBytes: number; snapshot?: string; seed?: string }

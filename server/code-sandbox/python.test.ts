@@ -185,5 +185,6 @@ describe('Python in the sandbox', () => {
     expect(environment.stdout).not.toContain(process.cwd())
     // Still a working interpreter afterwards.
     expect(await python('print(sum(range(10)))')).toMatchObject({ stdout: '45\n' })
-  })
+    // Each of these runs starts a child of its own: seconds each on a busy machine.
+  }, 120_000)
 })

@@ -1,6 +1,6 @@
-// A child process of the JavaScript pool (pool.ts): QuickJS compiled once, and every run in an
-// engine instance of its own (its own WebAssembly memory), so nothing of one run is left where
-// another could read it. Learner code reaches nothing of this process but console output and
+// A child process of the JavaScript pool (pool.ts): QuickJS compiled once, and every submission
+// in an engine instance of its own (its own WebAssembly memory; each run a new runtime in it),
+// so nothing of one submission is left where another could read it. Learner code reaches nothing of this process but console output and
 // `input()` (quickjs-runner.ts); the permission model and the disabled outward modules bound
 // what it could do should it ever get out of the engine.
 import { getHeapStatistics } from 'node:v8'
@@ -18,15 +18,18 @@ try {
   const instantiate = await compileQuickJs()
   // The pool gives this process a larger stack (sandbox.ts): room for 1 MB of the engine's.
   const limits = { memoryLimitBytes: start.memoryLimitBytes, stackSizeBytes: 1024 * 1024 }
-  // Each run's instance is made while the process waits for that run.
+  // The next submission's instance is made while the process waits for it.
   let next: Promise<InThreadRunner> = instantiate(limits)
-  let last = await next
+  let current = await next
+  next = instantiate(limits)
   disableOutwardModules()
-  const memoryBytes = () => getHeapStatistics().used_heap_size + last.wasmMemoryBytes()
-  serve(async ({ id, request }) => {
-    last = await next
-    next = instantiate(limits)
-    return { kind: 'result', id, result: last.run(request), memoryBytes: memoryBytes() }
+  const memoryBytes = () => getHeapStatistics().used_heap_size + current.wasmMemoryBytes()
+  serve(async ({ id, request, fresh }) => {
+    if (fresh) {
+      current = await next
+      next = instantiate(limits)
+    }
+    return { kind: 'result', id, result: current.run(request), memoryBytes: memoryBytes() }
   })
   await send({ kind: 'ready', memoryBytes: memoryBytes() })
 } catch (error) {

@@ -13,32 +13,43 @@ import traceback
 import bisect, collections, copy, datetime, decimal, fractions, functools, heapq  # noqa: E401
 import itertools, json, math, operator, random, re, statistics, string, textwrap  # noqa: E401
 import time, typing  # noqa: E401
-# ---- Above: run once, for the memory snapshot every child starts from (pyodide-worker.ts). ----
-
-# Every child starts from the same snapshot, generator state included: each draws its own.
-random.seed()
-
-# No module of the JavaScript bridge stays importable by name.
-for _name in [name for name in sys.modules if name == 'js' or name.startswith('pyodide_js')]:
-    del sys.modules[_name]
 
 
 def _is_js_proxy(value):
     return type(value).__name__.startswith('JsProxy') or type(value).__module__ == 'pyodide.ffi'
 
 
-# Nor does anything reachable keep JavaScript objects (the Pyodide API object above all, held by
-# module namespaces and the import hook's loaders): what was stored at start-up is dropped. The
-# realm is disarmed too (pyodide-worker.ts), as a program can make new ones.
-def _drop_js_proxies():
+def _js_proxy_places():
+    """Where anything reachable keeps a JavaScript object: (namespace, key) pairs."""
     import gc
+    places = []
     for holder in gc.get_objects():
         namespace = holder if isinstance(holder, dict) else getattr(holder, '__dict__', None)
         if not isinstance(namespace, dict):
             continue
         for key, value in list(namespace.items()):
             if _is_js_proxy(value) and not isinstance(value, type):
-                namespace[key] = None
+                places.append((namespace, key))
+    return places
+
+
+# Found once, for the snapshot (walking every object costs each child a noticeable share of
+# its start): the places are the same objects in every child started from it.
+sys._sandbox_js_places = _js_proxy_places()
+# ---- Above: run once, for the memory snapshot every child starts from (pyodide-worker.ts). ----
+
+# No module of the JavaScript bridge stays importable by name.
+for _name in [name for name in sys.modules if name == 'js' or name.startswith('pyodide_js')]:
+    del sys.modules[_name]
+
+
+# Nor does anything reachable keep JavaScript objects (the Pyodide API object above all, held by
+# module namespaces and the import hook's loaders): what was stored at start-up is dropped. The
+# realm is disarmed too (pyodide-worker.ts), as a program can make new ones.
+def _drop_js_proxies():
+    places = sys.__dict__.pop('_sandbox_js_places', None)
+    for namespace, key in places if places is not None else _js_proxy_places():
+        namespace[key] = None
 
 
 _drop_js_proxies()

@@ -61,6 +61,7 @@ export const ENGINES = {
     readable: [
       ...SANDBOX_FILES,
       own('./pyodide-worker.ts'),
+      own('./pyodide-runner.ts'),
       own('./runner.py'),
       packageFolder('pyodide'),
     ],
