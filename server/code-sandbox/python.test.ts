@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type CodeRunRequest, MAX_OUTPUT_BYTES } from '#features/exercises/code-run.ts'
 import { createCodeSandbox } from '#server/code-sandbox/sandbox.ts'
 
-// The real Pyodide on a real worker thread, through the pool.
+// The real Pyodide in real child processes, through the pool.
 process.env.SANDBOX_TEST_SECRET = 'must-not-leak'
 const sandbox = createCodeSandbox({
   javascriptWorkers: 1,
