@@ -112,7 +112,8 @@ export function createWorkerPool(options: PoolOptions) {
   let closed = false
   /** Python: the memory snapshot's file, made once (a folder of its own, removed on close). */
   let snapshot: Promise<{ folder: string; file: string }> | undefined
-  let snapshotMaker: ChildProcess | undefined
+  /** Every child not yet gone, retired ones included: close() waits for them all. */
+  const living = new Set<ChildProcess>()
 
   const answer = (job: Job, result: CodeRunResult) => {
     clearTimeout(job.waitTimer)
@@ -142,6 +143,8 @@ export function createWorkerPool(options: PoolOptions) {
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     })
+    living.add(child)
+    child.once('exit', () => living.delete(child))
     // The last of what it wrote to stderr: why it could not start, when it could not.
     let stderr = ''
     child.stderr?.setEncoding('utf8')
@@ -154,7 +157,6 @@ export function createWorkerPool(options: PoolOptions) {
   const snapshotFile = () => {
     snapshot ??= (async () => {
       const maker = startChild({ memoryLimitBytes: options.memoryLimitBytes, snapshot: 'make' }, [])
-      snapshotMaker = maker.child
       const bytes = await new Promise<Uint8Array>((resolve, reject) => {
         maker.child.on('message', (message: WorkerMessage) => {
           if (message.kind === 'snapshot') resolve(message.bytes)
@@ -397,12 +399,8 @@ export function createWorkerPool(options: PoolOptions) {
       for (const slot of stopping) {
         if (slot.job) answer(slot.job, unavailable('the code sandbox is closed'))
       }
-      const children = [...stopping.map((slot) => slot.child), snapshotMaker].filter(
-        (child): child is ChildProcess =>
-          child !== undefined && child.exitCode === null && child.signalCode === null,
-      )
       await Promise.all(
-        children.map((child) => {
+        [...living].map((child) => {
           const exited = new Promise((resolve) => child.once('exit', resolve))
           // Held until it has gone: an idle child is unref'd, and its exit would go unheard.
           child.ref()
