@@ -1,32 +1,37 @@
 /**
- * `npm run bench` (code sandbox): how many code submissions per second the server verifies for
- * a typical JavaScript and Python question (5 tests each) through the sandbox's pool and queue,
- * as a ratio to running the same tests on the same engine without them — QuickJS called in this
- * thread, one Pyodide worker called directly (goal ≥ 0.8, decision 033) — and native Node
- * running the JavaScript, for reference only. Then the memory the pool holds.
+ * `npm run bench` (code sandbox, decision 033): a typical JavaScript and Python question (5
+ * tests) verified through the sandbox (child processes under the permission model, a fresh
+ * engine state per submission) against the same engine called directly in this process (the
+ * same work without the isolation), with 1 and 32 learners submitting at once: submissions
+ * verified per second, p95 latency of one verification, CPU per submission (this process and
+ * its children), and the ratio sandbox / direct (goal ≥ 0.8). Then Python submissions verified
+ * per second per core (goal ≥ 4.5), and the alternatives decision 033 weighed: a Python child
+ * per run instead of per submission, a JavaScript child per submission.
  *
- * Environment: BENCH_DURATION_S (default 5) per row, BENCH_CONCURRENCY (submissions in flight
- * through the pool, default 2).
+ * Environment: BENCH_DURATION_S (default 5) per row.
  */
-import { once } from 'node:events'
-import { Worker } from 'node:worker_threads'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import {
   allPassed,
+  type CodeLanguage,
   type CodeRunner,
-  type CodeRunRequest,
-  type CodeRunResult,
   type CodeTest,
   runTests,
 } from '#features/exercises/code-run.ts'
-import { formatConsoleArgs } from '#features/exercises/console-format.ts'
-import { stdinLines } from '#server/code-sandbox/output.ts'
-import type { RunMessage, WorkerMessage, WorkerStart } from '#server/code-sandbox/protocol.ts'
+import { createWorkerPool } from '#server/code-sandbox/pool.ts'
+import {
+  loadPyodideEngine,
+  loadPythonRunner,
+  runnerSource,
+} from '#server/code-sandbox/pyodide-runner.ts'
 import { DEFAULT_QUICKJS_LIMITS, loadQuickJsRunner } from '#server/code-sandbox/quickjs-runner.ts'
 import { createCodeSandbox, ENGINES, MEMORY_LIMIT_BYTES } from '#server/code-sandbox/sandbox.ts'
 import { BenchError } from './servers.ts'
 
 const durationS = Number(process.env.BENCH_DURATION_S ?? 5)
-const concurrency = Math.max(1, Math.round(Number(process.env.BENCH_CONCURRENCY ?? 2)))
+const WARM_UP_S = 1
+const cores = availableParallelism()
 
 // A beginner's question: read n, print FizzBuzz from 1 to n; five tests.
 const tests: CodeTest[] = [1, 5, 15, 30, 100].map((n) => ({
@@ -37,7 +42,7 @@ const tests: CodeTest[] = [1, 5, 15, 30, 100].map((n) => ({
     return i % 15 === 0 ? 'FizzBuzz' : i % 3 === 0 ? 'Fizz' : i % 5 === 0 ? 'Buzz' : String(i)
   }).join('\n'),
 }))
-const programs = {
+const programs: Record<CodeLanguage, string> = {
   javascript: [
     'const n = Number(input())',
     'for (let i = 1; i <= n; i++) {',
@@ -62,186 +67,224 @@ const programs = {
 }
 const TIME_LIMIT_MS = 2_000
 
-/** Submissions verified per second by `loops` loops calling `verify` for `seconds`. */
-async function throughput(
-  seconds: number,
-  loops: number,
-  verify: (index: number) => Promise<boolean>,
-) {
-  let done = 0
+/** One verification: true when the correct program passed every test. */
+type Verify = (index: number) => Promise<boolean>
+
+const ticksPerSecond = 100
+/** CPU seconds of this process and its children so far (the live ones and the ended ones). */
+function cpuSeconds(): number {
+  const fields = (pid: string | number) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number)
+  }
+  // Fields 14–17 (utime, stime, cutime, cstime), counted from after the command name.
+  const own = fields('self')
+  let ticks = (own[11] ?? 0) + (own[12] ?? 0) + (own[13] ?? 0) + (own[14] ?? 0)
+  const tasks = `/proc/${process.pid}/task`
+  for (const task of readdirSync(tasks)) {
+    const file = `${tasks}/${task}/children`
+    if (!existsSync(file)) continue
+    for (const pid of readFileSync(file, 'utf8').split(' ').filter(Boolean)) {
+      try {
+        const child = fields(pid)
+        ticks += (child[11] ?? 0) + (child[12] ?? 0)
+      } catch {
+        // Ended between the listing and the read: counted with the ended ones next time.
+      }
+    }
+  }
+  return ticks / ticksPerSecond
+}
+
+type Row = { perSecond: number; p95Ms: number; cpuMsPerSubmission: number }
+
+/** `learners` loops verifying for `seconds`: rate, p95 latency, CPU per submission. */
+async function measure(seconds: number, learners: number, verify: Verify): Promise<Row> {
   let next = 0
-  const deadline = performance.now() + seconds * 1000
+  const latencies: number[] = []
+  const cpuBefore = cpuSeconds()
   const started = performance.now()
+  const deadline = started + seconds * 1000
   await Promise.all(
-    Array.from({ length: loops }, async () => {
+    Array.from({ length: learners }, async () => {
       while (performance.now() < deadline) {
+        const begun = performance.now()
         if (!(await verify(next++))) throw new BenchError('a correct submission failed its tests')
-        done++
+        latencies.push(performance.now() - begun)
       }
     }),
   )
-  return done / ((performance.now() - started) / 1000)
-}
-
-const judge = async (run: CodeRunner, language: 'javascript' | 'python') =>
-  allPassed(
-    await runTests(run, { language, code: programs[language], timeLimitMs: TIME_LIMIT_MS }, tests),
-    tests,
-  )
-
-/** Native Node, for reference: the same program as a function of this process (our own code). */
-function nativeRunner(): CodeRunner {
-  const program = new Function('input', 'console', programs.javascript)
-  return async (request) => {
-    const lines = stdinLines(request.stdin)
-    const out: string[] = []
-    const started = performance.now()
-    program(() => lines.shift() ?? null, {
-      log: (...args: unknown[]) => out.push(`${formatConsoleArgs(args)}\n`),
-    })
-    return {
-      outcome: 'completed',
-      stdout: out.join(''),
-      stderr: '',
-      durationMs: performance.now() - started,
-    }
+  const elapsed = (performance.now() - started) / 1000
+  const cpu = cpuSeconds() - cpuBefore
+  latencies.sort((a, b) => a - b)
+  return {
+    perSecond: latencies.length / elapsed,
+    p95Ms: latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.95))] ?? 0,
+    cpuMsPerSubmission: (cpu * 1000) / Math.max(1, latencies.length),
   }
 }
 
-/** One Pyodide worker of the sandbox's own kind, its runs posted straight to it. */
-async function directPythonWorker() {
-  // Made as the pool makes its workers, without the pool.
-  const worker = new Worker(ENGINES.python.workerUrl, {
-    workerData: {
-      memoryLimitBytes: MEMORY_LIMIT_BYTES,
-      interrupt: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT),
-    } satisfies WorkerStart,
-    env: {},
-    resourceLimits: ENGINES.python.resourceLimits,
-  })
-  const loading = performance.now()
-  const [ready] = (await once(worker, 'message')) as [WorkerMessage]
-  if (ready.kind !== 'ready') throw new BenchError(`Pyodide did not load: ${JSON.stringify(ready)}`)
-  const loadMs = performance.now() - loading
-  let nextId = 0
-  const run: CodeRunner = (request: CodeRunRequest) =>
-    new Promise<CodeRunResult>((resolve) => {
-      const id = nextId++
-      const answer = (message: WorkerMessage) => {
-        if (message.kind === 'result' && message.id === id) {
-          worker.off('message', answer)
-          resolve(message.result)
-        }
-      }
-      worker.on('message', answer)
-      worker.postMessage({ id, request } satisfies RunMessage)
-    })
-  return { run, loadMs, close: () => worker.terminate() }
+async function row(name: string, learners: number, verify: Verify): Promise<Row> {
+  process.stderr.write(`${name}, ${learners} at once… `)
+  await measure(WARM_UP_S, learners, verify)
+  const measured = await measure(durationS, learners, verify)
+  process.stderr.write(`${measured.perSecond.toFixed(1)}/s\n`)
+  return measured
+}
+
+/** Passed, or a correct program failed: a bench error, with what the runner said. */
+function passed(outcomes: Awaited<ReturnType<typeof runTests>>) {
+  if (allPassed(outcomes, tests)) return true
+  const failure = outcomes.find((outcome) => !outcome.passed)
+  throw new BenchError(`a correct submission failed: ${JSON.stringify(failure?.run)}`)
+}
+
+const judge = async (run: CodeRunner, language: CodeLanguage) =>
+  passed(
+    await runTests(run, { language, code: programs[language], timeLimitMs: TIME_LIMIT_MS }, tests),
+  )
+
+/** The same engines, called in this process: no child, no fresh state per submission. */
+async function directRunners(): Promise<Record<CodeLanguage, CodeRunner>> {
+  const quickjs = await loadQuickJsRunner(DEFAULT_QUICKJS_LIMITS)
+  const python = loadPythonRunner(await loadPyodideEngine(undefined), runnerSource())
+  return {
+    javascript: async (request) => quickjs.run(request),
+    python: async (request) => python.run(request).result,
+  }
 }
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1)
-
-const TURNS = 2
-const WARM_UP_S = 1
-
-/**
- * Each mode measured in turns, after a warm-up turn (WebAssembly tiers up, the JIT too), so
- * that what else the machine does falls on every mode alike. Mean submissions/s by mode.
- */
-async function inTurns<Name extends string>(
-  modes: Record<Name, (seconds: number) => Promise<number>>,
-): Promise<Record<Name, number>> {
-  const means = {} as Record<Name, number>
-  for (let turn = 0; turn <= TURNS; turn++) {
-    for (const [name, measure] of Object.entries(modes) as [
-      Name,
-      (s: number) => Promise<number>,
-    ][]) {
-      if (turn === 0) await measure(WARM_UP_S)
-      else means[name] = (means[name] ?? 0) + (await measure(durationS / TURNS)) / TURNS
-    }
-  }
-  return means
-}
+const fixed = (value: number, digits = 1) => value.toFixed(digits)
 
 async function main() {
-  const rssBefore = process.memoryUsage().rss
-  const quickjs = await loadQuickJsRunner(DEFAULT_QUICKJS_LIMITS)
-  const inThread: CodeRunner = async (request) => quickjs.run(request)
-  const native = nativeRunner()
-  const python = await directPythonWorker()
+  const direct = await directRunners()
+  // One child process per language, as the one engine of the direct rows; then as many as cores.
   const sandbox = createCodeSandbox({
     javascriptWorkers: 1,
     pythonWorkers: 1,
     maxQueued: 64,
-    maxWaitMs: 60_000,
+    maxWaitMs: 600_000,
   })
+  const wide = createCodeSandbox({
+    javascriptWorkers: cores,
+    pythonWorkers: cores,
+    maxQueued: 64,
+    maxWaitMs: 600_000,
+  })
+  // The alternatives: Python children per run (no session), JavaScript children per submission.
+  const pools = {
+    pythonPerRun: createWorkerPool({
+      ...ENGINES.python,
+      size: 1,
+      maxQueued: 64,
+      maxWaitMs: 600_000,
+      graceMs: 1_000,
+      memoryLimitBytes: MEMORY_LIMIT_BYTES,
+    }),
+    javascriptPerSubmission: createWorkerPool({
+      ...ENGINES.javascript,
+      childPerSubmission: true,
+      size: 1,
+      maxQueued: 64,
+      maxWaitMs: 600_000,
+      graceMs: 1_000,
+      memoryLimitBytes: MEMORY_LIMIT_BYTES,
+    }),
+  }
+  let key = 0
+  // The most the one-child sandbox's children held at once (sampled as submissions start).
+  const memory = { javascript: 0, python: 0 }
+  const through =
+    (target: typeof sandbox, language: CodeLanguage): Verify =>
+    async () => {
+      const held = target.stats()[language]
+      if (target === sandbox) memory[language] = Math.max(memory[language], held.memoryBytes)
+      return passed(
+        (
+          await target.verify(
+            `bench@${key++}`,
+            { language, code: programs[language], timeLimitMs: TIME_LIMIT_MS },
+            tests,
+          )
+        ).outcomes,
+      )
+    }
   try {
-    const submit = (language: 'javascript' | 'python') => async (index: number) =>
-      (
-        await sandbox.verify(
-          `bench@${index}`,
-          { language, code: programs[language], timeLimitMs: TIME_LIMIT_MS },
-          tests,
-        )
-      ).passed
-    // Cold start: the first submission of each language loads its engine in a new worker.
-    const coldJs = performance.now()
-    await submit('javascript')(-1)
-    const coldJsMs = performance.now() - coldJs
     const coldPy = performance.now()
-    await submit('python')(-1)
+    await through(sandbox, 'python')(0)
     const coldPyMs = performance.now() - coldPy
-
-    const timed =
-      (loops: number, verify: (index: number) => Promise<boolean>) => (seconds: number) =>
-        throughput(seconds, loops, verify)
-    const measured = await inTurns({
-      jsPooled: timed(concurrency, submit('javascript')),
-      jsDirect: timed(1, () => judge(inThread, 'javascript')),
-      jsNative: timed(1, () => judge(native, 'javascript')),
-      pyPooled: timed(concurrency, submit('python')),
-      pyDirect: timed(concurrency, () => judge(python.run, 'python')),
-      cached: timed(1, () => submit('javascript')(0)),
-    })
-    const ratio = (a: number, b: number) => (a / b).toFixed(2)
-    const rows = [
-      [
-        'JavaScript, pool (QuickJS worker)',
-        measured.jsPooled.toFixed(1),
-        ratio(measured.jsPooled, measured.jsDirect),
-      ],
-      ['JavaScript, QuickJS in this thread', measured.jsDirect.toFixed(1), '1.00'],
-      [
-        'JavaScript, native Node (reference)',
-        measured.jsNative.toFixed(0),
-        ratio(measured.jsNative, measured.jsDirect),
-      ],
-      [
-        'Python, pool (Pyodide worker)',
-        measured.pyPooled.toFixed(1),
-        ratio(measured.pyPooled, measured.pyDirect),
-      ],
-      ['Python, one Pyodide worker directly', measured.pyDirect.toFixed(1), '1.00'],
-      ['cached verdict (same code, same revision)', measured.cached.toFixed(0), '—'],
-    ]
-    const stats = sandbox.stats()
-    console.log(
-      `\nCode sandbox: ${tests.length}-test FizzBuzz submissions, each mode in ${TURNS} turns of ${durationS / TURNS} s ` +
-        `after a ${WARM_UP_S} s warm-up, ${concurrency} in flight through the pool (1 worker per language); Node ${process.version}\n`,
+    const lines: string[] = []
+    const ratios: string[] = []
+    for (const language of ['javascript', 'python'] as const) {
+      for (const learners of [1, 32]) {
+        const alone = await row(`${language} direct`, learners, () =>
+          judge(direct[language], language),
+        )
+        const isolated = await row(`${language} sandbox`, learners, through(sandbox, language))
+        const ratio = isolated.perSecond / alone.perSecond
+        ratios.push(`${language} ×${learners}: ${fixed(ratio, 2)}`)
+        for (const [name, measured] of [
+          ['direct, in this process', alone],
+          ['sandbox, 1 child process', isolated],
+        ] as const) {
+          lines.push(
+            `| ${language} | ${learners} | ${name} | ${fixed(measured.perSecond)} | ${fixed(measured.p95Ms, 0)} | ${fixed(measured.cpuMsPerSubmission)} | ${measured === isolated ? fixed(ratio, 2) : '1.00'} |`,
+          )
+        }
+      }
+      const widened = await row(`${language} sandbox ×${cores}`, 32, through(wide, language))
+      lines.push(
+        `| ${language} | 32 | sandbox, ${cores} child processes | ${fixed(widened.perSecond)} | ${fixed(widened.p95Ms, 0)} | ${fixed(widened.cpuMsPerSubmission)} | — |`,
+      )
+      if (language === 'python') {
+        const perCore = 1000 / widened.cpuMsPerSubmission
+        ratios.push(
+          `Python submissions per second per core: ${fixed(perCore, 2)} by CPU per submission, ${fixed(widened.perSecond / cores, 2)} by throughput over ${cores} cores (goal ≥ 4.5)`,
+        )
+      }
+    }
+    const perRun = await row('python child per run', 1, () =>
+      judge((request) => pools.pythonPerRun.run(request), 'python'),
     )
-    console.log('| row | submissions/s | ratio to the engine alone |')
-    console.log('|---|---|---|')
-    for (const row of rows) console.log(`| ${row.join(' | ')} |`)
+    lines.push(
+      `| python | 1 | a child per run (not per submission), 1 process | ${fixed(perRun.perSecond)} | ${fixed(perRun.p95Ms, 0)} | ${fixed(perRun.cpuMsPerSubmission)} | — |`,
+    )
+    const jsFresh = await row('javascript child per submission', 1, async () => {
+      const session = pools.javascriptPerSubmission.session()
+      try {
+        return await judge(session.run, 'javascript')
+      } finally {
+        session.end()
+      }
+    })
+    lines.push(
+      `| javascript | 1 | a child per submission, 1 process | ${fixed(jsFresh.perSecond)} | ${fixed(jsFresh.p95Ms, 0)} | ${fixed(jsFresh.cpuMsPerSubmission)} | — |`,
+    )
+
     console.log(
-      `\nratio (goal ≥ 0.8): JavaScript ${ratio(measured.jsPooled, measured.jsDirect)}, Python ${ratio(measured.pyPooled, measured.pyDirect)}` +
-        `\nfirst submission (engine load in a new worker): JavaScript ${coldJsMs.toFixed(0)} ms, Python ${coldPyMs.toFixed(0)} ms (a Pyodide worker alone: ${python.loadMs.toFixed(0)} ms)` +
-        `\nmemory held by the pool: JavaScript ${mb(stats.javascript.memoryBytes)} MB, Python ${mb(stats.python.memoryBytes)} MB ` +
-        `(engine memory + worker heap); this process's RSS grew ${mb(process.memoryUsage().rss - rssBefore)} MB in all, the direct Pyodide worker included`,
+      `\nCode sandbox: ${tests.length}-test FizzBuzz submissions, ${durationS} s per row after a ${WARM_UP_S} s warm-up, ${cores} cores, Node ${process.version}\n`,
+    )
+    console.log(
+      '| language | learners at once | engine | submissions/s | p95 ms | CPU ms per submission | ratio to direct |',
+    )
+    console.log('|---|---|---|---|---|---|---|')
+    for (const line of lines) console.log(line)
+    console.log(
+      `\nratio (goal ≥ 0.8): ${ratios.join('; ')}` +
+        `\nfirst Python submission (memory snapshot made, then a child started from it): ${fixed(coldPyMs, 0)} ms` +
+        `\nmemory held by the one-child sandbox's children at most: JavaScript ${mb(memory.javascript)} MB, Python ${mb(memory.python)} MB with its spare (engine memory + JavaScript heap)`,
     )
   } finally {
-    await sandbox.close()
-    await python.close()
+    await Promise.all([
+      sandbox.close(),
+      wide.close(),
+      pools.pythonPerRun.close(),
+      pools.javascriptPerSubmission.close(),
+    ])
   }
 }
 

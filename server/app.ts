@@ -151,7 +151,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   registerHealth(app, database)
   const markdown = createMarkdownRenderer({ deadlineMs: config.markdownRenderDeadlineMs })
   app.addHook('onClose', () => markdown.close())
-  // Its worker threads start on the first code run of each language, not here.
+  // Its child processes start on the first code run of each language, not here.
   const codeSandbox = createCodeSandbox(config.codeSandbox)
   app.decorate('codeSandbox', codeSandbox)
   app.addHook('onClose', () => codeSandbox.close())

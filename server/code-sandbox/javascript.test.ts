@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { type CodeRunRequest, MAX_OUTPUT_BYTES } from '#features/exercises/code-run.ts'
 import { createCodeSandbox } from '#server/code-sandbox/sandbox.ts'
 
-// The real engine on real worker threads: QuickJS (WebAssembly) through the pool.
+// The real engine in a real child process: QuickJS (WebAssembly) through the pool.
 const sandbox = createCodeSandbox({
   javascriptWorkers: 1,
   pythonWorkers: 1,

@@ -1,55 +1,91 @@
-import { type ResourceLimits, Worker } from 'node:worker_threads'
+import { type ChildProcess, fork } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { CodeRunRequest, CodeRunResult } from '#features/exercises/code-run.ts'
 import type { RunMessage, WorkerMessage, WorkerStart } from '#server/code-sandbox/protocol.ts'
 
 export type PoolOptions = {
-  /** The worker's module (quickjs-worker.ts or pyodide-worker.ts). */
+  /** The child's module (quickjs-worker.ts or pyodide-worker.ts). */
   workerUrl: URL
-  /** Worker threads at most; started on the first runs, never before. */
+  /** Child processes running learners' code at once; started on the first runs, never before. */
   size: number
-  /** Runs waiting for a worker at most; one more is answered 'unavailable' at once. */
+  /** Runs waiting for a child at most; one more is answered 'unavailable' at once. */
   maxQueued: number
-  /** Longest a run waits for a worker (loading the engine included) before 'unavailable'. */
+  /** Longest a run waits for a child (loading the engine included) before 'unavailable'. */
   maxWaitMs: number
   /**
-   * How long past its time limit a run may take to answer before its worker is terminated
-   * (and replaced): the engines stop themselves at the limit, this is for what they miss.
+   * How long past its time limit a run may take to answer before its child is killed (and
+   * replaced): the engines stop themselves at the limit, this is for what they miss.
    */
   graceMs: number
-  /** The engine's heap limit for one run (worker_threads' resourceLimits cover V8's heap). */
+  /** The engine's heap for one run. */
   memoryLimitBytes: number
-  /** Python: share an interrupt buffer with each worker, written at the time limit. */
-  interrupts: boolean
-  resourceLimits: ResourceLimits
+  /**
+   * Files and folders the child may read (the permission model's --allow-fs-read): the engine's
+   * package and the sandbox's own modules, nothing else.
+   */
+  readable: readonly string[]
+  /** Node options of the child: its JavaScript heap and stack. */
+  nodeOptions: readonly string[]
+  /** Python: children start from a memory snapshot made once by a child of its own. */
+  snapshot: boolean
+  /**
+   * Whether one child serves one submission and is then killed (Python: what a run leaves in
+   * the interpreter cannot all be put back), with one more child kept starting so that the
+   * next submission does not wait for it; or runs on, each submission in a fresh engine
+   * instance (JavaScript).
+   */
+  childPerSubmission: boolean
 }
 
 export type PoolStats = {
   workers: number
   busy: number
   queued: number
-  /** What the workers hold: their engines' WebAssembly memory and their JavaScript heaps. */
+  /** What the children hold: their engines' WebAssembly memory and their JavaScript heaps. */
   memoryBytes: number
-  /** Workers terminated (a run that did not stop, a crash) and replaced since the start. */
+  /** Children killed (a run that did not stop, a crash) and replaced since the start. */
   replaced: number
-  /** Runs a worker answered since the start. */
+  /** Runs a child answered since the start. */
   runs: number
 }
+
+/**
+ * The runs of one submission (its tests): they share one child, which no other submission
+ * ever gets (pool.session()).
+ */
+export type Session = { slot?: Slot; ended: boolean }
 
 type Job = {
   id: number
   request: CodeRunRequest
   resolve: (result: CodeRunResult) => void
+  session?: Session
   waitTimer?: NodeJS.Timeout
   timers: NodeJS.Timeout[]
-  interrupted: boolean
 }
 
 type Slot = {
-  worker: Worker
+  child?: ChildProcess
   ready: boolean
   memoryBytes: number
-  interrupt?: Int32Array
   job?: Job
+  /** The submission this child serves, between its runs. */
+  session?: Session
+  /** It has run learner code: with a child per submission, it runs nothing more for anyone else. */
+  used: boolean
+}
+
+/** Every child's Node options: the permission model, nothing granted beyond reading. */
+function childArguments(options: PoolOptions, extraReadable: string[]) {
+  return [
+    '--permission',
+    ...[...options.readable, ...extraReadable].map((file) => `--allow-fs-read=${file}`),
+    ...options.nodeOptions,
+  ]
 }
 
 const unavailable = (reason: string): CodeRunResult => ({
@@ -61,10 +97,11 @@ const unavailable = (reason: string): CodeRunResult => ({
 })
 
 /**
- * A few worker threads running one language's engine, one run each at a time, and a bounded
+ * A few child processes running one language's engine, one run each at a time, and a bounded
  * queue in front of them (decision 033). Every run answers: a result, or 'unavailable' when the
- * queue is full, the wait too long or the pool closed; a worker that does not stop at a run's
- * limit, or dies, is terminated and replaced.
+ * queue is full, the wait too long or the pool closed; a child that does not stop at a run's
+ * limit, or dies, is killed and replaced. With a child per submission, every child is killed
+ * once its submission is done and a fresh one started in its place.
  */
 export function createWorkerPool(options: PoolOptions) {
   const slots: Slot[] = []
@@ -73,6 +110,10 @@ export function createWorkerPool(options: PoolOptions) {
   let replaced = 0
   let runs = 0
   let closed = false
+  /** Python: the memory snapshot's file, made once (a folder of its own, removed on close). */
+  let snapshot: Promise<{ folder: string; file: string }> | undefined
+  /** Every child not yet gone, retired ones included: close() waits for them all. */
+  const living = new Set<ChildProcess>()
 
   const answer = (job: Job, result: CodeRunResult) => {
     clearTimeout(job.waitTimer)
@@ -80,64 +121,144 @@ export function createWorkerPool(options: PoolOptions) {
     job.resolve(result)
   }
 
+  const kill = (child: ChildProcess | undefined) => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  }
+
   const remove = (slot: Slot) => {
     const index = slots.indexOf(slot)
     if (index >= 0) slots.splice(index, 1)
-    void slot.worker.terminate()
+    if (slot.session) slot.session.slot = undefined
+    kill(slot.child)
+  }
+
+  /** A child of this pool's kind: an empty environment, a pipe, nothing else granted. */
+  const startChild = (start: WorkerStart, extraReadable: string[]) => {
+    const child = fork(fileURLToPath(options.workerUrl), [JSON.stringify(start)], {
+      execPath: process.execPath,
+      execArgv: childArguments(options, extraReadable),
+      // Nothing of the server's environment (secrets included) is there to read.
+      env: {},
+      cwd: path.dirname(fileURLToPath(options.workerUrl)),
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    })
+    living.add(child)
+    child.once('exit', () => living.delete(child))
+    // The last of what it wrote to stderr: why it could not start, when it could not.
+    let stderr = ''
+    child.stderr?.setEncoding('utf8')
+    child.stderr?.on('data', (text: string) => {
+      stderr = (stderr + text).slice(-2_000)
+    })
+    return { child, stderr: () => stderr.trim().split('\n').at(-1) ?? '' }
+  }
+
+  const snapshotFile = () => {
+    snapshot ??= (async () => {
+      const maker = startChild({ memoryLimitBytes: options.memoryLimitBytes, snapshot: 'make' }, [])
+      const bytes = await new Promise<Uint8Array>((resolve, reject) => {
+        maker.child.on('message', (message: WorkerMessage) => {
+          if (message.kind === 'snapshot') resolve(message.bytes)
+          else if (message.kind === 'failed') reject(new Error(message.reason))
+        })
+        maker.child.on('exit', (code, signal) =>
+          reject(new Error(maker.stderr() || `exit code ${code ?? signal}`)),
+        )
+      }).finally(() => kill(maker.child))
+      const folder = await mkdtemp(path.join(tmpdir(), 'techlab-sandbox-'))
+      const file = path.join(folder, 'python.snapshot')
+      await writeFile(file, bytes, { mode: 0o400 })
+      return { folder, file }
+    })()
+    // A failed attempt is tried again by the next run, not remembered.
+    snapshot.catch(() => {
+      snapshot = undefined
+    })
+    return snapshot
   }
 
   const spawn = () => {
-    const interrupt = options.interrupts
-      ? new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT))
-      : undefined
-    const worker = new Worker(options.workerUrl, {
-      workerData: {
-        interrupt: interrupt?.buffer as SharedArrayBuffer | undefined,
-        memoryLimitBytes: options.memoryLimitBytes,
-      } satisfies WorkerStart,
-      // Nothing of the server's environment (secrets included) is there to read.
-      env: {},
-      resourceLimits: options.resourceLimits,
-    })
-    // An idle worker never keeps the process alive; a busy one does (ref'd while it runs).
-    worker.unref()
-    const slot: Slot = { worker, ready: false, memoryBytes: 0, interrupt }
+    const slot: Slot = { ready: false, memoryBytes: 0, used: false }
     slots.push(slot)
-    worker.on('message', (message: WorkerMessage) => {
+    void connect(slot)
+  }
+
+  const connect = async (slot: Slot) => {
+    const start: WorkerStart = { memoryLimitBytes: options.memoryLimitBytes }
+    const readable: string[] = []
+    if (options.snapshot) {
+      start.seed = randomBytes(16).toString('hex')
+      try {
+        start.snapshot = (await snapshotFile()).file
+      } catch (error) {
+        failedToStart(slot, error instanceof Error ? error.message : String(error))
+        return
+      }
+      readable.push(start.snapshot)
+    }
+    if (!slots.includes(slot)) return
+    const { child, stderr } = startChild(start, readable)
+    slot.child = child
+    // An idle child never keeps the process alive; a busy one does (ref'd while it runs).
+    unref(slot)
+    child.on('message', (message: WorkerMessage) => {
       if (message.kind === 'ready') {
         slot.ready = true
         slot.memoryBytes = message.memoryBytes
       } else if (message.kind === 'failed') {
         failedToStart(slot, message.reason)
         return
-      } else if (slot.job?.id === message.id) {
+      } else if (message.kind === 'result' && slot.job?.id === message.id) {
         const job = slot.job
         slot.job = undefined
         slot.memoryBytes = message.memoryBytes
         runs++
-        worker.unref()
-        const { result } = message
+        unref(slot)
         if (message.replace) {
+          // Not clean enough for another run, even of the same submission.
           remove(slot)
           replaced++
-        }
-        // Interrupted at the limit: whatever the program did with the KeyboardInterrupt.
-        if (job.interrupted && result.outcome !== 'output-limit') {
-          const { stdout, stderr, durationMs } = result
-          answer(job, { outcome: 'timeout', stdout, stderr, durationMs })
-        } else {
-          answer(job, result)
-        }
+          refill()
+        } else if (!job.session || job.session.ended) retire(slot)
+        answer(job, message.result)
       }
       pump()
     })
-    worker.on('error', (error) => ended(slot, error.message))
-    worker.on('exit', (code) => ended(slot, `exit code ${code}`))
+    child.on('error', (error) => ended(slot, error.message))
+    child.on('exit', (code, signal) => ended(slot, stderr() || `exit code ${code ?? signal}`))
+  }
+
+  const unref = (slot: Slot) => {
+    slot.child?.unref()
+    ;(slot.child?.channel as { unref?: () => void } | undefined)?.unref?.()
+  }
+  const ref = (slot: Slot) => {
+    slot.child?.ref()
+    ;(slot.child?.channel as { ref?: () => void } | undefined)?.ref?.()
+  }
+
+  /** Children at most: those running, and with a child per submission one starting. */
+  const capacity = options.size + (options.childPerSubmission ? 1 : 0)
+  const reserved = (slot: Slot) => slot.job !== undefined || slot.session !== undefined
+
+  /** Keeps as many children as have been needed, ready for the next submissions. */
+  const refill = () => {
+    if (!closed && slots.length < capacity) spawn()
+  }
+
+  /** Its submission is done: with a child per submission, it goes and a fresh one comes. */
+  const retire = (slot: Slot) => {
+    if (slot.session) slot.session.slot = undefined
+    slot.session = undefined
+    if (!options.childPerSubmission) return
+    remove(slot)
+    refill()
   }
 
   const failedToStart = (slot: Slot, reason: string) => {
     remove(slot)
-    // No worker can start: everything waiting is told so, rather than retrying forever.
+    // No child can start: everything waiting is told so, rather than retrying forever.
     if (slots.length === 0) {
       for (const job of queue.splice(0))
         answer(job, unavailable(`engine failed to load: ${reason}`))
@@ -154,7 +275,7 @@ export function createWorkerPool(options: PoolOptions) {
     replaced++
     const job = slot.job
     if (job) {
-      // The program brought its worker down (memory, most likely): its run failed.
+      // The program brought its child down (memory, most likely): its run failed.
       answer(job, {
         outcome: 'error',
         error: {
@@ -165,70 +286,99 @@ export function createWorkerPool(options: PoolOptions) {
         durationMs: 0,
       })
     }
+    refill()
     pump()
   }
 
   const dispatch = (slot: Slot, job: Job) => {
     clearTimeout(job.waitTimer)
+    // A submission's later runs follow its first on the same child.
+    const fresh = !job.session || job.session.slot !== slot
     slot.job = job
-    slot.worker.ref()
-    const { timeLimitMs } = job.request
-    if (slot.interrupt) {
-      const interrupt = slot.interrupt
-      Atomics.store(interrupt, 0, 0)
-      job.timers.push(
-        setTimeout(() => {
-          job.interrupted = true
-          Atomics.store(interrupt, 0, 2)
-        }, timeLimitMs),
-      )
+    slot.used = true
+    if (job.session && !job.session.ended) {
+      slot.session = job.session
+      job.session.slot = slot
     }
+    ref(slot)
+    const { timeLimitMs } = job.request
     job.timers.push(
       setTimeout(() => {
         if (slot.job !== job) return
-        // Still going after the grace: the engine missed the limit; the thread goes.
+        // Still going after the grace: the engine missed the limit; the child goes.
         slot.job = undefined
         remove(slot)
         replaced++
         answer(job, { outcome: 'timeout', stdout: '', stderr: '', durationMs: timeLimitMs })
+        refill()
         pump()
       }, timeLimitMs + options.graceMs),
     )
-    slot.worker.postMessage({ id: job.id, request: job.request } satisfies RunMessage)
+    slot.child?.send({ id: job.id, request: job.request, fresh } satisfies RunMessage)
   }
+
+  const idle = (slot: Slot) =>
+    slot.ready && !slot.job && !slot.session && !(options.childPerSubmission && slot.used)
 
   const pump = () => {
     while (queue.length > 0) {
-      const idle = slots.find((slot) => slot.ready && !slot.job)
-      if (idle) {
-        dispatch(idle, queue.shift() as Job)
+      const free = slots.filter(reserved).length < options.size && slots.find(idle)
+      if (free) {
+        dispatch(free, queue.shift() as Job)
         continue
       }
       const starting = slots.filter((slot) => !slot.ready).length
-      if (slots.length < options.size && starting < queue.length) spawn()
+      if (slots.length < capacity && starting < queue.length) spawn()
       else return
     }
   }
 
-  return {
-    run(request: CodeRunRequest): Promise<CodeRunResult> {
-      if (closed) return Promise.resolve(unavailable('the code sandbox is closed'))
-      if (queue.length >= options.maxQueued) {
-        return Promise.resolve(unavailable('too many runs are waiting; try again shortly'))
-      }
+  const run = (request: CodeRunRequest, session?: Session): Promise<CodeRunResult> => {
+    if (closed) return Promise.resolve(unavailable('the code sandbox is closed'))
+    const own = session?.slot
+    if (own && slots.includes(own) && own.ready && !own.job) {
+      // The submission's next test: on its own child, without queueing again.
       return new Promise((resolve) => {
-        const job: Job = { id: nextId++, request, resolve, timers: [], interrupted: false }
-        job.waitTimer = setTimeout(() => {
-          const index = queue.indexOf(job)
-          if (index < 0) return
-          queue.splice(index, 1)
-          answer(job, unavailable(`no worker was free within ${options.maxWaitMs} ms`))
-        }, options.maxWaitMs)
-        queue.push(job)
-        pump()
+        dispatch(own, { id: nextId++, request, resolve, session, timers: [] })
       })
+    }
+    if (queue.length >= options.maxQueued) {
+      return Promise.resolve(unavailable('too many runs are waiting; try again shortly'))
+    }
+    return new Promise((resolve) => {
+      const job: Job = { id: nextId++, request, resolve, session, timers: [] }
+      job.waitTimer = setTimeout(() => {
+        const index = queue.indexOf(job)
+        if (index < 0) return
+        queue.splice(index, 1)
+        answer(job, unavailable(`no worker was free within ${options.maxWaitMs} ms`))
+      }, options.maxWaitMs)
+      queue.push(job)
+      pump()
+    })
+  }
+
+  return {
+    run: (request: CodeRunRequest) => run(request),
+    /**
+     * The runs of one submission (its tests), on one child of their own; `end()` once they
+     * are done, and that child serves no one else.
+     */
+    session() {
+      const session: Session = { ended: false }
+      return {
+        run: (request: CodeRunRequest) => run(request, session),
+        end() {
+          session.ended = true
+          const slot = session.slot
+          if (slot && !slot.job) {
+            retire(slot)
+            pump()
+          }
+        },
+      }
     },
-    /** Starts a worker now if none is there, so the first run does not wait for the engine. */
+    /** Starts a child now if none is there, so the first run does not wait for the engine. */
     warm() {
       if (!closed && slots.length === 0) spawn()
     },
@@ -249,7 +399,17 @@ export function createWorkerPool(options: PoolOptions) {
       for (const slot of stopping) {
         if (slot.job) answer(slot.job, unavailable('the code sandbox is closed'))
       }
-      await Promise.all(stopping.map((slot) => slot.worker.terminate()))
+      await Promise.all(
+        [...living].map((child) => {
+          const exited = new Promise((resolve) => child.once('exit', resolve))
+          // Held until it has gone: an idle child is unref'd, and its exit would go unheard.
+          child.ref()
+          child.kill('SIGKILL')
+          return exited
+        }),
+      )
+      const made = await snapshot?.catch(() => undefined)
+      if (made) await rm(made.folder, { recursive: true, force: true })
     },
   }
 }

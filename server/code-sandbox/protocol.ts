@@ -1,26 +1,32 @@
 import type { CodeRunRequest, CodeRunResult } from '#features/exercises/code-run.ts'
 
-/** What the pool sends a worker: one run. */
-export type RunMessage = { id: number; request: CodeRunRequest }
+/**
+ * What the pool sends a child process: one run; `fresh` when it is the first (or only) run of a
+ * submission, which no engine state of an earlier submission may meet.
+ */
+export type RunMessage = { id: number; request: CodeRunRequest; fresh: boolean }
 
 /**
- * What a worker sends back: 'ready' once its engine has loaded (or why it could not), then one
+ * What a child sends back: 'ready' once its engine has loaded (or why it could not), then one
  * reply per run with the memory it holds (engine heap + JavaScript heap) for the pool's stats.
+ * A child started to make the Python memory snapshot answers the snapshot instead.
  */
 export type WorkerMessage =
   | { kind: 'ready'; memoryBytes: number }
   | { kind: 'failed'; reason: string }
+  | { kind: 'snapshot'; bytes: Uint8Array }
   | {
       kind: 'result'
       id: number
       result: CodeRunResult
       memoryBytes: number
-      /** The run changed what could not be put back: the worker is to be replaced. */
+      /** The run changed what could not be put back: the child is not to run anything more. */
       replace?: boolean
     }
 
 /**
- * Data a worker starts with. `interrupt` (Python only) is shared with the pool: the pool writes
- * 2 (SIGINT) at a run's time limit and Pyodide raises KeyboardInterrupt in the learner's code.
+ * What a child starts with (JSON, its only command-line argument). `snapshot` (Python only): the
+ * file of the memory snapshot to start from, or 'make' to make it and send it back, and `seed`
+ * the random generator's seed (hex) for this child.
  */
-export type WorkerStart = { interrupt?: SharedArrayBuffer; memoryLimitBytes: number }
+export type WorkerStart = { memoryLimitBytes: number; snapshot?: string; seed?: string }

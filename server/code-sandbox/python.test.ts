@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type CodeRunRequest, MAX_OUTPUT_BYTES } from '#features/exercises/code-run.ts'
 import { createCodeSandbox } from '#server/code-sandbox/sandbox.ts'
 
-// The real Pyodide on a real worker thread, through the pool.
+// The real Pyodide in real child processes, through the pool.
 process.env.SANDBOX_TEST_SECRET = 'must-not-leak'
 const sandbox = createCodeSandbox({
   javascriptWorkers: 1,
@@ -185,5 +185,6 @@ describe('Python in the sandbox', () => {
     expect(environment.stdout).not.toContain(process.cwd())
     // Still a working interpreter afterwards.
     expect(await python('print(sum(range(10)))')).toMatchObject({ stdout: '45\n' })
-  })
+    // Each of these runs starts a child of its own: seconds each on a busy machine.
+  }, 120_000)
 })

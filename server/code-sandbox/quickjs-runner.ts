@@ -1,4 +1,6 @@
 import { Buffer } from 'node:buffer'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
 import variant from '@jitl/quickjs-wasmfile-release-sync'
 import {
@@ -83,6 +85,18 @@ export type InThreadRunner = {
 }
 
 /**
+ * The engine compiled once, for instances of their own (own WebAssembly memory): what one run
+ * leaves in the engine's memory, no later run can read.
+ */
+export async function compileQuickJs() {
+  const require = createRequire(import.meta.url)
+  const wasmModule = await WebAssembly.compile(
+    readFileSync(require.resolve('@jitl/quickjs-wasmfile-release-sync/wasm')),
+  )
+  return (limits: QuickJsLimits = DEFAULT_QUICKJS_LIMITS) => loadQuickJsRunner(limits, wasmModule)
+}
+
+/**
  * Loads the QuickJS engine (WebAssembly) once and answers a function that runs one program in
  * a runtime of its own: nothing of the host is reachable but console output and `input()`, the
  * heap and the stack are limited, and an interrupt handler stops it at the time limit or once
@@ -91,6 +105,7 @@ export type InThreadRunner = {
  */
 export async function loadQuickJsRunner(
   limits: QuickJsLimits = DEFAULT_QUICKJS_LIMITS,
+  wasmModule?: WebAssembly.Module,
 ): Promise<InThreadRunner> {
   // The engine's memory limit does not count typed arrays' bytes: without a ceiling on the
   // WebAssembly memory itself, `new Uint8Array(1e7)` in a loop grows it to 2 GB.
@@ -99,7 +114,9 @@ export async function loadQuickJsRunner(
     initial: pages(16 * 1024 * 1024),
     maximum: pages(2 * limits.memoryLimitBytes),
   })
-  const engine = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory }))
+  const engine = await newQuickJSWASMModuleFromVariant(
+    newVariant(variant, wasmModule ? { wasmMemory, wasmModule } : { wasmMemory }),
+  )
   const formatSource = `(${formatConsoleArgs.toString()})`
   const wasmMemoryBytes = () => engine.getWasmMemory().buffer.byteLength
 

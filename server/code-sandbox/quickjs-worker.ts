@@ -1,26 +1,37 @@
-// A worker thread of the JavaScript pool: QuickJS loaded once, one run at a time (pool.ts).
+// A child process of the JavaScript pool (pool.ts): QuickJS compiled once, and every submission
+// in an engine instance of its own (its own WebAssembly memory; each run a new runtime in it),
+// so nothing of one submission is left where another could read it. Learner code reaches nothing of this process but console output and
+// `input()` (quickjs-runner.ts); the permission model and the disabled outward modules bound
+// what it could do should it ever get out of the engine.
 import { getHeapStatistics } from 'node:v8'
-import { parentPort, workerData } from 'node:worker_threads'
-import type { RunMessage, WorkerMessage, WorkerStart } from '#server/code-sandbox/protocol.ts'
-import { loadQuickJsRunner } from '#server/code-sandbox/quickjs-runner.ts'
-
-const port = parentPort
-if (!port) throw new Error('quickjs-worker.ts runs as a worker thread')
-const start = workerData as WorkerStart
-
-const send = (message: WorkerMessage) => port.postMessage(message)
+import {
+  childStart,
+  disableOutwardModules,
+  failed,
+  send,
+  serve,
+} from '#server/code-sandbox/child.ts'
+import { compileQuickJs, type InThreadRunner } from '#server/code-sandbox/quickjs-runner.ts'
 
 try {
-  // The pool gives this thread a 16 MB stack (sandbox.ts): room for 1 MB of the engine's.
-  const runner = await loadQuickJsRunner({
-    memoryLimitBytes: start.memoryLimitBytes,
-    stackSizeBytes: 1024 * 1024,
+  const start = childStart()
+  const instantiate = await compileQuickJs()
+  // The pool gives this process a larger stack (sandbox.ts): room for 1 MB of the engine's.
+  const limits = { memoryLimitBytes: start.memoryLimitBytes, stackSizeBytes: 1024 * 1024 }
+  // The next submission's instance is made while the process waits for it.
+  let next: Promise<InThreadRunner> = instantiate(limits)
+  let current = await next
+  next = instantiate(limits)
+  disableOutwardModules()
+  const memoryBytes = () => getHeapStatistics().used_heap_size + current.wasmMemoryBytes()
+  serve(async ({ id, request, fresh }) => {
+    if (fresh) {
+      current = await next
+      next = instantiate(limits)
+    }
+    return { kind: 'result', id, result: current.run(request), memoryBytes: memoryBytes() }
   })
-  const memoryBytes = () => getHeapStatistics().used_heap_size + runner.wasmMemoryBytes()
-  port.on('message', ({ id, request }: RunMessage) => {
-    send({ kind: 'result', id, result: runner.run(request), memoryBytes: memoryBytes() })
-  })
-  send({ kind: 'ready', memoryBytes: memoryBytes() })
+  await send({ kind: 'ready', memoryBytes: memoryBytes() })
 } catch (error) {
-  send({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) })
+  failed(error)
 }

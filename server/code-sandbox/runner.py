@@ -1,7 +1,8 @@
-# Runs learners' programs in the Pyodide worker (pyodide-worker.ts), one at a time, each with
-# fresh globals, its own stdin and a capped stdout/stderr; afterwards the interpreter's shared
-# state (builtins, modules, sys settings, files) is put back as it was, so that no run can
-# change what the next one sees.
+# Runs one submission's programs in a Pyodide child process (pyodide-worker.ts), one test at a
+# time, each with fresh globals, its own stdin and a capped stdout/stderr; afterwards the
+# interpreter's shared state (builtins, modules, sys settings, files) is put back as it was.
+# This is tidiness between the tests of one submission, not a boundary: learner code can reach
+# this namespace (frames, gc), so no two submissions ever share a process (pool.ts).
 import builtins
 import io
 import os
@@ -13,27 +14,42 @@ import bisect, collections, copy, datetime, decimal, fractions, functools, heapq
 import itertools, json, math, operator, random, re, statistics, string, textwrap  # noqa: E401
 import time, typing  # noqa: E401
 
-# No module of the JavaScript bridge stays importable by name.
-for _name in [name for name in sys.modules if name == 'js' or name.startswith('pyodide_js')]:
-    del sys.modules[_name]
-
 
 def _is_js_proxy(value):
     return type(value).__name__.startswith('JsProxy') or type(value).__module__ == 'pyodide.ffi'
 
 
-# Nor does anything reachable keep JavaScript objects (the Pyodide API object above all, held by
-# module namespaces and the import hook's loaders): what was stored at start-up is dropped. The
-# realm is disarmed too (pyodide-worker.ts), as a program can make new ones.
-def _drop_js_proxies():
+def _js_proxy_places():
+    """Where anything reachable keeps a JavaScript object: (namespace, key) pairs."""
     import gc
+    places = []
     for holder in gc.get_objects():
         namespace = holder if isinstance(holder, dict) else getattr(holder, '__dict__', None)
         if not isinstance(namespace, dict):
             continue
         for key, value in list(namespace.items()):
             if _is_js_proxy(value) and not isinstance(value, type):
-                namespace[key] = None
+                places.append((namespace, key))
+    return places
+
+
+# Found once, for the snapshot (walking every object costs each child a noticeable share of
+# its start): the places are the same objects in every child started from it.
+sys._sandbox_js_places = _js_proxy_places()
+# ---- Above: run once, for the memory snapshot every child starts from (pyodide-worker.ts). ----
+
+# No module of the JavaScript bridge stays importable by name.
+for _name in [name for name in sys.modules if name == 'js' or name.startswith('pyodide_js')]:
+    del sys.modules[_name]
+
+
+# Nor does anything reachable keep JavaScript objects (the Pyodide API object above all, held by
+# module namespaces and the import hook's loaders): what was stored at start-up is dropped. The
+# realm is disarmed too (pyodide-worker.ts), as a program can make new ones.
+def _drop_js_proxies():
+    places = sys.__dict__.pop('_sandbox_js_places', None)
+    for namespace, key in places if places is not None else _js_proxy_places():
+        namespace[key] = None
 
 
 _drop_js_proxies()

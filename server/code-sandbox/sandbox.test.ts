@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { CodeRunRequest, CodeTest } from '#features/exercises/code-run.ts'
 import { createCodeSandbox } from '#server/code-sandbox/sandbox.ts'
@@ -10,6 +11,16 @@ const request = (code: string, timeLimitMs = 2_000): CodeRunRequest => ({
   stdin: '',
   timeLimitMs,
 })
+
+/** This process's child processes (Linux), from every thread's list. */
+function childProcesses(): string[] {
+  const tasks = `/proc/${process.pid}/task`
+  if (!existsSync(tasks)) return []
+  return readdirSync(tasks).flatMap((task) => {
+    const file = `${tasks}/${task}/children`
+    return existsSync(file) ? readFileSync(file, 'utf8').split(' ').filter(Boolean) : []
+  })
+}
 
 describe('the code sandbox pool', () => {
   it('answers unavailable at once when the queue is full', async () => {
@@ -79,7 +90,8 @@ describe('the code sandbox pool', () => {
     }
   })
 
-  it('close() ends every worker and answers what was waiting', async () => {
+  it('close() ends every child process and answers what was waiting', async () => {
+    const before = childProcesses()
     const sandbox = createCodeSandbox(settings)
     expect(sandbox.stats().python.workers).toBe(0)
     sandbox.warm('python')
@@ -95,6 +107,7 @@ describe('the code sandbox pool', () => {
     expect(await queued).toMatchObject({ outcome: 'unavailable' })
     expect(sandbox.stats().javascript).toMatchObject({ workers: 0, busy: 0, queued: 0 })
     expect(sandbox.stats().python).toMatchObject({ workers: 0, busy: 0, queued: 0 })
+    expect(childProcesses().filter((pid) => !before.includes(pid))).toEqual([])
     expect(await sandbox.run(request('1'))).toMatchObject({ outcome: 'unavailable' })
   }, 120_000)
 })

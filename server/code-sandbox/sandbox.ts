@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import {
   allPassed,
   type CodeLanguage,
@@ -12,25 +14,65 @@ import { type CodeSandboxSettings, defaultSandboxSettings } from '#server/code-s
 
 /** A program's heap for one run, in either engine. */
 export const MEMORY_LIMIT_BYTES = 128 * 1024 * 1024
-/** Past a run's time limit, how long before its worker is terminated instead (pool.ts). */
+/** Past a run's time limit, how long before its child is killed instead (pool.ts). */
 const GRACE_MS = 1_000
 /** Verdicts kept, by the bytes of output they hold. */
 const CACHE_MAX_BYTES = 16 * 1024 * 1024
 
-/** Each language's worker: its module, and the limits of its thread. */
+const own = (relative: string) => fileURLToPath(new URL(relative, import.meta.url))
+/** An installed package's folder (not every package exports its package.json). */
+const packageFolder = (name: string) => {
+  const entry = fileURLToPath(import.meta.resolve(name))
+  const folder = `${path.sep}node_modules${path.sep}${name}${path.sep}`
+  return entry.slice(0, entry.lastIndexOf(folder) + folder.length)
+}
+
+/**
+ * What every child may read: the project's import map and the modules it loads (pure ones,
+ * shared with the browser, and the sandbox's own), nothing else of the project.
+ */
+const SANDBOX_FILES = [
+  own('../../package.json'),
+  own('../../features/exercises/code-run.ts'),
+  own('../../features/exercises/console-format.ts'),
+  own('./child.ts'),
+]
+
+/** Each language's child: its module, what it may read, and its heap and stack. */
 export const ENGINES = {
   javascript: {
     workerUrl: new URL('./quickjs-worker.ts', import.meta.url),
-    interrupts: false,
+    readable: [
+      ...SANDBOX_FILES,
+      own('./quickjs-worker.ts'),
+      own('./quickjs-runner.ts'),
+      own('./output.ts'),
+      packageFolder('quickjs-emscripten-core'),
+      packageFolder('@jitl/quickjs-wasmfile-release-sync'),
+      packageFolder('@jitl/quickjs-ffi-types'),
+    ],
     // The engine's heap is WebAssembly memory, outside these; deep recursion needs the stack.
-    resourceLimits: { maxOldGenerationSizeMb: 64, stackSizeMb: 16 },
+    nodeOptions: ['--max-old-space-size=64', '--stack-size=4000'],
+    snapshot: false,
+    childPerSubmission: false,
   },
   python: {
     workerUrl: new URL('./pyodide-worker.ts', import.meta.url),
-    interrupts: true,
-    resourceLimits: { maxOldGenerationSizeMb: 128, stackSizeMb: 16 },
+    readable: [
+      ...SANDBOX_FILES,
+      own('./pyodide-worker.ts'),
+      own('./pyodide-runner.ts'),
+      own('./runner.py'),
+      packageFolder('pyodide'),
+    ],
+    nodeOptions: ['--max-old-space-size=128', '--stack-size=4000'],
+    snapshot: true,
+    childPerSubmission: true,
   },
-} satisfies Record<CodeLanguage, Pick<PoolOptions, 'workerUrl' | 'interrupts' | 'resourceLimits'>>
+} satisfies Record<
+  CodeLanguage,
+  Pick<PoolOptions, 'workerUrl' | 'readable' | 'nodeOptions' | 'snapshot' | 'childPerSubmission'>
+>
 
 export type Verdict = { outcomes: TestOutcome[]; passed: boolean; cached: boolean }
 
@@ -40,7 +82,7 @@ export type CodeSandboxStats = Record<CodeLanguage, PoolStats> & {
 
 /**
  * The server's code runners (decision 033): JavaScript in QuickJS (WebAssembly) and Python in
- * Pyodide, each on a small pool of worker threads started on first use. `run` is a CodeRunner
+ * Pyodide, each on a small pool of child processes started on first use. `run` is a CodeRunner
  * like the browser's; `verify` runs a question's tests through it and remembers the verdict by
  * (question revision, SHA-256 of the code), so the same submission is judged once.
  */
@@ -105,9 +147,12 @@ export function createCodeSandbox(settings: CodeSandboxSettings = defaultSandbox
       if (!judging) {
         cache.misses++
         // One time limit per looping submission, not one per test (code-run.ts).
-        judging = runTests(run, request, tests, { stopAfterTimeout: true }).finally(() =>
-          underWay.delete(key),
-        )
+        // All its tests on one child, which no other submission gets (pool.ts).
+        const session = pools[request.language].session()
+        judging = runTests(session.run, request, tests, { stopAfterTimeout: true }).finally(() => {
+          session.end()
+          underWay.delete(key)
+        })
         underWay.set(key, judging)
       }
       const outcomes = await judging

@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os'
 
 export type CodeSandboxSettings = {
-  /** QuickJS worker threads (CODE_SANDBOX_JS_WORKERS). */
+  /** QuickJS child processes (CODE_SANDBOX_JS_WORKERS). */
   javascriptWorkers: number
-  /** Pyodide worker threads (CODE_SANDBOX_PYTHON_WORKERS); each holds its own Python. */
+  /** Pyodide child processes running at once (CODE_SANDBOX_PYTHON_WORKERS), one more starting. */
   pythonWorkers: number
   /** Runs waiting per language before the next is answered 'unavailable' (CODE_SANDBOX_QUEUE). */
   maxQueued: number
