@@ -63,7 +63,7 @@ describe('the fair queue', () => {
     serve(1_000)
     const refused = queue.push('flooder', 'f2', 10_000)
     // Its 10 s of running begin to leave the minute 49 s from now: 50 s in whole seconds.
-    expect(refused).toEqual({ accepted: false, retryAfterMs: 50_000 })
+    expect(refused).toEqual({ accepted: false, reason: 'over-share', retryAfterMs: 50_000 })
     expect(queue.overShare('flooder')).toEqual({ retryAfterMs: 50_000 })
     expect(queue.overShare('other')).toBeUndefined()
     expect(queue.push('other', 'o2', 10_000)).toEqual({ accepted: true })
@@ -92,7 +92,7 @@ describe('the fair queue', () => {
       expect(queue.push('flooder', `f${index}`, 2_000)).toEqual({ accepted: true })
     }
     const refused = queue.push('flooder', 'f3', 2_000)
-    expect(refused.accepted).toBe(false)
+    expect(refused).toMatchObject({ accepted: false, reason: 'over-share' })
     if (!refused.accepted) expect(refused.retryAfterMs).toBeGreaterThanOrEqual(1_000)
     expect(queue.overShare('flooder')).toBeDefined()
     expect(queue.push('newcomer', 'n0', 2_000)).toEqual({ accepted: true })
@@ -110,7 +110,7 @@ describe('the fair queue', () => {
     queue.push('second', 's0', 2_000)
     queue.push('third', 't0', 2_000)
     expect(queue.queuedOf('flooder')).toBe(1)
-    expect(queue.push('newcomer', 'n1', 2_000).accepted).toBe(false)
+    expect(queue.push('newcomer', 'n1', 2_000)).toMatchObject({ accepted: false, reason: 'full' })
   })
 
   it('gives the server’s own runs (no learner) no budget but a turn like anyone', () => {

@@ -20,9 +20,13 @@ export type FairQueueOptions = {
 /** A learner past their share, and when they may expect to be served again. */
 export type OverShare = { retryAfterMs: number }
 
+/**
+ * A run taken in (perhaps in place of another learner's, `evicted`), or refused: its learner is
+ * over share, or everything is full and nobody is further over their share than they are.
+ */
 export type Admission<T> =
   | { accepted: true; evicted?: { item: T; retryAfterMs: number } }
-  | { accepted: false; retryAfterMs: number }
+  | { accepted: false; reason: 'over-share' | 'full'; retryAfterMs: number }
 
 /** A run handed out by `next`: `done` when it ends, to count its time against its learner. */
 export type Served<T> = { learner: string | undefined; item: T; done: () => void }
@@ -162,11 +166,11 @@ export function createFairQueue<T>(options: FairQueueOptions) {
       sweep()
       const own = learnerOf(learner)
       const over = overShareOf(own)
-      if (over) return { accepted: false, retryAfterMs: over.retryAfterMs }
+      if (over) return { accepted: false, reason: 'over-share', retryAfterMs: over.retryAfterMs }
       let evicted: { item: T; retryAfterMs: number } | undefined
       if (size >= options.maxQueued) {
         const victim = victimFor(own)
-        if (!victim) return { accepted: false, retryAfterMs: retryAfter(own) }
+        if (!victim) return { accepted: false, reason: 'full', retryAfterMs: retryAfter(own) }
         const pushedOut = victim.queue.pop() as Waiting<T>
         size--
         evicted = { item: pushedOut.item, retryAfterMs: retryAfter(victim) }

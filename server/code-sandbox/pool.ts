@@ -1,5 +1,6 @@
 import { type ResourceLimits, Worker } from 'node:worker_threads'
 import type { CodeRunRequest, CodeRunResult } from '#features/exercises/code-run.ts'
+import { createFairQueue } from '#server/code-sandbox/fair-queue.ts'
 import type { RunMessage, WorkerMessage, WorkerStart } from '#server/code-sandbox/protocol.ts'
 
 export type PoolOptions = {
@@ -7,8 +8,12 @@ export type PoolOptions = {
   workerUrl: URL
   /** Worker threads at most; started on the first runs, never before. */
   size: number
-  /** Runs waiting for a worker at most; one more is answered 'unavailable' at once. */
+  /** Runs waiting for a worker at most, every learner together (fair-queue.ts). */
   maxQueued: number
+  /** Run time one learner may use in a sliding minute before being over share. */
+  runMsPerLearnerPerMinute: number
+  /** Runs one learner may have waiting before being over share. */
+  queuedPerLearner: number
   /** Longest a run waits for a worker (loading the engine included) before 'unavailable'. */
   maxWaitMs: number
   /**
@@ -35,9 +40,15 @@ export type PoolStats = {
   runs: number
 }
 
+/** Whose run it is: a signed-in user's id, a guest's client address; none for the server's own. */
+export type RunOptions = { learner?: string | undefined }
+
 type Job = {
   id: number
   request: CodeRunRequest
+  learner: string | undefined
+  /** Counts the run's time against its learner once it ends (set when it starts). */
+  done?: () => void
   resolve: (result: CodeRunResult) => void
   waitTimer?: NodeJS.Timeout
   timers: NodeJS.Timeout[]
@@ -60,15 +71,30 @@ const unavailable = (reason: string): CodeRunResult => ({
   durationMs: 0,
 })
 
+const overShare = (retryAfterMs: number): CodeRunResult => ({
+  outcome: 'unavailable',
+  reason: 'this learner is over their share of the runner',
+  retryAfterMs,
+  stdout: '',
+  stderr: '',
+  durationMs: 0,
+})
+
 /**
  * A few worker threads running one language's engine, one run each at a time, and a bounded
- * queue in front of them (decision 033). Every run answers: a result, or 'unavailable' when the
- * queue is full, the wait too long or the pool closed; a worker that does not stop at a run's
- * limit, or dies, is terminated and replaced.
+ * queue in front of them (decision 033) that serves learners in turn (fair-queue.ts, decision
+ * 045). Every run answers: a result, or 'unavailable' when the wait is too long or the pool
+ * closed, with `retryAfterMs` when its learner is over their share; a worker that does not stop
+ * at a run's limit, or dies, is terminated and replaced.
  */
 export function createWorkerPool(options: PoolOptions) {
   const slots: Slot[] = []
-  const queue: Job[] = []
+  const queue = createFairQueue<Job>({
+    runMsPerWindow: options.runMsPerLearnerPerMinute,
+    queuedPerLearner: options.queuedPerLearner,
+    maxQueued: options.maxQueued,
+    parallelism: options.size,
+  })
   let nextId = 0
   let replaced = 0
   let runs = 0
@@ -77,6 +103,7 @@ export function createWorkerPool(options: PoolOptions) {
   const answer = (job: Job, result: CodeRunResult) => {
     clearTimeout(job.waitTimer)
     for (const timer of job.timers) clearTimeout(timer)
+    job.done?.()
     job.resolve(result)
   }
 
@@ -139,8 +166,7 @@ export function createWorkerPool(options: PoolOptions) {
     remove(slot)
     // No worker can start: everything waiting is told so, rather than retrying forever.
     if (slots.length === 0) {
-      for (const job of queue.splice(0))
-        answer(job, unavailable(`engine failed to load: ${reason}`))
+      for (const job of queue.drain()) answer(job, unavailable(`engine failed to load: ${reason}`))
     }
   }
 
@@ -168,8 +194,9 @@ export function createWorkerPool(options: PoolOptions) {
     pump()
   }
 
-  const dispatch = (slot: Slot, job: Job) => {
+  const dispatch = (slot: Slot, job: Job, done: () => void) => {
     clearTimeout(job.waitTimer)
+    job.done = done
     slot.job = job
     slot.worker.ref()
     const { timeLimitMs } = job.request
@@ -198,33 +225,48 @@ export function createWorkerPool(options: PoolOptions) {
   }
 
   const pump = () => {
-    while (queue.length > 0) {
+    while (queue.size > 0) {
       const idle = slots.find((slot) => slot.ready && !slot.job)
       if (idle) {
-        dispatch(idle, queue.shift() as Job)
+        const { item, done } = queue.next() as NonNullable<ReturnType<typeof queue.next>>
+        dispatch(idle, item, done)
         continue
       }
       const starting = slots.filter((slot) => !slot.ready).length
-      if (slots.length < options.size && starting < queue.length) spawn()
+      if (slots.length < options.size && starting < queue.size) spawn()
       else return
     }
   }
 
   return {
-    run(request: CodeRunRequest): Promise<CodeRunResult> {
+    run(request: CodeRunRequest, runOptions: RunOptions = {}): Promise<CodeRunResult> {
       if (closed) return Promise.resolve(unavailable('the code sandbox is closed'))
-      if (queue.length >= options.maxQueued) {
-        return Promise.resolve(unavailable('too many runs are waiting; try again shortly'))
-      }
+      const { learner } = runOptions
       return new Promise((resolve) => {
-        const job: Job = { id: nextId++, request, resolve, timers: [], interrupted: false }
+        const job: Job = { id: nextId++, request, learner, resolve, timers: [], interrupted: false }
+        const admission = queue.push(learner, job, request.timeLimitMs)
+        if (!admission.accepted) {
+          // Everything full with nobody further over their share: the pool itself is overloaded.
+          resolve(
+            admission.reason === 'over-share'
+              ? overShare(admission.retryAfterMs)
+              : unavailable('too many runs are waiting; try again shortly'),
+          )
+          return
+        }
+        if (admission.evicted) {
+          answer(admission.evicted.item, overShare(admission.evicted.retryAfterMs))
+        }
         job.waitTimer = setTimeout(() => {
-          const index = queue.indexOf(job)
-          if (index < 0) return
-          queue.splice(index, 1)
-          answer(job, unavailable(`no worker was free within ${options.maxWaitMs} ms`))
+          if (!queue.remove(job)) return
+          const over = queue.overShare(learner)
+          answer(
+            job,
+            over
+              ? overShare(over.retryAfterMs)
+              : unavailable(`no worker was free within ${options.maxWaitMs} ms`),
+          )
         }, options.maxWaitMs)
-        queue.push(job)
         pump()
       })
     },
@@ -236,7 +278,7 @@ export function createWorkerPool(options: PoolOptions) {
       return {
         workers: slots.length,
         busy: slots.filter((slot) => slot.job).length,
-        queued: queue.length,
+        queued: queue.size,
         memoryBytes: slots.reduce((sum, slot) => sum + slot.memoryBytes, 0),
         replaced,
         runs,
@@ -244,7 +286,7 @@ export function createWorkerPool(options: PoolOptions) {
     },
     async close() {
       closed = true
-      for (const job of queue.splice(0)) answer(job, unavailable('the code sandbox is closed'))
+      for (const job of queue.drain()) answer(job, unavailable('the code sandbox is closed'))
       const stopping = slots.splice(0)
       for (const slot of stopping) {
         if (slot.job) answer(slot.job, unavailable('the code sandbox is closed'))
