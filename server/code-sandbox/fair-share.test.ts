@@ -49,23 +49,19 @@ describe('the sandbox’s fair share', () => {
 
       const other = await sandbox.run(request('console.log(2)'), { learner: 'other' })
       expect(other).toMatchObject({ outcome: 'completed', stdout: '2\n' })
+      const verify = (learner: string) =>
+        sandbox.verify(
+          'question:1',
+          { language: 'javascript', code: 'console.log(3)', timeLimitMs: 1_000 },
+          [{ name: 't', stdin: '', expectedOutput: '3' }],
+          { learner },
+        )
       // A verification is the same learner's runs, on the same budget.
-      const verdict = await sandbox.verify(
-        'question:1',
-        { language: 'javascript', code: 'console.log(3)', timeLimitMs: 1_000 },
-        [{ name: 't', stdin: '', expectedOutput: '3' }],
-        { learner: 'flooder' },
-      )
+      const verdict = await verify('flooder')
       expect(verdict.passed).toBe(false)
       expect(verdict.outcomes[0]?.run).toMatchObject({ outcome: 'unavailable' })
       // The same code verified for someone else is judged on their share, not the flooder's.
-      const theirs = await sandbox.verify(
-        'question:1',
-        { language: 'javascript', code: 'console.log(3)', timeLimitMs: 1_000 },
-        [{ name: 't', stdin: '', expectedOutput: '3' }],
-        { learner: 'other' },
-      )
-      expect(theirs.passed).toBe(true)
+      expect((await verify('other')).passed).toBe(true)
     } finally {
       await sandbox.close()
     }
