@@ -42,17 +42,32 @@ describe('the fair queue', () => {
     expect(queue.size).toBe(0)
   })
 
-  it('puts a learner over budget behind everyone under it', () => {
-    const { queue, serve } = setup({ runMsPerWindow: 5_000 })
+  it('serves the learner who used the least run time first, a flooder last', () => {
+    const { queue, serve } = setup()
     queue.push('heavy', 'heavy-1', 10_000)
     queue.push('heavy', 'heavy-2', 10_000)
-    expect(serve(6_000)?.item).toBe('heavy-1')
+    expect(serve(3_000)?.item).toBe('heavy-1')
     queue.push('light', 'light-1', 1_000)
     queue.push('light', 'light-2', 1_000)
     expect(serve(100)?.item).toBe('light-1')
     expect(serve(100)?.item).toBe('light-2')
-    // Nobody else waits: the worker is not left idle.
     expect(serve(100)?.item).toBe('heavy-2')
+  })
+
+  it('takes out the waiting runs of a learner who went past their budget, with a retry time', () => {
+    const { queue, serve } = setup({ runMsPerWindow: 5_000 })
+    queue.push('heavy', 'heavy-1', 10_000)
+    queue.push('heavy', 'heavy-2', 10_000)
+    queue.push('heavy', 'heavy-3', 10_000)
+    queue.push('light', 'light-1', 1_000)
+    expect(queue.overShareWaiting()).toEqual([])
+    expect(serve(6_000)?.item).toBe('heavy-1')
+    const refused = queue.overShareWaiting()
+    expect(refused.map(({ item }) => item)).toEqual(['heavy-2', 'heavy-3'])
+    for (const { retryAfterMs } of refused) expect(retryAfterMs).toBeGreaterThanOrEqual(1_000)
+    expect(queue.size).toBe(1)
+    expect(serve(100)?.item).toBe('light-1')
+    expect(queue.next()).toBeUndefined()
   })
 
   it('tells a learner past their run-time budget when to come back, and nobody else', () => {

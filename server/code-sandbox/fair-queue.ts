@@ -1,7 +1,8 @@
 // The sandbox's waiting room (docs/decisions/045): runs wait in one FIFO per learner, and the
-// learners take turns, so that one learner's flood waits behind everyone else's next run rather
-// than in front of it. Each learner has a budget of run time in a sliding window and of runs
-// waiting; whoever is past theirs is told to come back later (over share), nobody else is.
+// learners take turns, the one who used the least run time lately first, so that one learner's
+// flood waits behind everyone else's next run rather than in front of it. Each learner has a
+// budget of run time in a sliding window and of runs waiting; whoever is past theirs is told to
+// come back later (over share), their waiting runs included, and nobody else is.
 // Plain data and an injectable clock: no timers, no workers, so it is tested on its own.
 
 export type FairQueueOptions = {
@@ -49,9 +50,9 @@ type Learner<T> = {
 const WINDOW_MS = 60_000
 
 /**
- * Runs waiting, per learner, served round robin with learners under budget first. A learner
- * key of `undefined` (the server's own runs: tests, benchmarks) has no budget and no cap of its
- * own but takes turns like a learner; everything that runs for a person passes their key.
+ * Runs waiting, per learner, served in turns. A learner key of `undefined` (the server's own
+ * runs: tests, benchmarks) has no budget and no cap of its own but takes turns like a learner;
+ * everything that runs for a person passes their key.
  */
 export function createFairQueue<T>(options: FairQueueOptions) {
   const now = options.now ?? Date.now
@@ -181,21 +182,42 @@ export function createFairQueue<T>(options: FairQueueOptions) {
     },
 
     /**
-     * The next run to start, counted as running from now: the waiting learner served longest
-     * ago among those under budget, else among all (a worker is never left idle).
+     * Takes out the waiting runs of learners now past their run-time budget, to be answered
+     * over share: a flooder's backlog does not hold a worker that others may need next.
+     */
+    overShareWaiting(): { item: T; retryAfterMs: number }[] {
+      const refused: { item: T; retryAfterMs: number }[] = []
+      for (const learner of learners.values()) {
+        if (learner.queue.length === 0 || !overBudget(learner)) continue
+        const retryAfterMs = retryAfter(learner)
+        const taken = learner.queue.splice(0)
+        size -= taken.length
+        for (const waiting of taken) refused.push({ item: waiting.item, retryAfterMs })
+      }
+      return refused
+    },
+
+    /**
+     * The next run to start, counted as running from now: of the learners waiting, the one who
+     * used the least run time in the window, and of equals the one served longest ago (a
+     * round robin when all are alike; a newcomer goes first).
      */
     next(): Served<T> | undefined {
+      const current = now()
       let chosen: Learner<T> | undefined
-      let chosenOver = false
+      let chosenUsed = 0
       for (const learner of learners.values()) {
         if (learner.queue.length === 0) continue
-        const over = overBudget(learner)
-        const earlier =
-          learner.lastTurn < (chosen?.lastTurn ?? 0) ||
-          (learner.lastTurn === chosen?.lastTurn && learner.joined < chosen.joined)
-        if (!chosen || (chosenOver && !over) || (over === chosenOver && earlier)) {
+        const used = usedAt(learner, current)
+        const better =
+          !chosen ||
+          used < chosenUsed ||
+          (used === chosenUsed &&
+            (learner.lastTurn < chosen.lastTurn ||
+              (learner.lastTurn === chosen.lastTurn && learner.joined < chosen.joined)))
+        if (better) {
           chosen = learner
-          chosenOver = over
+          chosenUsed = used
         }
       }
       if (!chosen) return undefined

@@ -224,7 +224,24 @@ export function createWorkerPool(options: PoolOptions) {
     slot.worker.postMessage({ id: job.id, request: job.request } satisfies RunMessage)
   }
 
+  let pumping = false
+  /**
+   * Hands out idle workers once the current turn of the event loop is over, so that the next
+   * test of a verification that just ended is waiting too and takes its turn (fair-queue.ts).
+   */
   const pump = () => {
+    if (pumping) return
+    pumping = true
+    setImmediate(() => {
+      pumping = false
+      pumpNow()
+    })
+  }
+
+  const pumpNow = () => {
+    for (const { item, retryAfterMs } of queue.overShareWaiting()) {
+      answer(item, overShare(retryAfterMs))
+    }
     while (queue.size > 0) {
       const idle = slots.find((slot) => slot.ready && !slot.job)
       if (idle) {

@@ -19,7 +19,6 @@ beforeAll(async () => {
     CODE_SANDBOX_JS_WORKERS: '1',
     CODE_SANDBOX_RUN_SECONDS_PER_LEARNER_PER_MINUTE: '2',
     CODE_SANDBOX_QUEUED_PER_LEARNER: '2',
-    CODE_SANDBOX_WAIT_MS: '120000',
   })
 }, 60_000)
 afterAll(async () => {
