@@ -77,15 +77,18 @@ describe('the fair queue', () => {
     serve(10_000)
     serve(1_000)
     const refused = queue.push('flooder', 'f2', 10_000)
-    // Its 10 s of running begin to leave the minute 49 s from now: 50 s in whole seconds.
-    expect(refused).toEqual({ accepted: false, reason: 'over-share', retryAfterMs: 50_000 })
-    expect(queue.overShare('flooder')).toEqual({ retryAfterMs: 50_000 })
+    // Half its 10 s of running has left the minute 54 s from now: 55 s in whole seconds.
+    expect(refused).toEqual({ accepted: false, reason: 'over-share', retryAfterMs: 55_000 })
+    expect(queue.overShare('flooder')).toEqual({ retryAfterMs: 55_000 })
     expect(queue.overShare('other')).toBeUndefined()
     expect(queue.push('other', 'o2', 10_000)).toEqual({ accepted: true })
 
-    // The window slides: what ran a minute ago no longer counts.
+    // Refused until the time it was told, even once under the budget again.
     clock.at += 50_000
     expect(queue.usedMs('flooder')).toBeLessThan(10_000)
+    expect(queue.overShare('flooder')).toEqual({ retryAfterMs: 5_000 })
+    // Then the window has slid: what ran a minute ago no longer counts.
+    clock.at += 5_000
     expect(queue.overShare('flooder')).toBeUndefined()
     expect(queue.push('flooder', 'f3', 10_000)).toEqual({ accepted: true })
   })

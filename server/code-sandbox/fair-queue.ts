@@ -45,6 +45,8 @@ type Learner<T> = {
   used: [number, number][]
   /** Start times of runs under way, counted up to now. */
   running: number[]
+  /** Refused for run time until then: the retry time they were given (0: not refused). */
+  refusedUntil: number
 }
 
 const WINDOW_MS = 60_000
@@ -65,7 +67,15 @@ export function createFairQueue<T>(options: FairQueueOptions) {
   const learnerOf = (key: string | undefined): Learner<T> => {
     let learner = learners.get(key)
     if (!learner) {
-      learner = { key, queue: [], lastTurn: -1, joined: turn++, used: [], running: [] }
+      learner = {
+        key,
+        queue: [],
+        lastTurn: -1,
+        joined: turn++,
+        used: [],
+        running: [],
+        refusedUntil: 0,
+      }
       learners.set(key, learner)
     }
     return learner
@@ -81,22 +91,32 @@ export function createFairQueue<T>(options: FairQueueOptions) {
     return total
   }
 
-  const overBudget = (learner: Learner<T>): boolean =>
-    learner.key !== undefined && usedAt(learner, now()) >= options.runMsPerWindow
+  const wholeSeconds = (ms: number) => Math.ceil(ms / 1_000) * 1_000
 
-  /** How long until enough of the learner's run time slides out of the window. */
+  /**
+   * How long the learner is refused for run time (0: not). Past the budget, until half of it
+   * has slid out of the window: a flooder comes back to a share worth using, not to a trickle
+   * of runs at the edge of the budget. The time is kept, so that it is the Retry-After told.
+   */
   const budgetWait = (learner: Learner<T>): number => {
+    if (learner.key === undefined) return 0
     const start = now()
+    if (start < learner.refusedUntil) return learner.refusedUntil - start
     if (usedAt(learner, start) < options.runMsPerWindow) return 0
+    const enough = options.runMsPerWindow / 2
     let low = 0
     let high = windowMs
     while (low < high) {
       const middle = Math.floor((low + high) / 2)
-      if (usedAt(learner, start + middle) < options.runMsPerWindow) high = middle
+      if (usedAt(learner, start + middle) < enough) high = middle
       else low = middle + 1
     }
-    return low
+    const wait = wholeSeconds(Math.max(1_000, low))
+    learner.refusedUntil = start + wait
+    return wait
   }
+
+  const overBudget = (learner: Learner<T>): boolean => budgetWait(learner) > 0
 
   /** A guess at when one of the learner's waiting runs will have left: a round per run ahead. */
   const queueWait = (learner: Learner<T>): number => {
@@ -109,8 +129,9 @@ export function createFairQueue<T>(options: FairQueueOptions) {
 
   /** In whole seconds, as Retry-After says it. */
   const retryAfter = (learner: Learner<T>): number => {
-    const wait = Math.min(windowMs, Math.max(1_000, budgetWait(learner), queueWait(learner)))
-    return Math.ceil(wait / 1_000) * 1_000
+    return wholeSeconds(
+      Math.min(windowMs, Math.max(1_000, budgetWait(learner), queueWait(learner))),
+    )
   }
 
   const overShareOf = (learner: Learner<T>): OverShare | undefined => {
@@ -127,8 +148,8 @@ export function createFairQueue<T>(options: FairQueueOptions) {
     lastSweep = current
     for (const [key, learner] of learners) {
       learner.used = learner.used.filter(([, end]) => end > current - windowMs)
-      if (learner.queue.length === 0 && learner.running.length === 0 && learner.used.length === 0)
-        learners.delete(key)
+      const idle = learner.queue.length === 0 && learner.running.length === 0
+      if (idle && learner.used.length === 0 && learner.refusedUntil <= current) learners.delete(key)
     }
   }
 

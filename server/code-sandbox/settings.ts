@@ -15,7 +15,7 @@ export type CodeSandboxSettings = {
   queuedPerLearner?: number
 }
 
-/** What one worker may hold at most: its engine (~60 MB for Python) and a run's 128 MB heap. */
+/** What one worker may hold at most: its engine and a run's heap (decision 045). */
 const WORKER_FOOTPRINT_BYTES = 200 * 1024 * 1024
 
 /**
@@ -29,7 +29,7 @@ export function sandboxWorkers(cores = availableParallelism(), memoryBytes = tot
 
 export const DEFAULT_SANDBOX_QUEUE = 32
 export const DEFAULT_SANDBOX_WAIT_MS = 20_000
-export const DEFAULT_RUN_SECONDS_PER_LEARNER_PER_MINUTE = 20
+export const DEFAULT_RUN_SECONDS_PER_LEARNER_PER_MINUTE = 10
 export const DEFAULT_QUEUED_PER_LEARNER = 4
 
 export function defaultSandboxSettings(): CodeSandboxSettings {
