@@ -194,9 +194,8 @@ export function createWorkerPool(options: PoolOptions) {
     pump()
   }
 
-  const dispatch = (slot: Slot, job: Job, done: () => void) => {
+  const dispatch = (slot: Slot, job: Job) => {
     clearTimeout(job.waitTimer)
-    job.done = done
     slot.job = job
     slot.worker.ref()
     const { timeLimitMs } = job.request
@@ -246,7 +245,8 @@ export function createWorkerPool(options: PoolOptions) {
       const idle = slots.find((slot) => slot.ready && !slot.job)
       if (idle) {
         const { item, done } = queue.next() as NonNullable<ReturnType<typeof queue.next>>
-        dispatch(idle, item, done)
+        item.done = done
+        dispatch(idle, item)
         continue
       }
       const starting = slots.filter((slot) => !slot.ready).length

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { callApi } from '#tests/support/http.ts'
 import { newSignedInUser } from '#tests/support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
@@ -95,12 +95,14 @@ describe('the code sandbox’s fair share', () => {
         submit(flooder, looping(`${flooder.username} ${index}`)),
       ),
     )
-    // Once one flooder has been told to wait, the flood is under way: the learner submits.
-    await Promise.race(
-      flood.map((answer) =>
-        answer.then((done) => (done.status === 503 ? done : new Promise(() => {}))),
-      ),
-    )
+    // Once every flood submission has been answered or is in the sandbox, the learner submits.
+    let answered = 0
+    for (const answer of flood) void answer.then(() => answered++)
+    const inSandbox = () => {
+      const { queued, busy } = server.app.codeSandbox.stats().javascript
+      return answered + queued + busy
+    }
+    await vi.waitFor(() => expect(inSandbox()).toBe(flood.length), { timeout: 30_000 })
     const theirs = await submit(learner, 'console.log(Number(input()) + 1)')
     expect(theirs.status, JSON.stringify(theirs.body)).toBe(201)
     expect(theirs.body).toMatchObject({ verdict: 'correct' })
