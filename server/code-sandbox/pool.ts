@@ -263,7 +263,8 @@ export function createWorkerPool(options: PoolOptions) {
         const job: Job = { id: nextId++, request, learner, resolve, timers: [], interrupted: false }
         const admission = queue.push(learner, job, request.timeLimitMs)
         if (!admission.accepted) {
-          // Everything full with nobody further over their share: the pool itself is overloaded.
+          // Over share; or everything is full and nobody is further over their share than this
+          // learner: the pool itself is overloaded.
           resolve(
             admission.reason === 'over-share'
               ? overShare(admission.retryAfterMs)

@@ -84,7 +84,8 @@ function expectBusy(answer: Answer) {
 describe('the code sandbox’s fair share', () => {
   it('turns away four flooding accounts with 503 and still verifies a fifth learner', async () => {
     const author = await newSignedInUser(server, 'fair_author')
-    const questionId = await studyWith(author, {}, true)
+    // Loops of three seconds: old code's one FIFO kept a learner behind them past its 20 s wait.
+    const questionId = await studyWith(author, { timeLimitMs: 3_000 }, true)
     const flooders = await Promise.all([1, 2, 3, 4].map(() => newSignedInUser(server, 'flooder')))
     const learner = await newSignedInUser(server, 'patient')
 
