@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { callApi } from '#tests/support/http.ts'
 import { newSignedInUser } from '#tests/support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
@@ -19,8 +19,6 @@ beforeAll(async () => {
     CODE_SANDBOX_JS_WORKERS: '1',
     CODE_SANDBOX_RUN_SECONDS_PER_LEARNER_PER_MINUTE: '2',
     CODE_SANDBOX_QUEUED_PER_LEARNER: '2',
-    // Room for the flooders' first loops ahead of the learner; far less than 32 loops.
-    CODE_SANDBOX_WAIT_MS: '40000',
   })
 }, 60_000)
 afterAll(async () => {
@@ -86,7 +84,7 @@ function expectBusy(answer: Answer) {
 describe('the code sandbox’s fair share', () => {
   it('turns away four flooding accounts with 503 and still verifies a fifth learner', async () => {
     const author = await newSignedInUser(server, 'fair_author')
-    // Loops of three seconds: behind old code's one FIFO of them, a learner waited past the wait.
+    // Loops of three seconds: behind eight of them in one FIFO, a run waits past the 20 s wait.
     const questionId = await studyWith(author, { timeLimitMs: 3_000 }, true)
     const flooders = await Promise.all([1, 2, 3, 4].map(() => newSignedInUser(server, 'flooder')))
     const learner = await newSignedInUser(server, 'patient')
@@ -98,11 +96,13 @@ describe('the code sandbox’s fair share', () => {
         submit(flooder, looping(`${flooder.username} ${index}`)),
       ),
     )
-    // Once one flooder has been refused, the flood is in: the learner submits behind it.
-    await Promise.race(
-      flood.map((answer) =>
-        answer.then((done) => (done.status === 503 ? done : new Promise(() => {}))),
-      ),
+    // Once eight loops are in the sandbox (the flooders' whole share here), the learner submits.
+    await vi.waitFor(
+      () => {
+        const { queued, busy } = server.app.codeSandbox.stats().javascript
+        expect(queued + busy).toBeGreaterThanOrEqual(8)
+      },
+      { timeout: 30_000 },
     )
     const theirs = await submit(learner, 'console.log(Number(input()) + 1)')
     expect(theirs.status, JSON.stringify(theirs.body)).toBe(201)
