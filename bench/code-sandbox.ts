@@ -26,7 +26,16 @@ import {
   runnerSource,
 } from '#server/code-sandbox/pyodide-runner.ts'
 import { DEFAULT_QUICKJS_LIMITS, loadQuickJsRunner } from '#server/code-sandbox/quickjs-runner.ts'
-import { createCodeSandbox, ENGINES, MEMORY_LIMIT_BYTES } from '#server/code-sandbox/sandbox.ts'
+import {
+  type CodeSandbox,
+  createCodeSandbox,
+  ENGINES,
+  MEMORY_LIMIT_BYTES,
+} from '#server/code-sandbox/sandbox.ts'
+import {
+  DEFAULT_QUEUED_PER_LEARNER,
+  DEFAULT_RUN_SECONDS_PER_LEARNER_PER_MINUTE,
+} from '#server/code-sandbox/settings.ts'
 import { BenchError } from './servers.ts'
 
 const durationS = Number(process.env.BENCH_DURATION_S ?? 5)
@@ -182,6 +191,8 @@ async function main() {
       size: 1,
       maxQueued: 64,
       maxWaitMs: 600_000,
+      runMsPerLearnerPerMinute: DEFAULT_RUN_SECONDS_PER_LEARNER_PER_MINUTE * 1_000,
+      queuedPerLearner: DEFAULT_QUEUED_PER_LEARNER,
       graceMs: 1_000,
       memoryLimitBytes: MEMORY_LIMIT_BYTES,
     }),
@@ -191,6 +202,8 @@ async function main() {
       size: 1,
       maxQueued: 64,
       maxWaitMs: 600_000,
+      runMsPerLearnerPerMinute: DEFAULT_RUN_SECONDS_PER_LEARNER_PER_MINUTE * 1_000,
+      queuedPerLearner: DEFAULT_QUEUED_PER_LEARNER,
       graceMs: 1_000,
       memoryLimitBytes: MEMORY_LIMIT_BYTES,
     }),
@@ -288,4 +301,132 @@ async function main() {
   }
 }
 
-await main()
+/** The middle of some latencies, in ms. */
+const median = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
+
+/**
+ * The fair share (decision 045): a learner's Python submission latency while four accounts
+ * flood the pool's one Python worker, against the same learner's latency when the pool is idle
+ * (goal ≤ 2×). The pool has the server's default per-learner budgets. Two floods, each on a new
+ * pool: correct submissions sent as fast as answered, and programs that loop to their time
+ * limit; the learner is measured after 2 s of flooding (the flooders still within their
+ * budgets) and again once every flooder has been refused (past them). A refused flooder tries
+ * again 20 ms later, as a script would. Set BENCH_ONLY=fair-share to run this part alone.
+ */
+async function fairShare() {
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+  let unique = 0
+  /** A pool like the server's on this machine's size for Python, one worker. */
+  const newPool = () =>
+    createCodeSandbox({ javascriptWorkers: 1, pythonWorkers: 1, maxQueued: 32, maxWaitMs: 60_000 })
+  const submit = async (sandbox: CodeSandbox, learner: string, code: string) => {
+    const started = performance.now()
+    const verdict = await sandbox.verify(
+      'bench-fair',
+      // A new comment each time: every submission runs, none is a cached verdict.
+      { language: 'python', code: `${code}\n# ${unique++}`, timeLimitMs: TIME_LIMIT_MS },
+      tests,
+      { learner },
+    )
+    return { verdict, ms: performance.now() - started }
+  }
+  /** The fifth learner's submissions, one after another: their latencies. */
+  const learnerLatencies = async (sandbox: CodeSandbox) => {
+    const latencies: number[] = []
+    for (let index = 0; index < 9; index++) {
+      const { verdict, ms } = await submit(sandbox, 'learner', programs.python)
+      if (!verdict.passed) {
+        throw new BenchError(
+          `the learner's submission was not verified: ${JSON.stringify(verdict.outcomes.at(-1)?.run)}`,
+        )
+      }
+      latencies.push(ms)
+      // A person reads the result before the next try.
+      await pause(200)
+    }
+    return latencies
+  }
+  const summary = (latencies: number[]) => ({
+    median: median(latencies),
+    max: Math.max(...latencies),
+  })
+  /** Four accounts, each with as many submissions in flight as its queue may hold. */
+  const flood = (sandbox: CodeSandbox, code: string) => {
+    let stop = false
+    const refusedAccounts = new Set<string>()
+    const counts = { refused: 0, verified: 0 }
+    const loops = ['a', 'b', 'c', 'd'].flatMap((account) =>
+      Array.from({ length: 4 }, async () => {
+        while (!stop) {
+          const { verdict } = await submit(sandbox, `flooder-${account}`, code)
+          if (verdict.outcomes.at(-1)?.run.outcome === 'unavailable') {
+            counts.refused++
+            refusedAccounts.add(account)
+            await pause(20)
+          } else counts.verified++
+        }
+      }),
+    )
+    return {
+      counts,
+      allRefused: () => refusedAccounts.size === 4,
+      async end() {
+        stop = true
+        await Promise.all(loops)
+      },
+    }
+  }
+  const rows: string[][] = []
+  const floods = {
+    'correct submissions': programs.python,
+    'loops to the time limit': 'while True:\n    pass',
+  }
+  for (const [name, code] of Object.entries(floods)) {
+    const sandbox = newPool()
+    try {
+      await submit(sandbox, 'warm-up', programs.python)
+      const idleBefore = await learnerLatencies(sandbox)
+      const flooding = flood(sandbox, code)
+      await pause(2_000)
+      const within = await learnerLatencies(sandbox)
+      const deadline = performance.now() + 90_000
+      while (!flooding.allRefused() && performance.now() < deadline) await pause(250)
+      const past = flooding.allRefused() ? await learnerLatencies(sandbox) : undefined
+      await flooding.end()
+      // The idle latency before and after the flood: the machine's other load drifts.
+      await pause(1_000)
+      const idle = summary([...idleBefore, ...(await learnerLatencies(sandbox))])
+      const row = (phase: string, latencies: number[] | undefined) => {
+        if (!latencies)
+          return [`${name}, ${phase}`, idle.median.toFixed(0), 'not reached in 90 s', '—']
+        const latency = summary(latencies)
+        return [
+          `${name}, ${phase}`,
+          idle.median.toFixed(0),
+          `${latency.median.toFixed(0)} (max ${latency.max.toFixed(0)})`,
+          (latency.median / idle.median).toFixed(2),
+        ]
+      }
+      rows.push(row('flooders within budget', within), row('flooders past budget', past))
+      rows.push([
+        `${name}: flood verified / refused (workers replaced)`,
+        '',
+        `${flooding.counts.verified} / ${flooding.counts.refused} (${sandbox.stats().python.replaced})`,
+        '',
+      ])
+    } finally {
+      await sandbox.close()
+    }
+  }
+  console.log(
+    `\nFair share: a fifth learner's ${tests.length}-test Python FizzBuzz (median of 9 one after another; idle: 18, before and after) ` +
+      'while four accounts flood one Python worker, 4 submissions in flight each; the default per-learner budgets\n',
+  )
+  console.log('| flood | learner idle ms | learner flooded ms | ratio (goal ≤ 2) |')
+  console.log('|---|---|---|---|')
+  for (const row of rows) console.log(`| ${row.join(' | ')} |`)
+}
+
+if (process.env.BENCH_ONLY !== 'fair-share') await main()
+await fairShare()

@@ -13,6 +13,7 @@ export type ContentErrorCode =
   | 'LOCKED'
   | 'RATE_LIMITED'
   | 'UNAVAILABLE'
+  | 'BUSY'
 
 /** The HTTP status pages and /api answer each code with. */
 const HTTP_STATUS: Record<ContentErrorCode, number> = {
@@ -25,6 +26,7 @@ const HTTP_STATUS: Record<ContentErrorCode, number> = {
   VALIDATION_FAILED: 400,
   RATE_LIMITED: 429,
   UNAVAILABLE: 503,
+  BUSY: 503,
 }
 
 /**
@@ -35,11 +37,19 @@ export class ContentError extends Error {
   override name = 'ContentError'
   readonly code: ContentErrorCode
   readonly fields: FieldErrors | undefined
+  /** When to try again, for a refusal that passes (BUSY): Retry-After in /api's answers. */
+  readonly retryAfterSeconds: number | undefined
 
-  constructor(code: ContentErrorCode, message: string, fields?: FieldErrors) {
+  constructor(
+    code: ContentErrorCode,
+    message: string,
+    fields?: FieldErrors,
+    retryAfterSeconds?: number,
+  ) {
     super(message)
     this.code = code
     this.fields = fields
+    this.retryAfterSeconds = retryAfterSeconds
   }
 
   get httpStatus(): number {
@@ -48,6 +58,20 @@ export class ContentError extends Error {
 
   static notFound(message = '見つかりませんでした'): ContentError {
     return new ContentError('NOT_FOUND', message)
+  }
+
+  /**
+   * A shared resource (the code sandbox) refused this user alone, past their share of it;
+   * others are still served. The wait is in whole seconds, also in the message.
+   */
+  static busy(retryAfterMs: number): ContentError {
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1_000))
+    return new ContentError(
+      'BUSY',
+      `混み合っています。短い時間に実行が続いたため、${seconds} 秒ほど待ってからもう一度お試しください`,
+      undefined,
+      seconds,
+    )
   }
 
   static signInRequired(): ContentError {

@@ -3,6 +3,8 @@ import path from 'node:path'
 import { z } from 'zod'
 import {
   type CodeSandboxSettings,
+  DEFAULT_QUEUED_PER_LEARNER,
+  DEFAULT_RUN_SECONDS_PER_LEARNER_PER_MINUTE,
   DEFAULT_SANDBOX_QUEUE,
   DEFAULT_SANDBOX_WAIT_MS,
   sandboxWorkers,
@@ -117,6 +119,13 @@ const environmentSchema = z.object({
     .optional(),
   CODE_SANDBOX_QUEUE: wholeNumber('a whole number').default(DEFAULT_SANDBOX_QUEUE),
   CODE_SANDBOX_WAIT_MS: milliseconds.default(DEFAULT_SANDBOX_WAIT_MS),
+  // Each learner's share of a language's pool (docs/decisions/045).
+  CODE_SANDBOX_RUN_SECONDS_PER_LEARNER_PER_MINUTE: wholeNumber('a whole number from 1 to 600', 600)
+    .pipe(z.number().min(1, 'must be a whole number from 1 to 600'))
+    .default(DEFAULT_RUN_SECONDS_PER_LEARNER_PER_MINUTE),
+  CODE_SANDBOX_QUEUED_PER_LEARNER: wholeNumber('a whole number from 1 to 1000', 1000)
+    .pipe(z.number().min(1, 'must be a whole number from 1 to 1000'))
+    .default(DEFAULT_QUEUED_PER_LEARNER),
   PUBLIC_BASE_URL: httpUrl.optional(),
   SITE_TITLE: z
     .string()
@@ -596,6 +605,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
       pythonWorkers: values.CODE_SANDBOX_PYTHON_WORKERS ?? sandboxWorkers(),
       maxQueued: values.CODE_SANDBOX_QUEUE,
       maxWaitMs: values.CODE_SANDBOX_WAIT_MS,
+      runSecondsPerLearnerPerMinute: values.CODE_SANDBOX_RUN_SECONDS_PER_LEARNER_PER_MINUTE,
+      queuedPerLearner: values.CODE_SANDBOX_QUEUED_PER_LEARNER,
     },
     public: {
       baseUrl,

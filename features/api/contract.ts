@@ -49,6 +49,8 @@ export const apiErrorBody = z.object({
     code: z.string(),
     message: z.string(),
     fields: z.record(z.string(), z.array(z.string())).optional(),
+    /** BUSY (503): seconds before trying again, as the Retry-After header also says. */
+    retryAfterSeconds: z.number().int().positive().optional(),
   }),
 })
 

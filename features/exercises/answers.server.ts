@@ -39,13 +39,16 @@ export type AnswerLimits = {
 /**
  * The server's judge of programs (server/code-sandbox's CodeSandbox is one): runs a program
  * against a question's tests in its sandbox, and may reuse the verdict of the same code for
- * the same question revision (`questionKey`).
+ * the same question revision (`questionKey`). `learner` is whose share of the sandbox the runs
+ * take (a user's id, a guest's client address): every run for a person names them, an
+ * author's check of their own draft included (docs/decisions/045).
  */
 export type CodeVerifier = {
   verify(
     questionKey: string,
     request: { language: CodeLanguage; code: string; timeLimitMs: number },
     tests: readonly CodeTest[],
+    options: { learner: string },
   ): Promise<{ outcomes: TestOutcome[]; passed: boolean }>
 }
 
@@ -154,19 +157,27 @@ export function testReports(
 
 /**
  * Runs a program against every test of a code question on the server's runner, stopping after
- * a timeout. A runner that cannot run (not the program's fault) gives no verdict at all.
+ * a timeout, as `learner`'s runs. A runner that cannot run (not the program's fault) gives no
+ * verdict at all; one that refused this learner past their share says when to come back.
  */
 export async function runAllTests(
   verifier: CodeVerifier,
   question: { id: string; revision: number },
   body: CodeBody,
   code: string,
+  learner: string,
 ): Promise<{ passed: boolean; outcomes: TestOutcome[] }> {
   const { outcomes } = await verifier.verify(
     `${question.id}:${question.revision}`,
     { language: body.language, code, timeLimitMs: body.timeLimitMs },
     body.tests,
+    { learner },
   )
+  for (const { run } of outcomes) {
+    if (run.outcome === 'unavailable' && run.retryAfterMs !== undefined) {
+      throw ContentError.busy(run.retryAfterMs)
+    }
+  }
   if (outcomes.some((outcome) => outcome.run.outcome === 'unavailable')) {
     throw new ContentError(
       'UNAVAILABLE',
@@ -181,8 +192,9 @@ async function gradeCode(
   question: { id: string; revision: number },
   body: CodeBody,
   code: string,
+  learner: string,
 ): Promise<Grade> {
-  const { passed, outcomes } = await runAllTests(verifier, question, body, code)
+  const { passed, outcomes } = await runAllTests(verifier, question, body, code, learner)
   return { correct: passed, feedback: { kind: 'code', tests: testReports(body, outcomes) } }
 }
 
@@ -244,7 +256,7 @@ export async function answerQuestion(
     grade = gradeText(body, answer.text)
   } else if (answer.kind === 'code' && body.kind === 'code') {
     // Outside any transaction: a run takes up to the time limit.
-    grade = await gradeCode(services.verifier, question, body, answer.code)
+    grade = await gradeCode(services.verifier, question, body, answer.code, actor.userId)
   } else {
     throw new Error(`question ${question.id} is stored as ${question.kind} but holds ${body.kind}`)
   }

@@ -38,14 +38,15 @@ type RunOutput = { stdout: string; stderr: string; durationMs: number }
  * and, when known, the line of the learner's code it points at (1-based). 'timeout': still
  * running at the time limit, stopped. 'output-limit': wrote more than MAX_OUTPUT_BYTES, stopped.
  * 'unavailable': the runner itself could not run (failed to load, overloaded); never the
- * learner's fault, so never a failed test.
+ * learner's fault, so never a failed test. With `retryAfterMs`, the server's runner refused
+ * this learner alone, past their share of it, until then.
  */
 export type CodeRunResult =
   | (RunOutput & { outcome: 'completed' })
   | (RunOutput & { outcome: 'error'; error: { message: string; line?: number } })
   | (RunOutput & { outcome: 'timeout' })
   | (RunOutput & { outcome: 'output-limit' })
-  | (RunOutput & { outcome: 'unavailable'; reason: string })
+  | (RunOutput & { outcome: 'unavailable'; reason: string; retryAfterMs?: number })
 
 export type CodeRunner = (request: CodeRunRequest) => Promise<CodeRunResult>
 

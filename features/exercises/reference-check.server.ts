@@ -21,13 +21,15 @@ function failureMessage(position: number, reports: readonly TestReport[]): strin
 
 /**
  * Runs every code question's reference solution of a study against all its tests on the
- * server's verifier. Answers the failures (none: publishable) and the revision of each question
- * checked, so that the publish can refuse a question changed while it ran.
+ * server's verifier, as runs of `author` (who publishes). Answers the failures (none:
+ * publishable) and the revision of each question checked, so that the publish can refuse a
+ * question changed while it ran.
  */
 export async function referenceFailures(
   db: Kysely<DB>,
   verifier: CodeVerifier,
   studyId: string,
+  author: string,
 ): Promise<{ failures: ReferenceFailure[]; checked: Map<string, number> }> {
   const rows = await questionsOfStudies(db, [studyId])
   const failures: ReferenceFailure[] = []
@@ -36,7 +38,13 @@ export async function referenceFailures(
     if (row.kind !== 'code') continue
     const body = bodyOf(row)
     if (body.kind !== 'code') continue
-    const { passed, outcomes } = await runAllTests(verifier, row, body, body.referenceSolution)
+    const { passed, outcomes } = await runAllTests(
+      verifier,
+      row,
+      body,
+      body.referenceSolution,
+      author,
+    )
     checked.set(row.id, row.revision)
     if (!passed) {
       failures.push({
@@ -63,7 +71,8 @@ export function referenceRefusal(failures: readonly ReferenceFailure[]): Content
 
 /**
  * The editor's 「模範解答をテスト」: runs one code question's reference solution against all
- * its tests (hidden ones included, shown in full to their author).
+ * its tests (hidden ones included, shown in full to their author), on the author's own share
+ * of the sandbox like any learner's runs.
  */
 export async function runReferenceSolution(
   db: Kysely<DB>,
@@ -72,6 +81,7 @@ export async function runReferenceSolution(
   questionId: string,
 ): Promise<{ passed: boolean; tests: TestReport[] }> {
   const question = await readQuestionForEditor(db, actor, questionId)
+  if (!actor) throw ContentError.signInRequired()
   const { content } = question
   if (content.kind !== 'code') {
     throw new ContentError('CONFLICT', 'コードの問題ではありません')
@@ -81,6 +91,7 @@ export async function runReferenceSolution(
     question,
     content,
     content.referenceSolution,
+    actor.userId,
   )
   return { passed, tests: testReports(content, outcomes, { revealHidden: true }) }
 }

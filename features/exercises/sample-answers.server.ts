@@ -81,6 +81,7 @@ export async function answerSampleQuestion(
       { id: `sample-${question.id}`, revision: 1 },
       question,
       answer.code,
+      source,
     )
     grade = { correct: passed, feedback: { kind: 'code', tests: testReports(question, outcomes) } }
   } else {

@@ -94,7 +94,8 @@ export async function publishStudy(
       .executeTakeFirst()
     if (hasCode) {
       if (!verifier) throw new Error('publishing a study with code questions needs a verifier')
-      const found = await referenceFailures(db, verifier, studyId)
+      if (!actor) throw ContentError.signInRequired()
+      const found = await referenceFailures(db, verifier, studyId, actor.userId)
       if (found.failures.length > 0) throw referenceRefusal(found.failures)
       checked = found.checked
     }

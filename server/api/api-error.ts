@@ -3,18 +3,29 @@ import { ContentError } from '#features/content-error.ts'
 
 export type FieldErrors = Record<string, string[]>
 
-/** The one error type of the /api boundary, sent as `{ error: { code, message, fields? } }`. */
+/**
+ * The one error type of the /api boundary, sent as
+ * `{ error: { code, message, fields?, retryAfterSeconds? } }` (the last also as Retry-After).
+ */
 export class ApiError extends Error {
   override name = 'ApiError'
   readonly status: number
   readonly code: string
   readonly fields: FieldErrors | undefined
+  readonly retryAfterSeconds: number | undefined
 
-  constructor(status: number, code: string, message: string, fields?: FieldErrors) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    fields?: FieldErrors,
+    retryAfterSeconds?: number,
+  ) {
     super(message)
     this.status = status
     this.code = code
     this.fields = fields
+    this.retryAfterSeconds = retryAfterSeconds
   }
 
   static validation(error: z.ZodError): ApiError {
@@ -31,7 +42,13 @@ export class ApiError extends Error {
     if (error instanceof ApiError) return error
     if (error instanceof z.ZodError) return ApiError.validation(error)
     if (error instanceof ContentError) {
-      return new ApiError(error.httpStatus, error.code, error.message, error.fields)
+      return new ApiError(
+        error.httpStatus,
+        error.code,
+        error.message,
+        error.fields,
+        error.retryAfterSeconds,
+      )
     }
     return undefined
   }
@@ -46,6 +63,7 @@ export class ApiError extends Error {
         code: this.code,
         message: this.message,
         ...(this.fields && { fields: this.fields }),
+        ...(this.retryAfterSeconds !== undefined && { retryAfterSeconds: this.retryAfterSeconds }),
       },
     }
   }

@@ -58,7 +58,12 @@ export async function apiPlugin(
   api.addHook('onSend', keepSignedInAnswersPrivate)
   api.setErrorHandler((error: FastifyError, request, reply) => {
     const known = ApiError.from(error)
-    if (known) return reply.code(known.status).send(known.toJSON())
+    if (known) {
+      if (known.retryAfterSeconds !== undefined) {
+        reply.header('retry-after', String(known.retryAfterSeconds))
+      }
+      return reply.code(known.status).send(known.toJSON())
+    }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       const tooLarge = new ApiError(413, 'PAYLOAD_TOO_LARGE', '送信する内容が大きすぎます')
       return reply.code(413).send(tooLarge.toJSON())

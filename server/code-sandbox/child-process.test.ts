@@ -5,6 +5,10 @@ import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
 import { createWorkerPool } from '#server/code-sandbox/pool.ts'
 import { ENGINES, MEMORY_LIMIT_BYTES } from '#server/code-sandbox/sandbox.ts'
+import {
+  DEFAULT_QUEUED_PER_LEARNER,
+  DEFAULT_RUN_SECONDS_PER_LEARNER_PER_MINUTE,
+} from '#server/code-sandbox/settings.ts'
 
 const probe = new URL('./fixtures/probe-child.ts', import.meta.url)
 
@@ -33,6 +37,8 @@ it.each(['javascript', 'python'] as const)(
       size: 1,
       maxQueued: 1,
       maxWaitMs: 60_000,
+      runMsPerLearnerPerMinute: DEFAULT_RUN_SECONDS_PER_LEARNER_PER_MINUTE * 1_000,
+      queuedPerLearner: DEFAULT_QUEUED_PER_LEARNER,
       graceMs: 1_000,
       memoryLimitBytes: MEMORY_LIMIT_BYTES,
     })

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { CodeRunRequest, CodeRunResult } from '#features/exercises/code-run.ts'
+import { createFairQueue } from '#server/code-sandbox/fair-queue.ts'
 import type { RunMessage, WorkerMessage, WorkerStart } from '#server/code-sandbox/protocol.ts'
 
 export type PoolOptions = {
@@ -12,8 +13,12 @@ export type PoolOptions = {
   workerUrl: URL
   /** Child processes running learners' code at once; started on the first runs, never before. */
   size: number
-  /** Runs waiting for a child at most; one more is answered 'unavailable' at once. */
+  /** Runs waiting for a child at most, every learner together (fair-queue.ts). */
   maxQueued: number
+  /** Run time one learner may use in a sliding minute before being over share. */
+  runMsPerLearnerPerMinute: number
+  /** Runs one learner may have waiting before being over share. */
+  queuedPerLearner: number
   /** Longest a run waits for a child (loading the engine included) before 'unavailable'. */
   maxWaitMs: number
   /**
@@ -53,6 +58,9 @@ export type PoolStats = {
   runs: number
 }
 
+/** Whose run it is: a signed-in user's id, a guest's client address; none for the server's own. */
+export type RunOptions = { learner?: string | undefined }
+
 /**
  * The runs of one submission (its tests): they share one child, which no other submission
  * ever gets (pool.session()).
@@ -62,6 +70,9 @@ export type Session = { slot?: Slot; ended: boolean }
 type Job = {
   id: number
   request: CodeRunRequest
+  learner: string | undefined
+  /** Counts the run's time against its learner once it ends (set when it starts). */
+  done?: () => void
   resolve: (result: CodeRunResult) => void
   session?: Session
   waitTimer?: NodeJS.Timeout
@@ -96,16 +107,31 @@ const unavailable = (reason: string): CodeRunResult => ({
   durationMs: 0,
 })
 
+const overShare = (retryAfterMs: number): CodeRunResult => ({
+  outcome: 'unavailable',
+  reason: 'this learner is over their share of the runner',
+  retryAfterMs,
+  stdout: '',
+  stderr: '',
+  durationMs: 0,
+})
+
 /**
  * A few child processes running one language's engine, one run each at a time, and a bounded
- * queue in front of them (decision 033). Every run answers: a result, or 'unavailable' when the
- * queue is full, the wait too long or the pool closed; a child that does not stop at a run's
- * limit, or dies, is killed and replaced. With a child per submission, every child is killed
+ * queue in front of them (decision 033) that serves learners in turn (fair-queue.ts, decision
+ * 045). Every run answers: a result, or 'unavailable' when the wait is too long or the pool
+ * closed, with `retryAfterMs` when its learner is over their share; a child that does not stop
+ * at a run's limit, or dies, is killed and replaced. With a child per submission, every child is killed
  * once its submission is done and a fresh one started in its place.
  */
 export function createWorkerPool(options: PoolOptions) {
   const slots: Slot[] = []
-  const queue: Job[] = []
+  const queue = createFairQueue<Job>({
+    runMsPerWindow: options.runMsPerLearnerPerMinute,
+    queuedPerLearner: options.queuedPerLearner,
+    maxQueued: options.maxQueued,
+    parallelism: options.size,
+  })
   let nextId = 0
   let replaced = 0
   let runs = 0
@@ -118,6 +144,7 @@ export function createWorkerPool(options: PoolOptions) {
   const answer = (job: Job, result: CodeRunResult) => {
     clearTimeout(job.waitTimer)
     for (const timer of job.timers) clearTimeout(timer)
+    job.done?.()
     job.resolve(result)
   }
 
@@ -260,8 +287,7 @@ export function createWorkerPool(options: PoolOptions) {
     remove(slot)
     // No child can start: everything waiting is told so, rather than retrying forever.
     if (slots.length === 0) {
-      for (const job of queue.splice(0))
-        answer(job, unavailable(`engine failed to load: ${reason}`))
+      for (const job of queue.drain()) answer(job, unavailable(`engine failed to load: ${reason}`))
     }
   }
 
@@ -320,54 +346,94 @@ export function createWorkerPool(options: PoolOptions) {
   const idle = (slot: Slot) =>
     slot.ready && !slot.job && !slot.session && !(options.childPerSubmission && slot.used)
 
+  let pumping = false
+  /**
+   * Hands out idle children once the current turn of the event loop is over, so that every run
+   * that arrives in the same turn is waiting too and takes its turn (fair-queue.ts).
+   */
   const pump = () => {
-    while (queue.length > 0) {
+    if (pumping) return
+    pumping = true
+    setImmediate(() => {
+      pumping = false
+      pumpNow()
+    })
+  }
+
+  const pumpNow = () => {
+    for (const { item, retryAfterMs } of queue.overShareWaiting()) {
+      answer(item, overShare(retryAfterMs))
+    }
+    while (queue.size > 0) {
       const free = slots.filter(reserved).length < options.size && slots.find(idle)
       if (free) {
-        dispatch(free, queue.shift() as Job)
+        const { item, done } = queue.next() as NonNullable<ReturnType<typeof queue.next>>
+        item.done = done
+        dispatch(free, item)
         continue
       }
       const starting = slots.filter((slot) => !slot.ready).length
-      if (slots.length < capacity && starting < queue.length) spawn()
+      if (slots.length < capacity && starting < queue.size) spawn()
       else return
     }
   }
 
-  const run = (request: CodeRunRequest, session?: Session): Promise<CodeRunResult> => {
+  const run = (
+    request: CodeRunRequest,
+    { learner }: RunOptions,
+    session?: Session,
+  ): Promise<CodeRunResult> => {
     if (closed) return Promise.resolve(unavailable('the code sandbox is closed'))
     const own = session?.slot
     if (own && slots.includes(own) && own.ready && !own.job) {
-      // The submission's next test: on its own child, without queueing again.
+      // The submission's next test: on its own child, without queueing again, its time
+      // counted against its learner all the same.
       return new Promise((resolve) => {
-        dispatch(own, { id: nextId++, request, resolve, session, timers: [] })
+        const job: Job = { id: nextId++, request, learner, resolve, session, timers: [] }
+        job.done = queue.started(learner)
+        dispatch(own, job)
       })
     }
-    if (queue.length >= options.maxQueued) {
-      return Promise.resolve(unavailable('too many runs are waiting; try again shortly'))
-    }
     return new Promise((resolve) => {
-      const job: Job = { id: nextId++, request, resolve, session, timers: [] }
+      const job: Job = { id: nextId++, request, learner, resolve, session, timers: [] }
+      const admission = queue.push(learner, job, request.timeLimitMs)
+      if (!admission.accepted) {
+        // Over share; or everything is full and nobody is further over their share than this
+        // learner: the pool itself is overloaded.
+        resolve(
+          admission.reason === 'over-share'
+            ? overShare(admission.retryAfterMs)
+            : unavailable('too many runs are waiting; try again shortly'),
+        )
+        return
+      }
+      if (admission.evicted) {
+        answer(admission.evicted.item, overShare(admission.evicted.retryAfterMs))
+      }
       job.waitTimer = setTimeout(() => {
-        const index = queue.indexOf(job)
-        if (index < 0) return
-        queue.splice(index, 1)
-        answer(job, unavailable(`no worker was free within ${options.maxWaitMs} ms`))
+        if (!queue.remove(job)) return
+        const over = queue.overShare(learner)
+        answer(
+          job,
+          over
+            ? overShare(over.retryAfterMs)
+            : unavailable(`no worker was free within ${options.maxWaitMs} ms`),
+        )
       }, options.maxWaitMs)
-      queue.push(job)
       pump()
     })
   }
 
   return {
-    run: (request: CodeRunRequest) => run(request),
+    run: (request: CodeRunRequest, runOptions: RunOptions = {}) => run(request, runOptions),
     /**
      * The runs of one submission (its tests), on one child of their own; `end()` once they
      * are done, and that child serves no one else.
      */
-    session() {
+    session(runOptions: RunOptions = {}) {
       const session: Session = { ended: false }
       return {
-        run: (request: CodeRunRequest) => run(request, session),
+        run: (request: CodeRunRequest) => run(request, runOptions, session),
         end() {
           session.ended = true
           const slot = session.slot
@@ -386,7 +452,7 @@ export function createWorkerPool(options: PoolOptions) {
       return {
         workers: slots.length,
         busy: slots.filter((slot) => slot.job).length,
-        queued: queue.length,
+        queued: queue.size,
         memoryBytes: slots.reduce((sum, slot) => sum + slot.memoryBytes, 0),
         replaced,
         runs,
@@ -394,7 +460,7 @@ export function createWorkerPool(options: PoolOptions) {
     },
     async close() {
       closed = true
-      for (const job of queue.splice(0)) answer(job, unavailable('the code sandbox is closed'))
+      for (const job of queue.drain()) answer(job, unavailable('the code sandbox is closed'))
       const stopping = slots.splice(0)
       for (const slot of stopping) {
         if (slot.job) answer(slot.job, unavailable('the code sandbox is closed'))

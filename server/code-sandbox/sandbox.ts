@@ -4,13 +4,23 @@ import { fileURLToPath } from 'node:url'
 import {
   allPassed,
   type CodeLanguage,
-  type CodeRunner,
+  type CodeRunRequest,
   type CodeTest,
   runTests,
   type TestOutcome,
 } from '#features/exercises/code-run.ts'
-import { createWorkerPool, type PoolOptions, type PoolStats } from '#server/code-sandbox/pool.ts'
-import { type CodeSandboxSettings, defaultSandboxSettings } from '#server/code-sandbox/settings.ts'
+import {
+  createWorkerPool,
+  type PoolOptions,
+  type PoolStats,
+  type RunOptions,
+} from '#server/code-sandbox/pool.ts'
+import {
+  type CodeSandboxSettings,
+  DEFAULT_QUEUED_PER_LEARNER,
+  DEFAULT_RUN_SECONDS_PER_LEARNER_PER_MINUTE,
+  defaultSandboxSettings,
+} from '#server/code-sandbox/settings.ts'
 
 /** A program's heap for one run, in either engine. */
 export const MEMORY_LIMIT_BYTES = 128 * 1024 * 1024
@@ -76,6 +86,9 @@ export const ENGINES = {
 
 export type Verdict = { outcomes: TestOutcome[]; passed: boolean; cached: boolean }
 
+const overShare = ({ run }: TestOutcome) =>
+  run.outcome === 'unavailable' && run.retryAfterMs !== undefined
+
 export type CodeSandboxStats = Record<CodeLanguage, PoolStats> & {
   cache: { entries: number; bytes: number; hits: number; misses: number }
 }
@@ -90,6 +103,10 @@ export function createCodeSandbox(settings: CodeSandboxSettings = defaultSandbox
   const common = {
     maxQueued: settings.maxQueued,
     maxWaitMs: settings.maxWaitMs,
+    runMsPerLearnerPerMinute:
+      (settings.runSecondsPerLearnerPerMinute ?? DEFAULT_RUN_SECONDS_PER_LEARNER_PER_MINUTE) *
+      1_000,
+    queuedPerLearner: settings.queuedPerLearner ?? DEFAULT_QUEUED_PER_LEARNER,
     graceMs: GRACE_MS,
     memoryLimitBytes: MEMORY_LIMIT_BYTES,
   }
@@ -101,10 +118,15 @@ export function createCodeSandbox(settings: CodeSandboxSettings = defaultSandbox
     }),
     python: createWorkerPool({ ...common, ...ENGINES.python, size: settings.pythonWorkers }),
   }
-  const run: CodeRunner = (request) => pools[request.language].run(request)
+  /** A CodeRunner; `learner` takes its turn and counts the run against their share. */
+  const run = (request: CodeRunRequest, options: RunOptions = {}) =>
+    pools[request.language].run(request, options)
 
   const verdicts = new Map<string, { outcomes: TestOutcome[]; bytes: number }>()
-  const underWay = new Map<string, Promise<TestOutcome[]>>()
+  const underWay = new Map<
+    string,
+    { learner: string | undefined; judging: Promise<TestOutcome[]> }
+  >()
   const cache = { bytes: 0, hits: 0, misses: 0 }
   const remember = (key: string, outcomes: TestOutcome[]) => {
     const bytes = outcomes.reduce(
@@ -127,12 +149,13 @@ export function createCodeSandbox(settings: CodeSandboxSettings = defaultSandbox
      * Judges `code` against `tests` (all of them, hidden ones included). `questionKey` names the
      * question's revision (its id and revision): a verdict is reused only for the same tests,
      * time limit and code. Verdicts that depend on the moment (a timeout, an unavailable
-     * runner) are not kept.
+     * runner) are not kept. The runs count against `learner`'s share (pool.ts).
      */
     async verify(
       questionKey: string,
       request: { language: CodeLanguage; code: string; timeLimitMs: number },
       tests: readonly CodeTest[],
+      options: RunOptions = {},
     ): Promise<Verdict> {
       const codeHash = createHash('sha256').update(request.code).digest('hex')
       const key = `${questionKey}\n${request.language}\n${codeHash}`
@@ -143,19 +166,26 @@ export function createCodeSandbox(settings: CodeSandboxSettings = defaultSandbox
         verdicts.set(key, known)
         return { outcomes: known.outcomes, passed: allPassed(known.outcomes, tests), cached: true }
       }
-      let judging = underWay.get(key)
-      if (!judging) {
+      const judge = () => {
         cache.misses++
-        // One time limit per looping submission, not one per test (code-run.ts).
-        // All its tests on one child, which no other submission gets (pool.ts).
-        const session = pools[request.language].session()
-        judging = runTests(session.run, request, tests, { stopAfterTimeout: true }).finally(() => {
+        // One time limit per looping submission, not one per test (code-run.ts). All its tests
+        // on one child, which no other submission gets (pool.ts).
+        const session = pools[request.language].session(options)
+        const judging = runTests(session.run, request, tests, {
+          stopAfterTimeout: true,
+        }).finally(() => {
           session.end()
-          underWay.delete(key)
+          if (underWay.get(key)?.judging === judging) underWay.delete(key)
         })
-        underWay.set(key, judging)
+        underWay.set(key, { learner: options.learner, judging })
+        return judging
       }
-      const outcomes = await judging
+      const shared = underWay.get(key)
+      let outcomes = await (shared?.judging ?? judge())
+      // Another learner's run of the same code, refused as over their share, is not ours.
+      if (shared && shared.learner !== options.learner && outcomes.some(overShare)) {
+        outcomes = await judge()
+      }
       const momentary = outcomes.some(
         ({ run }) => run.outcome === 'timeout' || run.outcome === 'unavailable',
       )

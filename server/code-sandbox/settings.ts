@@ -1,23 +1,36 @@
-import { availableParallelism } from 'node:os'
+import { availableParallelism, totalmem } from 'node:os'
 
 export type CodeSandboxSettings = {
   /** QuickJS child processes (CODE_SANDBOX_JS_WORKERS). */
   javascriptWorkers: number
   /** Pyodide child processes running at once (CODE_SANDBOX_PYTHON_WORKERS), one more starting. */
   pythonWorkers: number
-  /** Runs waiting per language before the next is answered 'unavailable' (CODE_SANDBOX_QUEUE). */
+  /** Runs waiting per language, all learners together (CODE_SANDBOX_QUEUE). */
   maxQueued: number
   /** Longest a run waits for a worker, a cold Pyodide start included (CODE_SANDBOX_WAIT_MS). */
   maxWaitMs: number
+  /** Run time per learner in a sliding minute (CODE_SANDBOX_RUN_SECONDS_PER_LEARNER_PER_MINUTE). */
+  runSecondsPerLearnerPerMinute?: number
+  /** Runs one learner may have waiting per language (CODE_SANDBOX_QUEUED_PER_LEARNER). */
+  queuedPerLearner?: number
 }
 
-/** One worker per language up to 7 cores (a 2-core machine shares them with the site), then one per 4. */
-export function sandboxWorkers(cores = availableParallelism()): number {
-  return Math.max(1, Math.floor(cores / 4))
+/** What one worker may hold at most: its engine and a run's heap (decision 045). */
+const WORKER_FOOTPRINT_BYTES = 200 * 1024 * 1024
+
+/**
+ * Workers per language: one per core but one (left to the site), and no more than a quarter of
+ * the machine's memory holds at their fullest; at least one.
+ */
+export function sandboxWorkers(cores = availableParallelism(), memoryBytes = totalmem()): number {
+  const byMemory = Math.floor(memoryBytes / 4 / WORKER_FOOTPRINT_BYTES)
+  return Math.max(1, Math.min(cores - 1, byMemory))
 }
 
 export const DEFAULT_SANDBOX_QUEUE = 32
 export const DEFAULT_SANDBOX_WAIT_MS = 20_000
+export const DEFAULT_RUN_SECONDS_PER_LEARNER_PER_MINUTE = 10
+export const DEFAULT_QUEUED_PER_LEARNER = 4
 
 export function defaultSandboxSettings(): CodeSandboxSettings {
   const workers = sandboxWorkers()
@@ -26,5 +39,7 @@ export function defaultSandboxSettings(): CodeSandboxSettings {
     pythonWorkers: workers,
     maxQueued: DEFAULT_SANDBOX_QUEUE,
     maxWaitMs: DEFAULT_SANDBOX_WAIT_MS,
+    runSecondsPerLearnerPerMinute: DEFAULT_RUN_SECONDS_PER_LEARNER_PER_MINUTE,
+    queuedPerLearner: DEFAULT_QUEUED_PER_LEARNER,
   }
 }

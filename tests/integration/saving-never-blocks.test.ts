@@ -91,7 +91,7 @@ async function savedWhilePinging<T>(save: () => Promise<T>, delays: number[]): P
   return saving
 }
 
-type Answer = Awaited<ReturnType<typeof callApi>>
+type Answer = Pick<Awaited<ReturnType<typeof callApi>>, 'status' | 'body'>
 
 type Kind = {
   size: number

@@ -40,7 +40,11 @@ export async function callApi(
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   const text = await response.text()
-  return { status: response.status, body: text ? JSON.parse(text) : undefined }
+  return {
+    status: response.status,
+    body: text ? JSON.parse(text) : undefined,
+    headers: response.headers,
+  }
 }
 
 /** Fetches a page of a test server without following redirects. */
