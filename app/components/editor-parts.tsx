@@ -4,6 +4,7 @@ import { ApiRequestError } from '#app/lib/api/client.ts'
 import type { DraftApi, EditedItem } from '#app/lib/api/drafts.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
 import { fieldLimits } from '#app/lib/field-limits.ts'
+import { type LocalCopyKind, useLocalCopy } from '#app/lib/local-copy.ts'
 import { useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
 import { contentPath, kindOfPath } from '#features/content-kinds.ts'
@@ -12,6 +13,7 @@ import { ConflictBanner, type TypedField } from './conflict-banner.tsx'
 import { Field, inputClass, tagsFromText } from './courses/course-editor.tsx'
 import { messageOf } from './courses/lesson-editor.tsx'
 import { SaveStatus } from './courses/save-status.tsx'
+import { LocalCopyNotice } from './local-copy-notice.tsx'
 
 /**
  * The shell every single-page editor (studies, labs, lab stories) shares: the fields autosave
@@ -51,6 +53,8 @@ export function useDraftEditor<
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({})
   const [problem, setProblem] = useState<string | undefined>()
   const [conflict, setConflict] = useState(false)
+  // Why publishing did not go ahead, shown in the publish panel.
+  const [publishProblem, setPublishProblem] = useState<string | undefined>()
   const revision = useRef(options.initial?.revision ?? 0)
   // Set the moment the first save has created the draft: a save queued behind that one must
   // update it, not create another, even before React has re-rendered with the draft.
@@ -67,6 +71,7 @@ export function useDraftEditor<
       if (!draftId.current) {
         const created = await api.create(payloadOf(value))
         draftId.current = created.id
+        localCopy.created(created.id)
         revision.current = created.revision
         setDraft(await api.draft(created.id))
         // The draft exists now: continue editing it at its own address.
@@ -78,6 +83,7 @@ export function useDraftEditor<
         })
         revision.current = saved.revision
       }
+      localCopy.saved(value)
       setFieldErrors({})
       setProblem(undefined)
     } catch (error) {
@@ -89,6 +95,12 @@ export function useDraftEditor<
 
   // The newest fields, for changes that arrive after a render (an upload finishing).
   const latest = useRef(fields)
+  const localCopy = useLocalCopy<F>({
+    kind: kindOfPath(collection) as LocalCopyKind,
+    id: options.initial?.id,
+    server: options.fields,
+    restore: (value) => update(value),
+  })
 
   /** Changes some fields; a function gets the newest fields (for callbacks that outlive a render). */
   function update(changed: Partial<F> | ((current: F) => Partial<F>)) {
@@ -98,13 +110,21 @@ export function useDraftEditor<
     }
     latest.current = next
     setFields(next)
+    localCopy.remember(next)
     if (draft || next.title.trim() !== '') autosave.change(next)
   }
 
-  /** Publish or unpublish, after the last change is saved; then show the item as it is now. */
+  /**
+   * Publish or unpublish once what is on screen is saved; a save the server refused stops it,
+   * since publishing then would publish an older version. Then show the item as it is now.
+   */
   async function setPublished(publish: boolean) {
     if (!draft) return
-    await autosave.flush()
+    setPublishProblem(undefined)
+    if (!(await autosave.settle())) {
+      setPublishProblem(NOT_PUBLISHED_UNSAVED)
+      return
+    }
     try {
       await (publish ? api.publish : api.unpublish)(draft.id, revision.current)
       const fresh = await api.draft(draft.id)
@@ -145,6 +165,8 @@ export function useDraftEditor<
 
   return {
     draft,
+    localCopy,
+    publishProblem,
     itemPath,
     fields,
     typed,
@@ -157,6 +179,10 @@ export function useDraftEditor<
     remove,
   }
 }
+
+/** Why publishing stopped when the form could not be saved as it is on screen. */
+export const NOT_PUBLISHED_UNSAVED =
+  '保存できていない変更があるため、公開していません。赤字で示した項目を直すと、画面のとおりに公開できます。'
 
 /** Every editor's title and tags (as typed: separated by commas). */
 export type TitleAndTags = { title: string; tagsText: string }
@@ -182,6 +208,7 @@ export function DraftEditorShell<D extends EditedItem, F extends TitleAndTags>(p
   return (
     <div className="flex flex-col gap-6">
       {editor.conflict && <ConflictBanner what={what} typed={editor.typed} />}
+      <LocalCopyNotice copy={editor.localCopy} />
       <div className="flex justify-end">
         <SaveStatus state={editor.autosave.state} problem={editor.problem} />
       </div>
@@ -222,6 +249,11 @@ export function DraftEditorShell<D extends EditedItem, F extends TitleAndTags>(p
               ? `${what}は公開中です。`
               : `${what}は下書きです。あなただけが見られます。`}
           </p>
+          {editor.publishProblem && (
+            <p role="alert" data-publish-problem className="text-sm text-red-700 dark:text-red-400">
+              {editor.publishProblem} {editor.problem}
+            </p>
+          )}
           <div className="flex flex-wrap gap-3">
             {draft.status === 'draft' ? (
               <button

@@ -3,6 +3,8 @@ import {
   collectPageErrors,
   holdCreateRequest,
   markdownEditor,
+  saveState,
+  typeOfflineAndReload,
   waitForHydration,
 } from './browser.ts'
 import { PNG_1X1 } from './fixtures/images.ts'
@@ -84,6 +86,50 @@ describe('the study editor', () => {
     await expect.poll(() => guest.locator('.markdown-body h1').textContent()).toBe('map と filter')
     expect(await guest.locator('.markdown-body pre').textContent()).toContain('[1, 2, 3].map')
     expect(await guest.getByRole('link', { name: 'このスタディの演習' }).isVisible()).toBe(true)
+    expect(errors).toEqual([])
+  })
+
+  test('keeps text that never reached the server over a reload, and lets the author discard it', async () => {
+    const page = await signedInPage('yui_local_copy')
+    const errors = collectPageErrors(page)
+    page.on('dialog', (dialog) => void dialog.accept())
+    await page.goto('/yui_local_copy/studies/create')
+    await waitForHydration(page)
+    await page.getByLabel('タイトル', { exact: true }).fill('再帰のメモ')
+    await page.waitForURL(/\/yui_local_copy\/studies\/([0-9a-z]{16})\/edit$/)
+    const editUrl = page.url()
+    const savePath = `/api/studies/${editUrl.split('/').at(-2)}`
+    const summary = page.getByLabel('概要', { exact: true })
+    await expect.poll(() => saveState(page)).toBe('saved')
+
+    // The network drops: the summary typed now is only in the page, also during the reload.
+    const offline = await typeOfflineAndReload(page, {
+      savePath,
+      url: editUrl,
+      type: () => summary.fill('関数が自分を呼ぶしくみ'),
+    })
+    expect(await summary.inputValue()).toBe('関数が自分を呼ぶしくみ')
+
+    // Back online, the restored text is edited and saved like any: a reload finds it saved.
+    await offline.restore()
+    await summary.fill('関数が自分を呼ぶしくみ。')
+    await expect.poll(() => saveState(page)).toBe('saved')
+    await page.goto(editUrl)
+    await waitForHydration(page)
+    expect(await summary.inputValue()).toBe('関数が自分を呼ぶしくみ。')
+    expect(await page.locator('[data-local-copy-notice]').count()).toBe(0)
+
+    // A restored copy the author does not want goes back to the saved text.
+    const offlineAgain = await typeOfflineAndReload(page, {
+      savePath,
+      url: editUrl,
+      type: () => summary.fill('書きかけの失敗'),
+    })
+    expect(await summary.inputValue()).toBe('書きかけの失敗')
+    await offlineAgain.restore()
+    await page.getByRole('button', { name: '復元した変更を破棄' }).click()
+    expect(await summary.inputValue()).toBe('関数が自分を呼ぶしくみ。')
+    expect(await page.locator('[data-local-copy-notice]').count()).toBe(0)
     expect(errors).toEqual([])
   })
 })

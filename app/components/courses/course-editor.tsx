@@ -1,10 +1,13 @@
 import { type ReactNode, useCallback, useId, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { ConflictBanner } from '#app/components/conflict-banner.tsx'
+import { NOT_PUBLISHED_UNSAVED } from '#app/components/editor-parts.tsx'
+import { LocalCopyNotice } from '#app/components/local-copy-notice.tsx'
 import { ApiRequestError } from '#app/lib/api/client.ts'
 import type { CourseApi } from '#app/lib/api/courses.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
 import { fieldLimits } from '#app/lib/field-limits.ts'
+import { useLocalCopy } from '#app/lib/local-copy.ts'
 import { type Autosave, useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
 import { contentPath, editPath } from '#features/content-kinds.ts'
@@ -64,6 +67,7 @@ export function CourseEditor(props: {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({})
   const [problem, setProblem] = useState<string | undefined>()
   const [conflict, setConflict] = useState(false)
+  const [publishProblem, setPublishProblem] = useState<string | undefined>()
   const revision = useRef(props.initial?.revision ?? 0)
   // Set the moment the first save has created the draft: a save queued behind that one must
   // update it, not create another, even before React has re-rendered with the draft.
@@ -90,6 +94,7 @@ export function CourseEditor(props: {
         if (!draftId.current) {
           const created = await api.create(payloadOf(value))
           draftId.current = created.id
+          localCopy.created(created.id)
           revision.current = created.revision
           setDraft(await api.draft(created.id))
           // The draft exists now: continue editing it at its own address.
@@ -101,6 +106,7 @@ export function CourseEditor(props: {
           })
           revision.current = saved.revision
         }
+        localCopy.saved(value)
         setFieldErrors({})
         setProblem(undefined)
       } catch (error) {
@@ -150,10 +156,32 @@ export function CourseEditor(props: {
     else lessonAutosaves.current.delete(lessonId)
   }, [])
 
+  const localCopy = useLocalCopy<CourseFields>({
+    kind: 'course',
+    id: props.initial?.id,
+    server: fieldsOf(props.initial),
+    restore: (value) => update(value),
+  })
+
   function update(changed: Partial<CourseFields>) {
     const next = { ...fields, ...changed }
     setFields(next)
+    localCopy.remember(next)
     if (next.title.trim() !== '' || draft) autosave.change(next)
+  }
+
+  /** Publishes only once the course and every lesson are saved as they are on screen. */
+  async function publish() {
+    setPublishProblem(undefined)
+    const settled = await Promise.all([
+      autosave.settle(),
+      ...[...lessonAutosaves.current.values()].map((lesson) => lesson.settle()),
+    ])
+    if (settled.includes(false)) {
+      setPublishProblem(NOT_PUBLISHED_UNSAVED)
+      return
+    }
+    await change((id, revision) => api.publish(id, { revision }))
   }
 
   const errorOf = (field: string) => fieldErrors[field]?.join(' ')
@@ -164,6 +192,7 @@ export function CourseEditor(props: {
 
   return (
     <div className="flex flex-col gap-8">
+      <LocalCopyNotice copy={localCopy} />
       {conflict && (
         <ConflictBanner
           what="このコース"
@@ -290,6 +319,15 @@ export function CourseEditor(props: {
                 ? 'このコースは公開中です。'
                 : 'このコースは下書きです。あなただけが見られます。'}
             </p>
+            {publishProblem && (
+              <p
+                role="alert"
+                data-publish-problem
+                className="text-sm text-red-700 dark:text-red-400"
+              >
+                {publishProblem} {problem}
+              </p>
+            )}
             {publishErrors.length > 0 && (
               <ul
                 role="alert"
@@ -305,7 +343,7 @@ export function CourseEditor(props: {
               {draft.status === 'draft' ? (
                 <button
                   type="button"
-                  onClick={() => void change((id, revision) => api.publish(id, { revision }))}
+                  onClick={() => void publish()}
                   className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
                 >
                   公開する
