@@ -110,6 +110,8 @@ export type LocalCopyControl<T> = {
   discard(): void
   /** The author has seen the notice and keeps the restored text. */
   dismiss(): void
+  /** The form went back to the server's fields by the author's choice: no copy, no notice. */
+  clear(): void
 }
 
 /**
@@ -172,5 +174,10 @@ export function useLocalCopy<T extends object>(options: {
     restore.current(server.current)
   }, [])
   const dismiss = useCallback(() => setRestoredAt(undefined), [])
-  return { restoredAt, remember, saved, created, discard, dismiss }
+  const clear = useCallback(() => {
+    const store = browserStore()
+    if (store) removeLocalCopy(store, key.current)
+    setRestoredAt(undefined)
+  }, [])
+  return { restoredAt, remember, saved, created, discard, dismiss, clear }
 }

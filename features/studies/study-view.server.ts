@@ -3,10 +3,12 @@ import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { editableItem } from '#features/editable-item.server.ts'
 import { exerciseProgressOfStudies } from '#features/exercises/exercise-set.server.ts'
+import { withPendingRevision } from '#features/pending-revisions.server.ts'
 import { readableItem } from '#features/readable-item.server.ts'
 import type { StudyDraft, StudyView } from '#features/studies/study-views.ts'
 import { tagsOfItems } from '#features/tags/item-tags.server.ts'
 import { STUDY } from './editable-study.server.ts'
+import { studyFields } from './study-input.ts'
 
 export type { StudyDraft, StudyView }
 
@@ -63,7 +65,7 @@ export async function readStudyForEditor(
 ): Promise<StudyDraft> {
   const study = await editableItem(db, STUDY, actor, studyId)
   const tags = await tagsOfItems(db, 'study_tags', [study.id])
-  return {
+  return withPendingRevision(db, 'study', study.id, studyFields, {
     id: study.id,
     title: study.title,
     summary: study.summary,
@@ -71,5 +73,5 @@ export async function readStudyForEditor(
     tags: tags.get(study.id) ?? [],
     status: study.status,
     revision: study.revision,
-  }
+  })
 }

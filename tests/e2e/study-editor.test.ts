@@ -132,4 +132,51 @@ describe('the study editor', () => {
     expect(await page.locator('[data-local-copy-notice]').count()).toBe(0)
     expect(errors).toEqual([])
   })
+
+  test('edits a published study into a pending revision: readers see it only after 更新する', async () => {
+    const page = await signedInPage('yui_pending')
+    const errors = collectPageErrors(page)
+    await page.goto('/yui_pending/studies/create')
+    await waitForHydration(page)
+    await page.getByLabel('タイトル', { exact: true }).fill('ソートのまとめ')
+    await page.waitForURL(/\/yui_pending\/studies\/[0-9a-z]{16}\/edit$/)
+    const summary = page.getByLabel('概要', { exact: true })
+    await summary.fill('公開した概要')
+    await expect.poll(() => saveState(page)).toBe('saved')
+    await page.getByRole('button', { name: '公開する' }).click()
+    const status = page.locator('[data-publication-status]')
+    await expect.poll(() => status.getAttribute('data-publication-status')).toBe('published')
+    const studyPath = new URL(page.url()).pathname.replace(/\/edit$/, '')
+    const reader = await signedInPage('yui_pending_reader')
+    const readSummary = async () => {
+      await reader.goto(studyPath)
+      return reader.locator('main').textContent()
+    }
+
+    // Half-typed: saved for the author (it survives a reload), not public.
+    await summary.fill('書きかけの概要')
+    await expect.poll(() => saveState(page)).toBe('saved')
+    await page.getByRole('button', { name: '更新する' }).waitFor()
+    expect(await readSummary()).toContain('公開した概要')
+    expect(await readSummary()).not.toContain('書きかけの概要')
+    await page.reload()
+    await waitForHydration(page)
+    expect(await summary.inputValue()).toBe('書きかけの概要')
+
+    await page.getByRole('button', { name: '更新する' }).click()
+    await expect.poll(() => page.getByRole('button', { name: '更新する' }).count()).toBe(0)
+    expect(await readSummary()).toContain('書きかけの概要')
+
+    // 変更を破棄: the form goes back to what readers see.
+    await summary.fill('やめておく概要')
+    await expect.poll(() => saveState(page)).toBe('saved')
+    await page.getByRole('button', { name: '変更を破棄' }).click()
+    await expect.poll(() => summary.inputValue()).toBe('書きかけの概要')
+    expect(await page.getByRole('button', { name: '変更を破棄' }).count()).toBe(0)
+    await page.reload()
+    await waitForHydration(page)
+    expect(await summary.inputValue()).toBe('書きかけの概要')
+    expect(await readSummary()).not.toContain('やめておく概要')
+    expect(errors).toEqual([])
+  })
 })
