@@ -4,11 +4,16 @@ import type { DB, PendingKind } from '#db/schema.ts'
 import type { Actor } from './actor.ts'
 import { ContentError, parseInput } from './content-error.ts'
 import { basedOnRevision } from './courses/course-input.ts'
-import { type EditableKind, editableItem, editItem } from './editable-item.server.ts'
+import {
+  type EditableKind,
+  editableItem,
+  editItem,
+  type PublishableTable,
+} from './editable-item.server.ts'
 import type { ImageStorage } from './images/uploaded-image.server.ts'
 
-/** The kinds written by single-page editors, whose edits of a published item wait here. */
-type AuthoredTable = 'studies' | 'labs' | 'lab_stories'
+/** The kinds whose edits of a published item wait here. */
+type AuthoredTable = PublishableTable
 
 /**
  * How one kind's editor form is validated and written: the same for an autosave of a draft and
@@ -25,13 +30,39 @@ export type PendingSpec<T extends AuthoredTable, F extends { revision: number }>
   write(trx: Kysely<DB>, id: string, fields: F, now: number): Promise<void>
 }
 
-async function pendingRow(db: Kysely<DB>, kind: PendingKind, id: string) {
+export async function pendingRow(db: Kysely<DB>, kind: PendingKind, id: string) {
   return db
     .selectFrom('pending_revisions')
     .selectAll()
     .where('subject_kind', '=', kind)
     .where('subject_id', '=', id)
     .executeTakeFirst()
+}
+
+/** Keeps a published item's (or lesson's) edited fields as its pending revision. */
+export async function holdPendingRevision(
+  trx: Kysely<DB>,
+  kind: PendingKind,
+  id: string,
+  ownerId: string,
+  form: object,
+  now: number,
+): Promise<void> {
+  const fields = JSON.stringify(form)
+  await trx
+    .insertInto('pending_revisions')
+    .values({
+      subject_kind: kind,
+      subject_id: id,
+      owner_id: ownerId,
+      fields,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(['subject_kind', 'subject_id']).doUpdateSet({ fields, updated_at: now }),
+    )
+    .execute()
 }
 
 /** Drops an item's pending revision (after it was published, discarded, or the item deleted). */
@@ -68,22 +99,7 @@ export async function saveEditorFields<T extends AuthoredTable, F extends { revi
     const row = current as Selectable<DB['studies']>
     if (row.status === 'published') {
       const { revision: _, ...form } = input as Record<string, unknown>
-      await trx
-        .insertInto('pending_revisions')
-        .values({
-          subject_kind: spec.subjectKind,
-          subject_id: id,
-          owner_id: row.owner_id,
-          fields: JSON.stringify(form),
-          created_at: now,
-          updated_at: now,
-        })
-        .onConflict((conflict) =>
-          conflict
-            .columns(['subject_kind', 'subject_id'])
-            .doUpdateSet({ fields: JSON.stringify(form), updated_at: now }),
-        )
-        .execute()
+      await holdPendingRevision(trx, spec.subjectKind, id, row.owner_id, form, now)
       return {}
     }
     await spec.write(trx, id, fields, now)

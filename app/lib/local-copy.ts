@@ -97,6 +97,12 @@ function browserStore(): CopyStore | undefined {
   }
 }
 
+/** Drops an item's copy in this browser (its edits were discarded on purpose). */
+export function forgetLocalCopy(kind: LocalCopyKind, id: string): void {
+  const store = browserStore()
+  if (store) removeLocalCopy(store, localCopyKey(kind, id))
+}
+
 export type LocalCopyControl<T> = {
   /** When the restored copy was typed, while it is shown; undefined when nothing was restored. */
   restoredAt: number | undefined

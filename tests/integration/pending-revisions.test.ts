@@ -158,4 +158,82 @@ describe('pending revisions of published items', () => {
       '編集中の本文',
     )
   })
+
+  it("holds a published course's fields and lessons until 更新する, and drops them with 変更を破棄", async () => {
+    const author = await newSignedInUser(server, 'pcourse')
+    const reader = await newSignedInUser(server, 'pcreader')
+    const created = await call('POST', '/courses', author, {
+      title: 'HTML 入門',
+      summary: '公開版の概要',
+    })
+    const courseId = created.body.id as string
+    const section = await call('POST', `/courses/${courseId}/sections`, author, {
+      title: '第 1 章',
+      revision: created.body.revision,
+    })
+    const lesson = await call('POST', `/courses/${courseId}/lessons`, author, {
+      sectionId: section.body.sectionId,
+      title: 'タグ',
+      revision: section.body.revision,
+    })
+    const lessonId = lesson.body.lessonId as string
+    const lessonPath = `/courses/${courseId}/lessons/${lessonId}`
+    const firstBody = await call('PUT', lessonPath, author, {
+      title: 'タグ',
+      body: '公開版の本文',
+      access: 'free',
+      revision: 1,
+    })
+    const published = await call('POST', `/courses/${courseId}/publish`, author, {
+      revision: lesson.body.revision,
+    })
+    expect(published.status).toBe(200)
+
+    const edited = await call('PUT', `/courses/${courseId}`, author, {
+      title: 'HTML 入門',
+      summary: '編集中の概要',
+      revision: published.body.revision,
+    })
+    expect(edited.status).toBe(200)
+    const lessonEdited = await call('PUT', lessonPath, author, {
+      title: 'タグ',
+      body: '編集中の本文',
+      access: 'free',
+      revision: firstBody.body.revision,
+    })
+    expect(lessonEdited.status).toBe(200)
+    const readCourse = () => call('GET', `/users/${author.username}/courses/${courseId}`, reader)
+    const readLesson = () =>
+      call('GET', `/users/${author.username}/courses/${courseId}/lessons/${lessonId}`, reader)
+    expect((await readCourse()).body.summary).toBe('公開版の概要')
+    expect(JSON.stringify((await readLesson()).body)).toContain('公開版の本文')
+    const draft = await call('GET', `/courses/${courseId}/draft`, author)
+    expect(draft.body.summary).toBe('編集中の概要')
+    expect(draft.body.sections[0].lessons[0].body).toBe('編集中の本文')
+    expect(typeof draft.body.pendingSince).toBe('number')
+
+    const updated = await call('POST', `/courses/${courseId}/pending/publish`, author, {
+      revision: edited.body.revision,
+    })
+    expect(updated.status).toBe(200)
+    expect((await readCourse()).body.summary).toBe('編集中の概要')
+    expect(JSON.stringify((await readLesson()).body)).toContain('編集中の本文')
+
+    // Another edit, discarded: learners and the editor are back at the published text.
+    const again = await call('PUT', lessonPath, author, {
+      title: 'タグ',
+      body: 'やめる本文',
+      access: 'free',
+      revision: lessonEdited.body.revision,
+    })
+    expect(again.status).toBe(200)
+    const discarded = await call('POST', `/courses/${courseId}/pending/discard`, author, {
+      revision: updated.body.revision,
+    })
+    expect(discarded.status).toBe(200)
+    const after = await call('GET', `/courses/${courseId}/draft`, author)
+    expect(after.body.sections[0].lessons[0].body).toBe('編集中の本文')
+    expect(after.body.pendingSince).toBeNull()
+    expect(JSON.stringify((await readLesson()).body)).not.toContain('やめる本文')
+  })
 })

@@ -1,4 +1,4 @@
-import { type ReactNode, useCallback, useId, useRef, useState } from 'react'
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { ConflictBanner } from '#app/components/conflict-banner.tsx'
 import { NOT_PUBLISHED_UNSAVED } from '#app/components/editor-parts.tsx'
@@ -7,7 +7,7 @@ import { ApiRequestError } from '#app/lib/api/client.ts'
 import type { CourseApi } from '#app/lib/api/courses.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
 import { fieldLimits } from '#app/lib/field-limits.ts'
-import { useLocalCopy } from '#app/lib/local-copy.ts'
+import { forgetLocalCopy, useLocalCopy } from '#app/lib/local-copy.ts'
 import { type Autosave, useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
 import { contentPath, editPath } from '#features/content-kinds.ts'
@@ -68,6 +68,13 @@ export function CourseEditor(props: {
   const [problem, setProblem] = useState<string | undefined>()
   const [conflict, setConflict] = useState(false)
   const [publishProblem, setPublishProblem] = useState<string | undefined>()
+  // A published course's saves (and its lessons') wait as pending revisions until 「更新する」.
+  const [pending, setPending] = useState(props.initial?.pendingSince != null)
+  const published = useRef(props.initial?.status === 'published')
+  published.current = draft?.status === 'published'
+  useEffect(() => setPending(draft?.pendingSince != null), [draft])
+  // Remounts the lessons' editors when their pending text was discarded.
+  const [generation, setGeneration] = useState(0)
   const revision = useRef(props.initial?.revision ?? 0)
   // Set the moment the first save has created the draft: a save queued behind that one must
   // update it, not create another, even before React has re-rendered with the draft.
@@ -105,6 +112,7 @@ export function CourseEditor(props: {
             revision: revision.current,
           })
           revision.current = saved.revision
+          if (published.current) setPending(true)
         }
         localCopy.saved(value)
         setFieldErrors({})
@@ -132,10 +140,12 @@ export function CourseEditor(props: {
 
   /** A change of the course as a whole or of its structure; then the editor shows the result. */
   const change = useCallback(
-    async (write: (courseId: string, revision: number) => Promise<unknown>) => {
+    async (
+      write: (courseId: string, revision: number) => Promise<unknown>,
+    ): Promise<CourseDraft | undefined> => {
       if (!draft) return
       await flushAll()
-      await serial(async () => {
+      return serial(async () => {
         try {
           await write(draft.id, revision.current)
           const fresh = await api.draft(draft.id)
@@ -143,8 +153,10 @@ export function CourseEditor(props: {
           setDraft(fresh)
           setFieldErrors({})
           setProblem(undefined)
+          return fresh
         } catch (error) {
           report(error)
+          return undefined
         }
       })
     },
@@ -170,8 +182,11 @@ export function CourseEditor(props: {
     if (next.title.trim() !== '' || draft) autosave.change(next)
   }
 
-  /** Publishes only once the course and every lesson are saved as they are on screen. */
-  async function publish() {
+  /**
+   * Publishes (or, for a published course, 「更新する」) only once the course and every lesson
+   * are saved as they are on screen.
+   */
+  async function publish(write: (courseId: string, revision: number) => Promise<unknown>) {
     setPublishProblem(undefined)
     const settled = await Promise.all([
       autosave.settle(),
@@ -181,7 +196,21 @@ export function CourseEditor(props: {
       setPublishProblem(NOT_PUBLISHED_UNSAVED)
       return
     }
-    await change((id, revision) => api.publish(id, { revision }))
+    await change(write)
+  }
+
+  /** 「変更を破棄」: the course and its lessons go back to what learners read. */
+  async function discardRevision() {
+    setPublishProblem(undefined)
+    const fresh = await change((id, revision) => api.discardRevision(id, { revision }))
+    if (!fresh) return
+    const shown = fieldsOf(fresh)
+    setFields(shown)
+    localCopy.clear()
+    for (const section of fresh.sections) {
+      for (const lesson of section.lessons) forgetLocalCopy('lesson', lesson.id)
+    }
+    setGeneration((current) => current + 1)
   }
 
   const errorOf = (field: string) => fieldErrors[field]?.join(' ')
@@ -299,12 +328,20 @@ export function CourseEditor(props: {
           <CourseCoverField
             coverKey={draft.coverKey}
             error={errorOf('key')}
-            onChange={(key) => change((id, revision) => api.setCover(id, { key, revision }))}
+            onChange={async (key) => {
+              await change((id, revision) => api.setCover(id, { key, revision }))
+            }}
           />
           <CourseStructure
+            key={generation}
+            onLessonSaved={() => {
+              if (published.current) setPending(true)
+            }}
             draft={draft}
             api={api}
-            onChange={change}
+            onChange={async (write) => {
+              await change(write)
+            }}
             onLessonAutosave={registerLesson}
           />
           <section
@@ -315,9 +352,11 @@ export function CourseEditor(props: {
               公開
             </h2>
             <p className="text-sm" data-course-status={draft.status}>
-              {draft.status === 'published'
-                ? 'このコースは公開中です。'
-                : 'このコースは下書きです。あなただけが見られます。'}
+              {draft.status === 'draft'
+                ? 'このコースは下書きです。あなただけが見られます。'
+                : pending
+                  ? 'このコースは公開中です。まだ公開していない変更があります。受講者には「更新する」を押すまで、公開中の内容が表示されます。'
+                  : 'このコースは公開中です。編集した内容は「更新する」を押すまで公開されません。'}
             </p>
             {publishProblem && (
               <p
@@ -343,19 +382,41 @@ export function CourseEditor(props: {
               {draft.status === 'draft' ? (
                 <button
                   type="button"
-                  onClick={() => void publish()}
+                  onClick={() => void publish((id, revision) => api.publish(id, { revision }))}
                   className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
                 >
                   公開する
                 </button>
               ) : (
-                <button
-                  type="button"
-                  onClick={() => void change((id, revision) => api.unpublish(id, { revision }))}
-                  className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
-                >
-                  非公開（下書き）に戻す
-                </button>
+                <>
+                  {pending && (
+                    <>
+                      <button
+                        type="button"
+                        onClick={() =>
+                          void publish((id, revision) => api.publishRevision(id, { revision }))
+                        }
+                        className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+                      >
+                        更新する
+                      </button>
+                      <button
+                        type="button"
+                        onClick={() => void discardRevision()}
+                        className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+                      >
+                        変更を破棄
+                      </button>
+                    </>
+                  )}
+                  <button
+                    type="button"
+                    onClick={() => void change((id, revision) => api.unpublish(id, { revision }))}
+                    className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+                  >
+                    非公開（下書き）に戻す
+                  </button>
+                </>
               )}
               <Link
                 to={contentPath('course', username, draft.id)}

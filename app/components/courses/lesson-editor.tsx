@@ -22,6 +22,8 @@ export function LessonEditor(props: {
   lesson: EditorLesson
   api: CourseApi
   onAutosave(lessonId: string, autosave: Autosave<LessonFields> | undefined): void
+  /** A save reached the server (in a published course, it waits for 「更新する」). */
+  onSaved?(): void
 }) {
   const { courseId, lesson, api, onAutosave } = props
   const [fields, setFields] = useState<LessonFields>({
@@ -40,6 +42,7 @@ export function LessonEditor(props: {
       })
       revision.current = saved.revision
       localCopy.saved(value)
+      props.onSaved?.()
       setProblem(undefined)
     } catch (error) {
       if (error instanceof ApiRequestError && error.code === 'STALE_REVISION') setConflict(true)
