@@ -28,6 +28,32 @@ export type PendingSpec<T extends AuthoredTable, F extends { revision: number }>
   check(db: Kysely<DB>, item: Selectable<DB[T]>, fields: F): Promise<void>
   /** Writes the fields to the item's row (and its tags, screenshots…). */
   write(trx: Kysely<DB>, id: string, fields: F, now: number): Promise<void>
+  parts?: PendingDependents
+}
+
+/**
+ * Parts of an item that are edited on their own pages but published with it (a study's
+ * questions): their pending revisions go live with the item's 「更新する」.
+ */
+export type PendingDependents = {
+  kind: PendingKind
+  /** The ids of the item's parts. */
+  of(db: Kysely<DB>, id: string): Promise<string[]>
+  /** Inside the transaction: writes a part's pending fields (as sent) to its row. */
+  apply(trx: Kysely<DB>, partId: string, fields: unknown, now: number): Promise<void>
+}
+
+/** The pending revisions of an item's parts. */
+async function pendingParts(db: Kysely<DB>, parts: PendingDependents | undefined, id: string) {
+  if (!parts) return []
+  const ids = await parts.of(db, id)
+  if (ids.length === 0) return []
+  return db
+    .selectFrom('pending_revisions')
+    .select(['subject_id', 'fields', 'created_at'])
+    .where('subject_kind', '=', parts.kind)
+    .where('subject_id', 'in', ids)
+    .execute()
 }
 
 export async function pendingRow(db: Kysely<DB>, kind: PendingKind, id: string) {
@@ -127,12 +153,22 @@ export async function publishPendingRevision<
   const { revision } = parseInput(basedOnRevision, input)
   const item = await editableItem(db, spec.kind, actor, id)
   const pending = await pendingRow(db, spec.subjectKind, id)
-  if (!pending) throw new ContentError('CONFLICT', 'まだ公開していない変更はありません')
-  const fields = parseInput(spec.update, { ...JSON.parse(pending.fields), revision })
-  await spec.check(db, item, fields)
+  const parts = await pendingParts(db, spec.parts, id)
+  if (!pending && parts.length === 0) {
+    throw new ContentError('CONFLICT', 'まだ公開していない変更はありません')
+  }
+  const fields = pending && parseInput(spec.update, { ...JSON.parse(pending.fields), revision })
+  if (fields) await spec.check(db, item, fields)
   return editItem(db, spec.kind, actor, id, revision, now, async (trx) => {
-    await spec.write(trx, id, fields, now)
-    await dropPendingRevision(trx, spec.subjectKind, id)
+    if (fields) {
+      await spec.write(trx, id, fields, now)
+      await dropPendingRevision(trx, spec.subjectKind, id)
+    }
+    for (const part of parts) {
+      if (!spec.parts) break
+      await spec.parts.apply(trx, part.subject_id, JSON.parse(part.fields), now)
+      await dropPendingRevision(trx, spec.parts.kind, part.subject_id)
+    }
     return {}
   })
 }
@@ -146,10 +182,14 @@ export async function discardPendingRevision<T extends AuthoredTable>(
   id: string,
   input: z.input<typeof basedOnRevision>,
   now = Date.now(),
+  parts?: PendingDependents,
 ): Promise<{ revision: number }> {
   const { revision } = parseInput(basedOnRevision, input)
   return editItem(db, kind, actor, id, revision, now, async (trx) => {
     await dropPendingRevision(trx, subjectKind, id)
+    for (const part of await pendingParts(trx, parts, id)) {
+      if (parts) await dropPendingRevision(trx, parts.kind, part.subject_id)
+    }
     return {}
   })
 }
@@ -164,13 +204,17 @@ export async function withPendingRevision<D extends object>(
   id: string,
   fields: z.ZodType<Partial<D>>,
   draft: D,
+  parts?: PendingDependents,
 ): Promise<D & { pendingSince: number | null }> {
   const pending = await pendingRow(db, subjectKind, id)
-  if (!pending) return { ...draft, pendingSince: null }
-  const parsed = fields.safeParse(JSON.parse(pending.fields))
+  const since = [pending, ...(await pendingParts(db, parts, id))].flatMap((row) =>
+    row ? [row.created_at] : [],
+  )
+  const pendingSince = since.length > 0 ? Math.min(...since) : null
+  const parsed = pending && fields.safeParse(JSON.parse(pending.fields))
   // A pending revision written under older rules is still shown as far as it reads.
-  if (!parsed.success) return { ...draft, pendingSince: pending.created_at }
-  return { ...draft, ...parsed.data, pendingSince: pending.created_at }
+  if (!parsed?.success) return { ...draft, pendingSince }
+  return { ...draft, ...parsed.data, pendingSince }
 }
 
 /**
@@ -180,14 +224,19 @@ export async function withPendingRevision<D extends object>(
 export function pendingWrites<T extends AuthoredTable, U extends z.ZodType<{ revision: number }>>(
   kind: EditableKind<T>,
   subjectKind: PendingKind,
-  specOf: (images: ImageStorage) => Omit<PendingSpec<T, z.output<U>>, 'kind' | 'subjectKind'> & {
+  specOf: (images: ImageStorage) => Omit<
+    PendingSpec<T, z.output<U>>,
+    'kind' | 'subjectKind' | 'parts'
+  > & {
     update: U
   },
+  parts?: PendingDependents,
 ) {
   const spec = (images: ImageStorage): PendingSpec<T, z.output<U>> => ({
     ...specOf(images),
     kind,
     subjectKind,
+    parts,
   })
   return {
     /** Saves the editor's form; a published item's edits wait as its pending revision. */
@@ -217,6 +266,6 @@ export function pendingWrites<T extends AuthoredTable, U extends z.ZodType<{ rev
       input: z.input<typeof basedOnRevision>,
       now = Date.now(),
     ): Promise<{ revision: number }> =>
-      discardPendingRevision(db, kind, subjectKind, actor, id, input, now),
+      discardPendingRevision(db, kind, subjectKind, actor, id, input, now, parts),
   }
 }

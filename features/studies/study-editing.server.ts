@@ -13,6 +13,7 @@ import {
   saveItemFields,
 } from '#features/editable-item.server.ts'
 import type { CodeVerifier } from '#features/exercises/answers.server.ts'
+import { PENDING_QUESTIONS } from '#features/exercises/questions.server.ts'
 import { referenceFailures, referenceRefusal } from '#features/exercises/reference-check.server.ts'
 import { checkMarkdownImages, type ImageStorage } from '#features/images/uploaded-image.server.ts'
 import { pendingWrites } from '#features/pending-revisions.server.ts'
@@ -49,12 +50,17 @@ export const {
   update: updateStudy,
   publishRevision: publishStudyRevision,
   discardRevision: discardStudyRevision,
-} = pendingWrites(STUDY, 'study', (images: ImageStorage) => ({
-  update: studyUpdate,
-  check: (_db, study, fields) =>
-    checkMarkdownImages(images, study.owner_id, 'notes', fields.notes, study.body),
-  write: (trx, id, fields, now) => saveItemFields(trx, 'studies', id, studyItem(fields), now),
-}))
+} = pendingWrites(
+  STUDY,
+  'study',
+  (images: ImageStorage) => ({
+    update: studyUpdate,
+    check: (_db, study, fields) =>
+      checkMarkdownImages(images, study.owner_id, 'notes', fields.notes, study.body),
+    write: (trx, id, fields, now) => saveItemFields(trx, 'studies', id, studyItem(fields), now),
+  }),
+  PENDING_QUESTIONS,
+)
 
 /**
  * Unpublish (only its owner sees it again) and delete (its questions and tag links cascade).

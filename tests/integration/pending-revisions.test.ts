@@ -236,4 +236,49 @@ describe('pending revisions of published items', () => {
     expect(after.body.pendingSince).toBeNull()
     expect(JSON.stringify((await readLesson()).body)).not.toContain('やめる本文')
   })
+
+  it("holds edits of a published study's questions until the study's 更新する", async () => {
+    const author = await newSignedInUser(server, 'pquestion')
+    const learner = await newSignedInUser(server, 'plearner')
+    const study = await call('POST', '/studies', author, { title: '練習', summary: '', notes: '' })
+    const studyId = study.body.id as string
+    const single = {
+      kind: 'single',
+      prompt: '公開版の問題文',
+      explanation: '解説',
+      options: [
+        { id: 'right', text: 'せいかい', correct: true },
+        { id: 'wrong', text: 'まちがい', correct: false },
+      ],
+    }
+    const question = await call('POST', `/studies/${studyId}/questions`, author, single)
+    expect(question.status).toBe(201)
+    const questionId = question.body.id as string
+    const published = await call('POST', `/studies/${studyId}/publish`, author, {
+      revision: study.body.revision,
+    })
+    expect(published.status).toBe(200)
+
+    const saved = await call('PUT', `/questions/${questionId}`, author, {
+      ...single,
+      prompt: '編集中の問題文',
+      revision: question.body.revision,
+    })
+    expect(saved.status).toBe(200)
+    const setPath = `/users/${author.username}/studies/${studyId}/exercises`
+    expect(JSON.stringify((await call('GET', setPath, learner)).body)).toContain('公開版の問題文')
+    expect((await call('GET', `/questions/${questionId}/draft`, author)).body.prompt).toBe(
+      '編集中の問題文',
+    )
+    const draft = await call('GET', `/studies/${studyId}/draft`, author)
+    expect(typeof draft.body.pendingSince).toBe('number')
+
+    const updated = await call('POST', `/studies/${studyId}/pending/publish`, author, {
+      revision: draft.body.revision,
+    })
+    expect(updated.status).toBe(200)
+    const after = JSON.stringify((await call('GET', setPath, learner)).body)
+    expect(after).toContain('編集中の問題文')
+    expect(after).not.toContain('公開版の問題文')
+  })
 })
