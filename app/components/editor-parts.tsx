@@ -105,6 +105,7 @@ export function useDraftEditor<
     kind: kindOfPath(collection) as LocalCopyKind,
     id: options.initial?.id,
     server: options.fields,
+    revision: options.initial?.revision,
     restore: (value) => update(value),
   })
 
@@ -116,7 +117,7 @@ export function useDraftEditor<
     }
     latest.current = next
     setFields(next)
-    localCopy.remember(next)
+    localCopy.remember(next, revision.current)
     if (draft || next.title.trim() !== '') autosave.change(next)
   }
 

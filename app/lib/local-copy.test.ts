@@ -94,4 +94,19 @@ describe('local copies of editors', () => {
       writeLocalCopy(store, localCopyKey('question', 'q'), { prompt: 'x' }, 1),
     ).not.toThrow()
   })
+
+  it('does not put a copy back over text another tab or device saved since', () => {
+    const store = memoryStore()
+    const key = localCopyKey('lesson', 'l1')
+    writeLocalCopy(store, key, { body: 'このタブの本文' }, 3, 4)
+    expect(
+      copyToRestore(readLocalCopy<{ body: string }>(store, key), { body: '別のタブの本文' }, 5),
+    ).toBeUndefined()
+    expect(
+      copyToRestore(readLocalCopy<{ body: string }>(store, key), { body: '保存前の本文' }, 4)
+        ?.value,
+    ).toEqual({
+      body: 'このタブの本文',
+    })
+  })
 })

@@ -14,8 +14,12 @@ export type LocalCopyKind = (typeof LOCAL_COPY_KINDS)[number]
 /** What browser storage offers (localStorage), narrowed to what a local copy needs. */
 export type CopyStore = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>
 
-/** A form's fields as they were typed, and when. */
-export type LocalCopy<T> = { value: T; at: number }
+/**
+ * A form's fields as they were typed, when, and the item's revision they were based on: a
+ * copy based on a revision the server has moved past (another tab or device saved since) is
+ * not put back over that newer text.
+ */
+export type LocalCopy<T> = { value: T; at: number; revision?: number }
 
 const PREFIX = 'techlab.local-copy.'
 
@@ -28,9 +32,15 @@ export function localCopyKey(kind: LocalCopyKind, id: string | undefined, scope 
 }
 
 /** Keeps what was typed; full or blocked storage only means no copy, never a failed edit. */
-export function writeLocalCopy<T>(store: CopyStore, key: string, value: T, at: number): void {
+export function writeLocalCopy<T>(
+  store: CopyStore,
+  key: string,
+  value: T,
+  at: number,
+  revision?: number,
+): void {
   try {
-    store.setItem(key, JSON.stringify({ value, at } satisfies LocalCopy<T>))
+    store.setItem(key, JSON.stringify({ value, at, revision } satisfies LocalCopy<T>))
   } catch {
     // Nothing to do: the server's autosave still runs.
   }
@@ -48,7 +58,9 @@ export function readLocalCopy<T>(store: CopyStore, key: string): LocalCopy<T> | 
   try {
     const copy = JSON.parse(text) as Partial<LocalCopy<T>>
     if (typeof copy.at === 'number' && copy.value !== undefined && copy.value !== null) {
-      return { value: copy.value, at: copy.at }
+      return typeof copy.revision === 'number'
+        ? { value: copy.value, at: copy.at, revision: copy.revision }
+        : { value: copy.value, at: copy.at }
     }
   } catch {
     // Written by another version of the site, or damaged: not worth restoring.
@@ -77,8 +89,16 @@ function same(a: unknown, b: unknown): boolean {
 export function copyToRestore<T extends object>(
   copy: LocalCopy<Partial<T>> | undefined,
   server: T,
+  serverRevision?: number,
 ): LocalCopy<T> | undefined {
   if (!copy || typeof copy.value !== 'object') return undefined
+  if (
+    copy.revision !== undefined &&
+    serverRevision !== undefined &&
+    copy.revision !== serverRevision
+  ) {
+    return undefined
+  }
   const value = { ...server, ...copy.value }
   return same(value, server) ? undefined : { value, at: copy.at }
 }
@@ -106,8 +126,8 @@ export function forgetLocalCopy(kind: LocalCopyKind, id: string): void {
 export type LocalCopyControl<T> = {
   /** When the restored copy was typed, while it is shown; undefined when nothing was restored. */
   restoredAt: number | undefined
-  /** Keep the form's fields as typed now. */
-  remember(value: T): void
+  /** Keep the form's fields as typed now, based on the item's revision `revision`. */
+  remember(value: T, revision?: number): void
   /** The server has these fields now. */
   saved(value: T): void
   /** The item was created: its copy is kept under its id from now on. */
@@ -129,13 +149,15 @@ export function useLocalCopy<T extends object>(options: {
   kind: LocalCopyKind
   id: string | undefined
   scope?: string
-  /** The fields as the page loaded them from the server. */
+  /** The fields as the page loaded them from the server, and the item's revision then. */
   server: T
+  revision?: number
   restore(value: T): void
 }): LocalCopyControl<T> {
   const key = useRef(localCopyKey(options.kind, options.id, options.scope))
   const [restoredAt, setRestoredAt] = useState<number | undefined>()
   const server = useRef(options.server)
+  const serverRevision = useRef(options.revision)
   const restore = useRef(options.restore)
   restore.current = options.restore
 
@@ -143,7 +165,11 @@ export function useLocalCopy<T extends object>(options: {
   useEffect(() => {
     const store = browserStore()
     if (!store) return
-    const copy = copyToRestore(readLocalCopy<Partial<T>>(store, key.current), server.current)
+    const copy = copyToRestore(
+      readLocalCopy<Partial<T>>(store, key.current),
+      server.current,
+      serverRevision.current,
+    )
     if (!copy) {
       removeLocalCopy(store, key.current)
       return
@@ -152,9 +178,9 @@ export function useLocalCopy<T extends object>(options: {
     restore.current(copy.value)
   }, [])
 
-  const remember = useCallback((value: T) => {
+  const remember = useCallback((value: T, revision?: number) => {
     const store = browserStore()
-    if (store) writeLocalCopy(store, key.current, value, Date.now())
+    if (store) writeLocalCopy(store, key.current, value, Date.now(), revision)
   }, [])
   const saved = useCallback((value: T) => {
     const store = browserStore()
@@ -167,7 +193,7 @@ export function useLocalCopy<T extends object>(options: {
       if (store && next !== key.current) {
         const copy = readLocalCopy<T>(store, key.current)
         removeLocalCopy(store, key.current)
-        if (copy) writeLocalCopy(store, next, copy.value, copy.at)
+        if (copy) writeLocalCopy(store, next, copy.value, copy.at, copy.revision)
       }
       key.current = next
     },

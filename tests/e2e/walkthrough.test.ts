@@ -179,7 +179,7 @@ describe('a picture that is not one, in every editor that takes pictures', () =>
       expect(count, editor).toBeGreaterThanOrEqual(atLeast)
       for (let index = 0; index < count; index += 1) {
         await pickers.nth(index).setInputFiles(notAPicture)
-        await expect.poll(() => refusal.count(), editor).toBe(index + 1)
+        await expect.poll(() => refusal.count(), { message: editor }).toBe(index + 1)
       }
       expect(await page.locator('main img[src*="/s3/"]').count(), editor).toBe(0)
       expect(await page.locator('[data-save-state="failed"]').count(), editor).toBe(0)

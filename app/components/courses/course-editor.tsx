@@ -172,13 +172,14 @@ export function CourseEditor(props: {
     kind: 'course',
     id: props.initial?.id,
     server: fieldsOf(props.initial),
+    revision: props.initial?.revision,
     restore: (value) => update(value),
   })
 
   function update(changed: Partial<CourseFields>) {
     const next = { ...fields, ...changed }
     setFields(next)
-    localCopy.remember(next)
+    localCopy.remember(next, revision.current)
     if (next.title.trim() !== '' || draft) autosave.change(next)
   }
 

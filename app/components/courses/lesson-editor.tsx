@@ -60,13 +60,14 @@ export function LessonEditor(props: {
     kind: 'lesson',
     id: lesson.id,
     server: { title: lesson.title, body: lesson.body, access: lesson.access },
+    revision: lesson.revision,
     restore: (value) => update(value),
   })
 
   function update(change: Partial<LessonFields>) {
     const next = { ...fields, ...change }
     setFields(next)
-    localCopy.remember(next)
+    localCopy.remember(next, revision.current)
     autosave.change(next)
   }
 

@@ -76,6 +76,7 @@ export function QuestionEditor(props: {
     id: props.question?.id,
     scope: studyId,
     server: formStateOf(props.question),
+    revision: props.question?.revision,
     restore: (value) => update(value),
   })
 
@@ -83,7 +84,7 @@ export function QuestionEditor(props: {
     const next = { ...latest.current, ...change }
     latest.current = next
     setState(next)
-    localCopy.remember(next)
+    localCopy.remember(next, revision.current)
     // A new question is created once it is complete (the server refuses a half-written one, and
     // an error per keystroke helps nobody); after that every change saves, and the server's
     // field errors show what is missing.
