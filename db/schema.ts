@@ -378,6 +378,20 @@ export interface ModerationActionsTable {
   created_at: EpochMs
 }
 
+/** Kinds of content whose published version can wait for an edit to be published. */
+export type PendingKind = 'course' | 'lesson' | 'study' | 'lab' | 'lab_story' | 'question'
+
+/** An edit of a published item, waiting for 「更新する」 (decision 048). */
+export interface PendingRevisionsTable {
+  subject_kind: PendingKind
+  subject_id: string
+  owner_id: string
+  /** The editor's fields as sent, as JSON. */
+  fields: string
+  created_at: EpochMs
+  updated_at: EpochMs
+}
+
 export interface DB {
   users: UsersTable
   courses: CoursesTable
@@ -404,6 +418,7 @@ export interface DB {
   follows: FollowsTable
   rendered_markdown: RenderedMarkdownTable
   contact_messages: ContactMessagesTable
+  pending_revisions: PendingRevisionsTable
   contact_message_events: ContactMessageEventsTable
   dm_rooms: DmRoomsTable
   dm_members: DmMembersTable

@@ -47,6 +47,12 @@ export const created = z.object({ id: z.string(), revision: z.number() })
 /** What a save answers: the revision the next save is based on. */
 export const saved = z.object({ revision: z.number() })
 
+/**
+ * Since when a published item's edits wait to be published with 「更新する」 (epoch ms); null
+ * when the editor shows the published version itself.
+ */
+export const pendingSince = z.number().nullable()
+
 export const published = saved.extend({ publishedAt: z.number() })
 
 /** A page of a list: the items and the cursor of the next page (null on the last). */

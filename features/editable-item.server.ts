@@ -245,6 +245,11 @@ export async function deleteItem<T extends PublishableTable>(
     await editableItem(trx, kind, actor, id)
     await deleteSocialOfSubject(trx, kindOfTable(kind.table), id)
     await trx
+      .deleteFrom('pending_revisions')
+      .where('subject_kind', '=', kindOfTable(kind.table))
+      .where('subject_id', '=', id)
+      .execute()
+    await trx
       .deleteFrom(kind.table as PublishableTable as 'studies')
       .where('id', '=', id)
       .execute()

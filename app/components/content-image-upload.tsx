@@ -1,6 +1,13 @@
-import { useStorageSettings } from '#app/lib/root-data.ts'
+import { ApiRequestError, callApi } from '#app/lib/api/client.ts'
+import { useSettings, useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
-import { IMAGE_MAX_BYTES, IMAGE_TYPES, imageObjectName } from '#features/images/image-rules.ts'
+import {
+  IMAGE_MAX_BYTES,
+  IMAGE_SIGNATURE_BYTES,
+  IMAGE_TYPES,
+  imageObjectName,
+  sniffImageType,
+} from '#features/images/image-rules.ts'
 import { FileUpload } from './file-upload.tsx'
 
 /**
@@ -16,6 +23,7 @@ export function ContentImageUpload(props: {
   maxFiles?: number
 }) {
   const storage = useStorageSettings()
+  const { apiGatewayUrl } = useSettings()
   return (
     <FileUpload
       settings={storage}
@@ -25,7 +33,25 @@ export function ContentImageUpload(props: {
       maxBytes={IMAGE_MAX_BYTES}
       maxFiles={props.maxFiles}
       nameFor={(file, identityId) => imageObjectName(`${identityId}/${props.folder}`, file)}
+      contentCheck={IMAGE_CONTENT_CHECK}
+      verify={async (key) => {
+        try {
+          await callApi(apiGatewayUrl, 'uploads.checkImage', { body: { key } })
+          return undefined
+        } catch (error) {
+          if (error instanceof ApiRequestError && error.status === 400) return error.message
+          throw error
+        }
+      }}
       onUploaded={({ key }) => props.onUploaded({ key, url: publicObjectUrl(storage, key) })}
     />
   )
+}
+
+/** A file named `.png` may hold anything: its first bytes must be one of the accepted images. */
+const IMAGE_CONTENT_CHECK = {
+  bytes: IMAGE_SIGNATURE_BYTES,
+  accepts: (start: Uint8Array) => sniffImageType(start) !== undefined,
+  refusal:
+    'このファイルは中身が PNG・JPEG・WebP・GIF の画像ではないため、追加できません。画像ファイルを選んでください。',
 }

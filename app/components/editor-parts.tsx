@@ -4,6 +4,7 @@ import { ApiRequestError } from '#app/lib/api/client.ts'
 import type { DraftApi, EditedItem } from '#app/lib/api/drafts.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
 import { fieldLimits } from '#app/lib/field-limits.ts'
+import { type LocalCopyKind, useLocalCopy } from '#app/lib/local-copy.ts'
 import { useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
 import { contentPath, kindOfPath } from '#features/content-kinds.ts'
@@ -12,6 +13,7 @@ import { ConflictBanner, type TypedField } from './conflict-banner.tsx'
 import { Field, inputClass, tagsFromText } from './courses/course-editor.tsx'
 import { messageOf } from './courses/lesson-editor.tsx'
 import { SaveStatus } from './courses/save-status.tsx'
+import { LocalCopyNotice } from './local-copy-notice.tsx'
 
 /**
  * The shell every single-page editor (studies, labs, lab stories) shares: the fields autosave
@@ -29,6 +31,8 @@ export function useDraftEditor<
   api: DraftApi<D, P>
   /** What the server receives for the fields besides the title and tags. */
   payloadOf(fields: F): P
+  /** The form's fields of an item as the server gives it to the editor. */
+  fieldsOf(draft: NoInfer<D>): F
   /** The author, and the kind's path segment (`studies`): the item is `/{username}/{collection}/{id}`. */
   username: string
   collection: string
@@ -51,6 +55,11 @@ export function useDraftEditor<
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({})
   const [problem, setProblem] = useState<string | undefined>()
   const [conflict, setConflict] = useState(false)
+  // Why publishing did not go ahead, shown in the publish panel.
+  const [publishProblem, setPublishProblem] = useState<string | undefined>()
+  // A published item's saves wait as its pending revision until 「更新する」.
+  const [pending, setPending] = useState(options.initial?.pendingSince != null)
+  const published = useRef(options.initial?.status === 'published')
   const revision = useRef(options.initial?.revision ?? 0)
   // Set the moment the first save has created the draft: a save queued behind that one must
   // update it, not create another, even before React has re-rendered with the draft.
@@ -67,6 +76,7 @@ export function useDraftEditor<
       if (!draftId.current) {
         const created = await api.create(payloadOf(value))
         draftId.current = created.id
+        localCopy.created(created.id)
         revision.current = created.revision
         setDraft(await api.draft(created.id))
         // The draft exists now: continue editing it at its own address.
@@ -77,7 +87,9 @@ export function useDraftEditor<
           revision: revision.current,
         })
         revision.current = saved.revision
+        if (published.current) setPending(true)
       }
+      localCopy.saved(value)
       setFieldErrors({})
       setProblem(undefined)
     } catch (error) {
@@ -89,6 +101,13 @@ export function useDraftEditor<
 
   // The newest fields, for changes that arrive after a render (an upload finishing).
   const latest = useRef(fields)
+  const localCopy = useLocalCopy<F>({
+    kind: kindOfPath(collection) as LocalCopyKind,
+    id: options.initial?.id,
+    server: options.fields,
+    revision: options.initial?.revision,
+    restore: (value) => update(value),
+  })
 
   /** Changes some fields; a function gets the newest fields (for callbacks that outlive a render). */
   function update(changed: Partial<F> | ((current: F) => Partial<F>)) {
@@ -98,18 +117,69 @@ export function useDraftEditor<
     }
     latest.current = next
     setFields(next)
+    localCopy.remember(next, revision.current)
     if (draft || next.title.trim() !== '') autosave.change(next)
   }
 
-  /** Publish or unpublish, after the last change is saved; then show the item as it is now. */
+  /**
+   * Publish or unpublish once what is on screen is saved; a save the server refused stops it,
+   * since publishing then would publish an older version. Then show the item as it is now.
+   */
   async function setPublished(publish: boolean) {
     if (!draft) return
-    await autosave.flush()
+    setPublishProblem(undefined)
+    if (!(await autosave.settle())) {
+      setPublishProblem(NOT_PUBLISHED_UNSAVED)
+      return
+    }
     try {
       await (publish ? api.publish : api.unpublish)(draft.id, revision.current)
+      showFresh(await api.draft(draft.id))
+      setProblem(undefined)
+    } catch (error) {
+      report(error)
+    }
+  }
+
+  function showFresh(fresh: D) {
+    revision.current = fresh.revision
+    published.current = fresh.status === 'published'
+    setPending(fresh.pendingSince !== null)
+    setDraft(fresh)
+  }
+
+  /** 「更新する」: once what is on screen is saved, it becomes the published version. */
+  async function publishRevision() {
+    if (!draft) return
+    setPublishProblem(undefined)
+    if (!(await autosave.settle())) {
+      setPublishProblem(NOT_UPDATED_UNSAVED)
+      return
+    }
+    try {
+      await api.publishRevision(draft.id, revision.current)
+      showFresh(await api.draft(draft.id))
+      setProblem(undefined)
+    } catch (error) {
+      report(error)
+    }
+  }
+
+  /** 「変更を破棄」: the form goes back to the published version. */
+  async function discardRevision() {
+    if (!draft) return
+    setPublishProblem(undefined)
+    // A save still on its way would bring the edit back after the discard.
+    await autosave.settle()
+    try {
+      await api.discardRevision(draft.id, revision.current)
       const fresh = await api.draft(draft.id)
-      revision.current = fresh.revision
-      setDraft(fresh)
+      showFresh(fresh)
+      const shown = options.fieldsOf(fresh)
+      latest.current = shown
+      setFields(shown)
+      localCopy.clear()
+      setFieldErrors({})
       setProblem(undefined)
     } catch (error) {
       report(error)
@@ -145,6 +215,11 @@ export function useDraftEditor<
 
   return {
     draft,
+    localCopy,
+    publishProblem,
+    pending,
+    publishRevision,
+    discardRevision,
     itemPath,
     fields,
     typed,
@@ -157,6 +232,14 @@ export function useDraftEditor<
     remove,
   }
 }
+
+/** Why publishing stopped when the form could not be saved as it is on screen. */
+export const NOT_PUBLISHED_UNSAVED =
+  '保存できていない変更があるため、公開していません。赤字で示した項目を直すと、画面のとおりに公開できます。'
+
+/** Why 「更新する」 stopped when the form could not be saved as it is on screen. */
+const NOT_UPDATED_UNSAVED =
+  '保存できていない変更があるため、更新していません。赤字で示した項目を直すと、画面のとおりに更新できます。'
 
 /** Every editor's title and tags (as typed: separated by commas). */
 export type TitleAndTags = { title: string; tagsText: string }
@@ -182,6 +265,7 @@ export function DraftEditorShell<D extends EditedItem, F extends TitleAndTags>(p
   return (
     <div className="flex flex-col gap-6">
       {editor.conflict && <ConflictBanner what={what} typed={editor.typed} />}
+      <LocalCopyNotice copy={editor.localCopy} />
       <div className="flex justify-end">
         <SaveStatus state={editor.autosave.state} problem={editor.problem} />
       </div>
@@ -218,10 +302,17 @@ export function DraftEditorShell<D extends EditedItem, F extends TitleAndTags>(p
             公開
           </h2>
           <p className="text-sm" data-publication-status={draft.status}>
-            {draft.status === 'published'
-              ? `${what}は公開中です。`
-              : `${what}は下書きです。あなただけが見られます。`}
+            {draft.status === 'draft'
+              ? `${what}は下書きです。あなただけが見られます。`
+              : editor.pending
+                ? `${what}は公開中です。まだ公開していない変更があります。読者には「更新する」を押すまで、公開中の内容が表示されます。`
+                : `${what}は公開中です。編集した内容は「更新する」を押すまで公開されません。`}
           </p>
+          {editor.publishProblem && (
+            <p role="alert" data-publish-problem className="text-sm text-red-700 dark:text-red-400">
+              {editor.publishProblem} {editor.problem}
+            </p>
+          )}
           <div className="flex flex-wrap gap-3">
             {draft.status === 'draft' ? (
               <button
@@ -232,13 +323,33 @@ export function DraftEditorShell<D extends EditedItem, F extends TitleAndTags>(p
                 公開する
               </button>
             ) : (
-              <button
-                type="button"
-                onClick={() => void editor.setPublished(false)}
-                className={secondaryButtonClass}
-              >
-                非公開（下書き）に戻す
-              </button>
+              <>
+                {editor.pending && (
+                  <>
+                    <button
+                      type="button"
+                      onClick={() => void editor.publishRevision()}
+                      className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+                    >
+                      更新する
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() => void editor.discardRevision()}
+                      className={secondaryButtonClass}
+                    >
+                      変更を破棄
+                    </button>
+                  </>
+                )}
+                <button
+                  type="button"
+                  onClick={() => void editor.setPublished(false)}
+                  className={secondaryButtonClass}
+                >
+                  非公開（下書き）に戻す
+                </button>
+              </>
             )}
             <Link to={editor.itemPath(draft.id)} className={secondaryButtonClass}>
               {props.viewLabel}

@@ -27,6 +27,16 @@ type FileUploadProps = {
   nameFor(file: File, identityId: string): string
   onUploaded(upload: { key: string; file: File }): void
   /**
+   * What the file's first bytes must be, checked before upload: a renamed file declares the
+   * type of its name, not of its content.
+   */
+  contentCheck?: { bytes: number; accepts(start: Uint8Array): boolean; refusal: string }
+  /**
+   * The server's word on the uploaded object, before `onUploaded` takes it: a refusal (in
+   * Japanese) keeps it out of the form.
+   */
+  verify?(key: string): Promise<string | undefined>
+  /**
    * Several files may be picked at once, up to this many (the rest are left out, with a
    * message); they upload one after another. Unset: one file at a time; 0: none now (full).
    */
@@ -45,7 +55,8 @@ export function FileUpload(props: FileUploadProps) {
   const [running, setRunning] = useState<Running>()
   const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string }>()
   const [queued, setQueued] = useState(false)
-  const { settings, level, accept, maxBytes, nameFor, onUploaded, maxFiles } = props
+  const { settings, level, accept, maxBytes, nameFor, onUploaded, maxFiles, contentCheck, verify } =
+    props
 
   useEffect(() => () => running?.task.pause(), [running?.task])
 
@@ -100,6 +111,13 @@ export function FileUpload(props: FileUploadProps) {
       fail(refusal)
       return
     }
+    if (contentCheck) {
+      const start = new Uint8Array(await file.slice(0, contentCheck.bytes).arrayBuffer())
+      if (!contentCheck.accepts(start)) {
+        fail(contentCheck.refusal)
+        return
+      }
+    }
     let task: UploadTask
     try {
       const uploader = await loadUploader()
@@ -116,7 +134,12 @@ export function FileUpload(props: FileUploadProps) {
       const update = () => setRunning({ task, file, state: task.state, progress: task.progress })
       task.on('stateChange', update)
       task.on('uploadPartProgress', update)
-      task.on('uploadComplete', () => {
+      task.on('uploadComplete', async () => {
+        const refused = await verify?.(key).catch(() => uploadErrorMessage(new Error()))
+        if (refused) {
+          fail(refused)
+          return
+        }
         const text = `${file.name} をアップロードしました。`
         setMessage({ tone: 'success', text })
         onUploaded({ key, file })

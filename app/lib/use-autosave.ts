@@ -13,6 +13,11 @@ export type Autosave<T> = {
   state: AutosaveState
   /** Something typed has not reached the server (pending, or its save failed). */
   unsaved(): boolean
+  /**
+   * Saves what is on screen now (retrying a failed save) and answers whether the server has
+   * it: publishing goes ahead only on true, so it never publishes an older version.
+   */
+  settle(): Promise<boolean>
 }
 
 /**
@@ -22,7 +27,8 @@ export type Autosave<T> = {
 export function useAutosave<T>(save: (value: T) => Promise<void>): Autosave<T> {
   const [state, setState] = useState<AutosaveState>('saved')
   const pending = useRef<{ value: T } | undefined>(undefined)
-  const failed = useRef(false)
+  // The value whose save failed, kept so that the next flush tries it again.
+  const failed = useRef<{ value: T } | undefined>(undefined)
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   const running = useRef<Promise<void>>(Promise.resolve())
   const saveRef = useRef(save)
@@ -30,17 +36,18 @@ export function useAutosave<T>(save: (value: T) => Promise<void>): Autosave<T> {
 
   const flush = useCallback((): Promise<void> => {
     clearTimeout(timer.current)
-    const next = pending.current
+    const next = pending.current ?? failed.current
     if (!next) return running.current
     pending.current = undefined
+    failed.current = undefined
     running.current = running.current.then(async () => {
       setState('saving')
       try {
         await saveRef.current(next.value)
-        failed.current = false
         setState(pending.current ? 'dirty' : 'saved')
       } catch {
-        failed.current = true
+        // A newer change supersedes the failed one; it is retried only if nothing followed.
+        if (!pending.current) failed.current = next
         setState('failed')
       }
     })
@@ -58,7 +65,19 @@ export function useAutosave<T>(save: (value: T) => Promise<void>): Autosave<T> {
   )
 
   useEffect(() => () => clearTimeout(timer.current), [])
-  const unsaved = useCallback(() => pending.current !== undefined || failed.current, [])
+  const unsaved = useCallback(
+    () => pending.current !== undefined || failed.current !== undefined,
+    [],
+  )
+  const settle = useCallback(async () => {
+    await flush()
+    // A change typed while that save ran is on screen too: save it before answering.
+    if (pending.current) await flush()
+    return !unsaved()
+  }, [flush, unsaved])
 
-  return useMemo(() => ({ change, flush, state, unsaved }), [change, flush, state, unsaved])
+  return useMemo(
+    () => ({ change, flush, state, unsaved, settle }),
+    [change, flush, state, unsaved, settle],
+  )
 }

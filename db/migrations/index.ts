@@ -21,6 +21,7 @@ import * as directMessages from './2026-11-25-0023-direct-messages.ts'
 import * as subscriptions from './2026-11-25-0025-subscriptions.ts'
 import * as moderation from './2026-11-26-0026-moderation.ts'
 import * as stripeEventOrder from './2026-11-26-0027-stripe-event-order.ts'
+import * as pendingRevisions from './2026-11-28-0030-pending-revisions.ts'
 
 /**
  * Every migration, in order. Listed statically rather than read from the folder so the same
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0025-subscriptions': subscriptions,
   '2026-11-26-0026-moderation': moderation,
   '2026-11-26-0027-stripe-event-order': stripeEventOrder,
+  '2026-11-28-0030-pending-revisions': pendingRevisions,
 }

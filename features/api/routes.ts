@@ -6,6 +6,7 @@ import { messageRoutes } from './messages.ts'
 import { moderationRoutes } from './moderation.ts'
 import { peopleRoutes } from './people.ts'
 import { socialRoutes } from './social.ts'
+import { uploadRoutes } from './uploads.ts'
 
 /** Every /api route's contract (server/api registers each; openapi.test.ts checks none is missed). */
 export const apiRoutes = {
@@ -19,4 +20,5 @@ export const apiRoutes = {
   messages: messageRoutes,
   moderation: moderationRoutes,
   example: exampleRoutes,
+  uploads: uploadRoutes,
 }

@@ -6,7 +6,7 @@ import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
 import { deleteItem, markDraft, markPublished } from '#features/editable-item.server.ts'
 import { replaceItemTags } from '#features/tags/item-tags.server.ts'
-import { basedOnRevision, courseFields, courseUpdate } from './course-input.ts'
+import { basedOnRevision, courseFields } from './course-input.ts'
 import { COURSE, editCourse } from './editable-course.server.ts'
 
 /** Creates a course as a draft owned by the actor. */
@@ -40,30 +40,8 @@ export async function createCourse(
   return { id, revision: 1 }
 }
 
-/** Saves the course's own fields (the editor's form, autosaved). */
-export async function updateCourse(
-  db: Kysely<DB>,
-  actor: Actor | undefined,
-  courseId: string,
-  input: z.input<typeof courseUpdate>,
-  now = Date.now(),
-): Promise<{ revision: number }> {
-  const fields = parseInput(courseUpdate, input)
-  return editCourse(db, actor, courseId, fields.revision, now, async (trx) => {
-    await trx
-      .updateTable('courses')
-      .set({
-        title: fields.title,
-        summary: fields.summary,
-        level: fields.level,
-        access: fields.access,
-      })
-      .where('id', '=', courseId)
-      .execute()
-    await replaceItemTags(trx, 'course_tags', courseId, fields.tags, now)
-    return {}
-  })
-}
+/** Saves the course's own fields (the editor's form, autosaved; see course-revisions.server.ts). */
+export { updateCourse } from './course-revisions.server.ts'
 
 /** Publishes a draft: it appears in the catalogue, and the author's history records it. */
 export async function publishCourse(

@@ -3,6 +3,7 @@ import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import type { CourseDraft, EditorLesson } from '#features/courses/course-views.ts'
 import { tagsOfItems } from '#features/tags/item-tags.server.ts'
+import { withPendingCourse } from './course-revisions.server.ts'
 import { editableCourse } from './editable-course.server.ts'
 
 export type { CourseDraft, EditorLesson }
@@ -29,7 +30,7 @@ export async function readCourseForEditor(
       .execute(),
     tagsOfItems(db, 'course_tags', [courseId]),
   ])
-  return {
+  return withPendingCourse(db, {
     id: course.id,
     title: course.title,
     summary: course.summary,
@@ -46,5 +47,5 @@ export async function readCourseForEditor(
         .filter((lesson) => lesson.section_id === section.id)
         .map(({ section_id: _, ...lesson }) => lesson),
     })),
-  }
+  })
 }

@@ -1,6 +1,11 @@
 import { z } from 'zod'
 import type { CourseAccess, CourseLevel } from '#db/schema.ts'
-import { authorRef, moderationHidden, publicationStatus } from '#features/content-views.ts'
+import {
+  authorRef,
+  moderationHidden,
+  pendingSince,
+  publicationStatus,
+} from '#features/content-views.ts'
 
 /** Zod schemas of what courses' reads answer (types inferred from them, see content-views.ts). */
 
@@ -110,5 +115,6 @@ export const courseDraft = z.object({
   sections: z.array(
     z.object({ id: z.string(), title: z.string(), lessons: z.array(editorLesson) }),
   ),
+  pendingSince,
 })
 export type CourseDraft = z.output<typeof courseDraft>

@@ -4,6 +4,7 @@ import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
 import { checkMarkdownImages, type ImageStorage } from '#features/images/uploaded-image.server.ts'
+import { dropPendingRevision, holdPendingRevision } from '#features/pending-revisions.server.ts'
 import { lessonUpdate } from './course-input.ts'
 import { lessonOf } from './course-structure.server.ts'
 import { editableCourse } from './editable-course.server.ts'
@@ -32,15 +33,21 @@ export async function updateLesson(
     .executeTakeFirstOrThrow()
   await checkMarkdownImages(images, course.owner_id, 'body', fields.body, saved.body)
   return db.transaction().execute(async (trx) => {
-    await editableCourse(trx, actor, address.courseId)
+    const course = await editableCourse(trx, actor, address.courseId)
     const lesson = await lessonOf(trx, address)
     if (lesson.revision !== fields.revision) throw ContentError.stale()
+    // A published course's lesson keeps what learners read until the course's 「更新する」.
+    const held = course.status === 'published'
+    const { revision: _, ...form } = fields
+    if (held) {
+      await holdPendingRevision(trx, 'lesson', lesson.id, course.owner_id, form, now)
+    } else {
+      await dropPendingRevision(trx, 'lesson', lesson.id)
+    }
     const updated = await trx
       .updateTable('lessons')
       .set((eb) => ({
-        title: fields.title,
-        body: fields.body,
-        access: fields.access,
+        ...(held ? {} : form),
         revision: eb('revision', '+', 1),
         updated_at: now,
       }))

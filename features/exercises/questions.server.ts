@@ -5,6 +5,12 @@ import type { DB, QuestionsTable } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
 import { editableItem } from '#features/editable-item.server.ts'
+import {
+  dropPendingRevision,
+  holdPendingRevision,
+  type PendingDependents,
+  pendingRow,
+} from '#features/pending-revisions.server.ts'
 import { STUDY } from '#features/studies/editable-study.server.ts'
 import { replaceItemTags, tagsOfItems } from '#features/tags/item-tags.server.ts'
 import { patternProblem } from './grading.server.ts'
@@ -145,10 +151,17 @@ export async function updateQuestion(
   return db.transaction().execute(async (trx) => {
     const question = await editableQuestion(trx, actor, questionId)
     if (question.revision !== fields.revision) throw ContentError.stale()
+    const study = await trx
+      .selectFrom('studies')
+      .select(['status', 'owner_id'])
+      .where('id', '=', question.study_id)
+      .executeTakeFirstOrThrow()
+    // A published study's question keeps what learners answer until the study's 「更新する」.
+    const held = study.status === 'published'
     const saved = await trx
       .updateTable('questions')
       .set((eb) => ({
-        ...columnsOf(fields),
+        ...(held ? {} : columnsOf(fields)),
         revision: eb('revision', '+', 1),
         updated_at: now,
       }))
@@ -156,10 +169,35 @@ export async function updateQuestion(
       .where('revision', '=', fields.revision)
       .executeTakeFirst()
     if (Number(saved.numUpdatedRows) !== 1) throw ContentError.stale()
-    await replaceItemTags(trx, 'question_tags', questionId, fields.tags, now)
+    if (held) {
+      const { revision: _, ...form } = input as Record<string, unknown>
+      await holdPendingRevision(trx, 'question', questionId, study.owner_id, form, now)
+    } else {
+      await replaceItemTags(trx, 'question_tags', questionId, fields.tags, now)
+      await dropPendingRevision(trx, 'question', questionId)
+    }
     await touchStudy(trx, question.study_id, now)
     return { revision: fields.revision + 1 }
   })
+}
+
+/** A study's questions as parts of its pending revision: they go live with its 「更新する」. */
+export const PENDING_QUESTIONS: PendingDependents = {
+  kind: 'question',
+  of: async (db, studyId) =>
+    (await db.selectFrom('questions').select('id').where('study_id', '=', studyId).execute()).map(
+      (row) => row.id,
+    ),
+  apply: async (trx, questionId, form, now) => {
+    const fields = parseInput(questionFields, form)
+    checkPattern(fields)
+    await trx
+      .updateTable('questions')
+      .set({ ...columnsOf(fields), updated_at: now })
+      .where('id', '=', questionId)
+      .execute()
+    await replaceItemTags(trx, 'question_tags', questionId, fields.tags, now)
+  },
 }
 
 /** Deletes a question with its attempts and learners' status (they cascade); the rest close up. */
@@ -172,6 +210,7 @@ export async function deleteQuestion(
   await db.transaction().execute(async (trx) => {
     const question = await editableQuestion(trx, actor, questionId)
     await trx.deleteFrom('questions').where('id', '=', questionId).execute()
+    await dropPendingRevision(trx, 'question', questionId)
     await trx
       .updateTable('questions')
       .set((eb) => ({ position: eb('position', '-', 1) }))
@@ -274,5 +313,11 @@ export async function readQuestionForEditor(
 ): Promise<AuthorQuestion & { studyId: string }> {
   const row = await editableQuestion(db, actor, questionId)
   const tags = await tagsOfItems(db, 'question_tags', [row.id])
-  return { ...authorQuestionOf(row, tags.get(row.id) ?? []), studyId: row.study_id }
+  const question = { ...authorQuestionOf(row, tags.get(row.id) ?? []), studyId: row.study_id }
+  // The author edits the pending text of a published study's question.
+  const pending = await pendingRow(db, 'question', questionId)
+  const form = pending && questionFields.safeParse(JSON.parse(pending.fields))
+  if (!form?.success) return question
+  const shown = authorQuestionOf({ ...row, ...columnsOf(form.data) }, form.data.tags)
+  return { ...shown, studyId: row.study_id }
 }

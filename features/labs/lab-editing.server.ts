@@ -3,18 +3,13 @@ import type { z } from 'zod'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
-import {
-  editableItem,
-  editItem,
-  insertDraft,
-  itemWrites,
-  saveItemFields,
-} from '#features/editable-item.server.ts'
+import { insertDraft, itemWrites, saveItemFields } from '#features/editable-item.server.ts'
 import {
   checkMarkdownImages,
   checkUploadedImages,
   type ImageStorage,
 } from '#features/images/uploaded-image.server.ts'
+import { pendingWrites } from '#features/pending-revisions.server.ts'
 import { LAB } from './editable-labs.server.ts'
 import { type LabFields, labFields, labUpdate } from './lab-input.ts'
 
@@ -73,39 +68,36 @@ export async function createLab(
 }
 
 /**
- * Saves a lab's fields, screenshots and tags (the editor's form, autosaved). New screenshots
- * must be images the lab's owner uploaded; those already on the lab were checked when added.
+ * Saving a lab's fields, screenshots and tags (the editor's form, autosaved): new screenshots
+ * must be images the lab's owner uploaded; those already on the lab were checked when added. A
+ * published lab's edits wait until 「更新する」.
  */
-export async function updateLab(
-  db: Kysely<DB>,
-  images: ImageStorage,
-  actor: Actor | undefined,
-  labId: string,
-  input: z.input<typeof labUpdate>,
-  now = Date.now(),
-): Promise<{ revision: number }> {
-  const fields = parseInput(labUpdate, input)
-  // Ownership first, so that someone else learns nothing from the image checks.
-  const lab = await editableItem(db, LAB, actor, labId)
-  await checkUploadedImages(
-    images,
-    lab.owner_id,
-    screenshotFields(fields.screenshotKeys),
-    new Set(await screenshotKeysOf(db, labId)),
-  )
-  await checkMarkdownImages(
-    images,
-    lab.owner_id,
-    'description',
-    fields.description,
-    lab.description,
-  )
-  return editItem(db, LAB, actor, labId, fields.revision, now, async (trx) => {
-    await saveItemFields(trx, 'labs', labId, labItem(fields), now)
-    await replaceScreenshots(trx, labId, fields.screenshotKeys)
-    return {}
-  })
-}
+export const {
+  update: updateLab,
+  publishRevision: publishLabRevision,
+  discardRevision: discardLabRevision,
+} = pendingWrites(LAB, 'lab', (images: ImageStorage) => ({
+  update: labUpdate,
+  check: async (db, lab, fields) => {
+    await checkUploadedImages(
+      images,
+      lab.owner_id,
+      screenshotFields(fields.screenshotKeys),
+      new Set(await screenshotKeysOf(db, lab.id)),
+    )
+    await checkMarkdownImages(
+      images,
+      lab.owner_id,
+      'description',
+      fields.description,
+      lab.description,
+    )
+  },
+  write: async (trx, id, fields, now) => {
+    await saveItemFields(trx, 'labs', id, labItem(fields), now)
+    await replaceScreenshots(trx, id, fields.screenshotKeys)
+  },
+}))
 
 /** Publish, unpublish and delete (its screenshots and tag links cascade; stories stay, unlinked). */
 export const {

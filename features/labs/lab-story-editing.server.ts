@@ -3,18 +3,13 @@ import type { z } from 'zod'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError, parseInput } from '#features/content-error.ts'
-import {
-  editableItem,
-  editItem,
-  insertDraft,
-  itemWrites,
-  saveItemFields,
-} from '#features/editable-item.server.ts'
+import { insertDraft, itemWrites, saveItemFields } from '#features/editable-item.server.ts'
 import {
   checkMarkdownImages,
   checkUploadedImages,
   type ImageStorage,
 } from '#features/images/uploaded-image.server.ts'
+import { pendingWrites } from '#features/pending-revisions.server.ts'
 import { LAB_STORY } from './editable-labs.server.ts'
 import { type LabStoryFields, labStoryFields, labStoryUpdate } from './lab-input.ts'
 
@@ -74,27 +69,23 @@ export async function createLabStory(
   return insertDraft(db, 'lab_stories', actor.userId, storyItem(fields), now)
 }
 
-/** Saves a story's title, body, tags, lab and cover (the editor's form, autosaved). */
-export async function updateLabStory(
-  db: Kysely<DB>,
-  images: ImageStorage,
-  actor: Actor | undefined,
-  storyId: string,
-  input: z.input<typeof labStoryUpdate>,
-  now = Date.now(),
-): Promise<{ revision: number }> {
-  const fields = parseInput(labStoryUpdate, input)
-  // Ownership first, so that someone else learns nothing from the checks of links.
-  const story = await editableItem(db, LAB_STORY, actor, storyId)
-  await checkStoryLinks(db, images, story.owner_id, fields, {
-    coverKey: story.cover_key,
-    body: story.body,
-  })
-  return editItem(db, LAB_STORY, actor, storyId, fields.revision, now, async (trx) => {
-    await saveItemFields(trx, 'lab_stories', storyId, storyItem(fields), now)
-    return {}
-  })
-}
+/**
+ * Saving a story's title, body, tags, lab and cover (the editor's form, autosaved; its lab and
+ * cover must be its owner's); a published story's edits wait until 「更新する」.
+ */
+export const {
+  update: updateLabStory,
+  publishRevision: publishLabStoryRevision,
+  discardRevision: discardLabStoryRevision,
+} = pendingWrites(LAB_STORY, 'lab_story', (images: ImageStorage) => ({
+  update: labStoryUpdate,
+  check: (db, story, fields) =>
+    checkStoryLinks(db, images, story.owner_id, fields, {
+      coverKey: story.cover_key,
+      body: story.body,
+    }),
+  write: (trx, id, fields, now) => saveItemFields(trx, 'lab_stories', id, storyItem(fields), now),
+}))
 
 /** Publish, unpublish and delete (its tag links cascade). */
 export const {

@@ -4,10 +4,12 @@ import { type Actor, mayEdit } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
 import { editableItem } from '#features/editable-item.server.ts'
 import type { LabDraft, LabStoryDraft, LabStoryView, LabView } from '#features/labs/lab-views.ts'
+import { withPendingRevision } from '#features/pending-revisions.server.ts'
 import { readableItem } from '#features/readable-item.server.ts'
 import { tagsOfItems } from '#features/tags/item-tags.server.ts'
 import { LAB, LAB_STORY } from './editable-labs.server.ts'
 import { screenshotKeysOf } from './lab-editing.server.ts'
+import { labFields, labStoryFields } from './lab-input.ts'
 
 export type { LabDraft, LabStoryDraft, LabStoryView, LabView }
 
@@ -33,10 +35,14 @@ export async function readLabForEditor(
   actor: Actor | undefined,
   labId: string,
 ): Promise<LabDraft> {
-  return labDraftOf(db, await editableItem(db, LAB, actor, labId))
+  const lab = await labDraftOf(db, await editableItem(db, LAB, actor, labId))
+  return withPendingRevision(db, 'lab', labId, labFields, lab)
 }
 
-async function labDraftOf(db: Kysely<DB>, lab: Selectable<DB['labs']>): Promise<LabDraft> {
+async function labDraftOf(
+  db: Kysely<DB>,
+  lab: Selectable<DB['labs']>,
+): Promise<Omit<LabDraft, 'pendingSince'>> {
   const tags = await tagsOfItems(db, 'lab_tags', [lab.id])
   return {
     id: lab.id,
@@ -104,13 +110,14 @@ export async function readLabStoryForEditor(
   actor: Actor | undefined,
   storyId: string,
 ): Promise<LabStoryDraft> {
-  return storyDraftOf(db, await editableItem(db, LAB_STORY, actor, storyId))
+  const story = await storyDraftOf(db, await editableItem(db, LAB_STORY, actor, storyId))
+  return withPendingRevision(db, 'lab_story', storyId, labStoryFields, story)
 }
 
 async function storyDraftOf(
   db: Kysely<DB>,
   story: Selectable<DB['lab_stories']>,
-): Promise<LabStoryDraft> {
+): Promise<Omit<LabStoryDraft, 'pendingSince'>> {
   const tags = await tagsOfItems(db, 'lab_story_tags', [story.id])
   return {
     id: story.id,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { authoredItemFields, authorRef } from '#features/content-views.ts'
+import { authoredItemFields, authorRef, pendingSince } from '#features/content-views.ts'
 
 /** Zod schemas of what labs' and stories' reads answer (types inferred, see content-views.ts). */
 
@@ -31,17 +31,19 @@ export const labView = z.object({
 export type LabView = z.output<typeof labView>
 
 /** Everything the lab editor edits, with the revision its saves are based on. */
-export const labDraft = labView.pick({
-  id: true,
-  title: true,
-  description: true,
-  tags: true,
-  repositoryUrl: true,
-  demoUrl: true,
-  screenshotKeys: true,
-  status: true,
-  revision: true,
-})
+export const labDraft = labView
+  .pick({
+    id: true,
+    title: true,
+    description: true,
+    tags: true,
+    repositoryUrl: true,
+    demoUrl: true,
+    screenshotKeys: true,
+    status: true,
+    revision: true,
+  })
+  .extend({ pendingSince })
 export type LabDraft = z.output<typeof labDraft>
 
 export const labRef = z.object({ id: z.string(), title: z.string() })
@@ -70,5 +72,5 @@ export const labStoryDraft = labStoryView
     status: true,
     revision: true,
   })
-  .extend({ labId: z.string().nullable() })
+  .extend({ labId: z.string().nullable(), pendingSince })
 export type LabStoryDraft = z.output<typeof labStoryDraft>

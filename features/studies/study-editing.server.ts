@@ -13,8 +13,10 @@ import {
   saveItemFields,
 } from '#features/editable-item.server.ts'
 import type { CodeVerifier } from '#features/exercises/answers.server.ts'
+import { PENDING_QUESTIONS } from '#features/exercises/questions.server.ts'
 import { referenceFailures, referenceRefusal } from '#features/exercises/reference-check.server.ts'
 import { checkMarkdownImages, type ImageStorage } from '#features/images/uploaded-image.server.ts'
+import { pendingWrites } from '#features/pending-revisions.server.ts'
 import { STUDY } from './editable-study.server.ts'
 import { type StudyFields, studyFields, studyUpdate } from './study-input.ts'
 
@@ -41,26 +43,24 @@ export async function createStudy(
 }
 
 /**
- * Saves a study's title, summary, notes and tags (the editor's form, autosaved). Images new to
- * its notes must be ones the study's owner uploaded.
+ * Saving a study's title, summary, notes and tags (the editor's form, autosaved; images new to
+ * its notes must be its owner's); a published study's edits wait until 「更新する」.
  */
-export async function updateStudy(
-  db: Kysely<DB>,
-  images: ImageStorage,
-  actor: Actor | undefined,
-  studyId: string,
-  input: z.input<typeof studyUpdate>,
-  now = Date.now(),
-): Promise<{ revision: number }> {
-  const fields = parseInput(studyUpdate, input)
-  // Ownership first, so that someone else learns nothing from the image checks.
-  const study = await editableItem(db, STUDY, actor, studyId)
-  await checkMarkdownImages(images, study.owner_id, 'notes', fields.notes, study.body)
-  return editItem(db, STUDY, actor, studyId, fields.revision, now, async (trx) => {
-    await saveItemFields(trx, 'studies', studyId, studyItem(fields), now)
-    return {}
-  })
-}
+export const {
+  update: updateStudy,
+  publishRevision: publishStudyRevision,
+  discardRevision: discardStudyRevision,
+} = pendingWrites(
+  STUDY,
+  'study',
+  (images: ImageStorage) => ({
+    update: studyUpdate,
+    check: (_db, study, fields) =>
+      checkMarkdownImages(images, study.owner_id, 'notes', fields.notes, study.body),
+    write: (trx, id, fields, now) => saveItemFields(trx, 'studies', id, studyItem(fields), now),
+  }),
+  PENDING_QUESTIONS,
+)
 
 /**
  * Unpublish (only its owner sees it again) and delete (its questions and tag links cascade).

@@ -3,10 +3,13 @@ import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { editableItem } from '#features/editable-item.server.ts'
 import { exerciseProgressOfStudies } from '#features/exercises/exercise-set.server.ts'
+import { PENDING_QUESTIONS } from '#features/exercises/questions.server.ts'
+import { withPendingRevision } from '#features/pending-revisions.server.ts'
 import { readableItem } from '#features/readable-item.server.ts'
 import type { StudyDraft, StudyView } from '#features/studies/study-views.ts'
 import { tagsOfItems } from '#features/tags/item-tags.server.ts'
 import { STUDY } from './editable-study.server.ts'
+import { studyFields } from './study-input.ts'
 
 export type { StudyDraft, StudyView }
 
@@ -63,13 +66,20 @@ export async function readStudyForEditor(
 ): Promise<StudyDraft> {
   const study = await editableItem(db, STUDY, actor, studyId)
   const tags = await tagsOfItems(db, 'study_tags', [study.id])
-  return {
-    id: study.id,
-    title: study.title,
-    summary: study.summary,
-    notes: study.body,
-    tags: tags.get(study.id) ?? [],
-    status: study.status,
-    revision: study.revision,
-  }
+  return withPendingRevision(
+    db,
+    'study',
+    study.id,
+    studyFields,
+    {
+      id: study.id,
+      title: study.title,
+      summary: study.summary,
+      notes: study.body,
+      tags: tags.get(study.id) ?? [],
+      status: study.status,
+      revision: study.revision,
+    },
+    PENDING_QUESTIONS,
+  )
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { authoredItemFields, authorRef } from '#features/content-views.ts'
+import { authoredItemFields, authorRef, pendingSince } from '#features/content-views.ts'
 
 /** Zod schemas of what studies' reads answer (types inferred from them, see content-views.ts). */
 
@@ -28,13 +28,15 @@ export const studyView = z.object({
 export type StudyView = z.output<typeof studyView>
 
 /** Everything the study editor edits, with the revision its saves are based on. */
-export const studyDraft = studyView.pick({
-  id: true,
-  title: true,
-  summary: true,
-  notes: true,
-  tags: true,
-  status: true,
-  revision: true,
-})
+export const studyDraft = studyView
+  .pick({
+    id: true,
+    title: true,
+    summary: true,
+    notes: true,
+    tags: true,
+    status: true,
+    revision: true,
+  })
+  .extend({ pendingSince })
 export type StudyDraft = z.output<typeof studyDraft>

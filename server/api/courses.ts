@@ -14,6 +14,10 @@ import {
 } from '#features/courses/course-editing.server.ts'
 import { readCourseForEditor } from '#features/courses/course-editor.server.ts'
 import {
+  discardCourseRevision,
+  publishCourseRevision,
+} from '#features/courses/course-revisions.server.ts'
+import {
   addLesson,
   addSection,
   deleteLesson,
@@ -68,6 +72,12 @@ export function registerCourseRoutes(
   )
   serve(api, routes.publish, async ({ params, sent }, request) =>
     publishCourse(db, await actorOf(request), params.courseId, sent.body),
+  )
+  serve(api, routes.publishRevision, async ({ params, sent }, request) =>
+    publishCourseRevision(db, await actorOf(request), params.courseId, sent.body),
+  )
+  serve(api, routes.discardRevision, async ({ params, sent }, request) =>
+    discardCourseRevision(db, await actorOf(request), params.courseId, sent.body),
   )
   serve(api, routes.unpublish, async ({ params, sent }, request) =>
     unpublishCourse(db, await actorOf(request), params.courseId, sent.body),

@@ -38,6 +38,16 @@ export type EditableKind<R extends Routes> = {
     id: string,
     body: In<R['unpublish']>,
   ): Promise<RouteResult<R['unpublish']>>
+  publishRevision(
+    actor: Actor | undefined,
+    id: string,
+    body: In<R['publishRevision']>,
+  ): Promise<RouteResult<R['publishRevision']>>
+  discardRevision(
+    actor: Actor | undefined,
+    id: string,
+    body: In<R['discardRevision']>,
+  ): Promise<RouteResult<R['discardRevision']>>
   remove(actor: Actor | undefined, id: string): Promise<RouteResult<R['remove']>>
 }
 
@@ -75,6 +85,12 @@ export function registerEditableRoutes<R extends Routes>(
   )
   serve<R['unpublish']>(api, routes.unpublish, async ({ params, sent }, request) =>
     kind.unpublish(await actorOf(request), idOf(params), sent.body),
+  )
+  serve<R['publishRevision']>(api, routes.publishRevision, async ({ params, sent }, request) =>
+    kind.publishRevision(await actorOf(request), idOf(params), sent.body),
+  )
+  serve<R['discardRevision']>(api, routes.discardRevision, async ({ params, sent }, request) =>
+    kind.discardRevision(await actorOf(request), idOf(params), sent.body),
   )
   serve<R['remove']>(api, routes.remove, async ({ params }, request) =>
     kind.remove(await actorOf(request), idOf(params)),

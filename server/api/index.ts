@@ -22,6 +22,7 @@ import { registerPeopleRoutes } from './people.ts'
 import { validateWithZod } from './serve.ts'
 import { registerSocialRoutes } from './social.ts'
 import { registerStudyRoutes } from './studies.ts'
+import { registerUploadRoutes } from './uploads.ts'
 
 type SessionUser = { sub: string; groups: string[] }
 
@@ -99,6 +100,7 @@ export async function apiPlugin(
   registerExerciseRoutes(api, options.db, options.markdown, options.exercises, actor)
   registerExampleRoutes(api, options.exercises)
   registerLabRoutes(api, options.db, options.images, actor)
+  registerUploadRoutes(api, options.images, actor)
   registerSocialRoutes(api, options.db, options.markdown, actor)
   registerPeopleRoutes(api, options.db, actor)
   registerMessageRoutes(api, options.db, actor, options.messages)

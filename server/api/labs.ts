@@ -7,7 +7,9 @@ import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import {
   createLab,
   deleteLab,
+  discardLabRevision,
   publishLab,
+  publishLabRevision,
   unpublishLab,
   updateLab,
 } from '#features/labs/lab-editing.server.ts'
@@ -15,7 +17,9 @@ import { listPublishedLabStories, listPublishedLabs } from '#features/labs/lab-l
 import {
   createLabStory,
   deleteLabStory,
+  discardLabStoryRevision,
   publishLabStory,
+  publishLabStoryRevision,
   unpublishLabStory,
   updateLabStory,
 } from '#features/labs/lab-story-editing.server.ts'
@@ -44,6 +48,8 @@ export function registerLabRoutes(
     update: (actor, id, body) => updateLab(db, images, actor, id, body),
     publish: (actor, id, body) => publishLab(db, actor, id, body),
     unpublish: (actor, id, body) => unpublishLab(db, actor, id, body),
+    publishRevision: (actor, id, body) => publishLabRevision(db, images, actor, id, body),
+    discardRevision: (actor, id, body) => discardLabRevision(db, actor, id, body),
     remove: (actor, id) => deleteLab(db, actor, id),
   })
   serve(api, labRoutes.stories, async ({ params, query }) =>
@@ -59,6 +65,8 @@ export function registerLabRoutes(
     update: (actor, id, body) => updateLabStory(db, images, actor, id, body),
     publish: (actor, id, body) => publishLabStory(db, actor, id, body),
     unpublish: (actor, id, body) => unpublishLabStory(db, actor, id, body),
+    publishRevision: (actor, id, body) => publishLabStoryRevision(db, images, actor, id, body),
+    discardRevision: (actor, id, body) => discardLabStoryRevision(db, actor, id, body),
     remove: (actor, id) => deleteLabStory(db, actor, id),
   })
   serve(api, labStoryRoutes.labChoices, async ({ query }, request) => ({

@@ -8,7 +8,9 @@ import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import {
   createStudy,
   deleteStudy,
+  discardStudyRevision,
   publishStudy,
+  publishStudyRevision,
   unpublishStudy,
   updateStudy,
 } from '#features/studies/study-editing.server.ts'
@@ -32,6 +34,8 @@ export function registerStudyRoutes(
     update: (actor, id, body) => updateStudy(db, images, actor, id, body),
     publish: (actor, id, body) => publishStudy(db, actor, id, body, Date.now(), verifier),
     unpublish: (actor, id, body) => unpublishStudy(db, actor, id, body),
+    publishRevision: (actor, id, body) => publishStudyRevision(db, images, actor, id, body),
+    discardRevision: (actor, id, body) => discardStudyRevision(db, actor, id, body),
     remove: (actor, id) => deleteStudy(db, actor, id),
   })
 }

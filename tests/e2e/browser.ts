@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs'
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
+import { type Browser, chromium, type Locator, type Page, type Route } from 'playwright-core'
+import { expect } from 'vitest'
 
 /**
  * Debian's Chromium, driven by playwright-core. Playwright's own browser downloads are not
@@ -134,4 +135,40 @@ export async function newPhonePage(
     )
   }
   return context.newPage()
+}
+
+/**
+ * Makes the page's saves to `path` fail as if the network dropped (the server never sees them),
+ * until `restore` is called: what the author types then lives only in the page.
+ */
+export async function dropSaves(page: Page, path: string): Promise<{ restore(): Promise<void> }> {
+  const matches = (url: URL) => url.pathname === path
+  const handler = async (route: Route) => {
+    if (route.request().method() === 'PUT') await route.abort('internetdisconnected')
+    else await route.continue()
+  }
+  await page.route(matches, handler)
+  return { restore: () => page.unroute(matches, handler) }
+}
+
+/** The state of an editor's (first) save status: `saved`, `dirty`, `saving` or `failed`. */
+export function saveState(page: Page): Promise<string | null> {
+  return page.locator('[data-save-state]').first().getAttribute('data-save-state')
+}
+
+/**
+ * Types into an editor while its saves to `savePath` fail, reloads it at `url` (still offline)
+ * and waits for the notice of the restored local copy. Saves stay dropped until `restore`.
+ */
+export async function typeOfflineAndReload(
+  page: Page,
+  options: { savePath: string; url: string; type(): Promise<void> },
+): Promise<{ restore(): Promise<void> }> {
+  const offline = await dropSaves(page, options.savePath)
+  await options.type()
+  await expect.poll(() => saveState(page)).toBe('failed')
+  await page.goto(options.url)
+  await waitForHydration(page)
+  await page.locator('[data-local-copy-notice]').waitFor()
+  return offline
 }

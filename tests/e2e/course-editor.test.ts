@@ -4,6 +4,8 @@ import {
   collectPageErrors,
   holdCreateRequest,
   markdownEditor,
+  saveState,
+  typeOfflineAndReload,
   waitForHydration,
 } from './browser.ts'
 import { PNG_1X1 } from './fixtures/images.ts'
@@ -106,6 +108,30 @@ describe('the course editor', () => {
       .toBe('変数を使ってみよう')
     expect(await guest.locator('.markdown-body pre').textContent()).toContain('let name = "たろう"')
     expect(await guest.getByText('ログインすると進捗を記録できます').isVisible()).toBe(true)
+    expect(errors).toEqual([])
+  })
+
+  test("keeps a course's unsaved text over a reload", async () => {
+    const page = await signedInPage('mika_local_copy')
+    const errors = collectPageErrors(page)
+    page.on('dialog', (dialog) => void dialog.accept())
+    await page.goto('/mika_local_copy/courses/create')
+    await waitForHydration(page)
+    await page.getByLabel('タイトル', { exact: true }).fill('はじめての HTML')
+    await page.waitForURL(/\/mika_local_copy\/courses\/[0-9a-z]{16}\/edit$/)
+    const editUrl = page.url()
+    await expect.poll(() => saved(page).isVisible()).toBe(true)
+
+    // Saves of the course's fields fail: the summary typed now is only in the page.
+    const summary = page.getByLabel('概要', { exact: true })
+    const offline = await typeOfflineAndReload(page, {
+      savePath: `/api/courses/${editUrl.split('/').at(-2)}`,
+      url: editUrl,
+      type: () => summary.fill('タグの書き方から一歩ずつ'),
+    })
+    expect(await summary.inputValue()).toBe('タグの書き方から一歩ずつ')
+    await offline.restore()
+    expect(await saveState(page)).not.toBe('saved')
     expect(errors).toEqual([])
   })
 })

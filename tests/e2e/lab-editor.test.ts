@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { collectPageErrors, waitForHydration } from './browser.ts'
+import { collectPageErrors, markdownEditor, saveState, waitForHydration } from './browser.ts'
 import { PNG_1X1 } from './fixtures/images.ts'
 import { browserSuite } from './suite.ts'
 
@@ -69,6 +69,78 @@ describe('the lab editor', () => {
       Array.from({ length: 8 }, (_, index) => `家計簿アプリ のスクリーンショット ${index + 1}`),
     )
     expect(await guest.locator('img[alt*="IMG_"]').count()).toBe(0)
+    expect(errors).toEqual([])
+  })
+
+  test('refuses a renamed HTML file at once, publishes only what is on screen, and keeps unsaved text over a reload', async () => {
+    const page = await site.signedInPage('sora_labs_safe')
+    const errors = collectPageErrors(page)
+    // Leaving with unsaved text asks first; this test means to leave.
+    page.on('dialog', (dialog) => void dialog.accept())
+    await page.goto('/sora_labs_safe/labs/create')
+    await waitForHydration(page)
+    await page.getByLabel('タイトル', { exact: true }).fill('天気アプリ')
+    await page.waitForURL(/\/sora_labs_safe\/labs\/[0-9a-z]{16}\/edit$/)
+    const editUrl = page.url()
+
+    // An HTML page named .png: refused before upload, said why in Japanese, never listed.
+    await page.getByLabel('スクリーンショットを追加（複数まとめて選べます）').setInputFiles({
+      name: 'screenshot.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('<!doctype html><html><body><h1>not a picture</h1></body></html>'),
+    })
+    await page
+      .getByText(
+        'このファイルは中身が PNG・JPEG・WebP・GIF の画像ではないため、追加できません。画像ファイルを選んでください。',
+      )
+      .waitFor()
+    const shots = page.locator('section[aria-labelledby="screenshots-heading"] img')
+    expect(await shots.count()).toBe(0)
+
+    // A repository address the server refuses: the description typed after it cannot be saved.
+    await page.getByLabel('リポジトリの URL').fill('github.com/sora/weather')
+    await page.getByLabel('タグ（カンマ区切り、10 個まで）').fill('javascript, api')
+    await (await markdownEditor(page, '説明（Markdown）')).fill('天気の API を使った練習です。')
+    await expect.poll(() => saveState(page)).toBe('failed')
+
+    // Publishing would publish an older version: it refuses, and says why beside the field.
+    await page.getByRole('button', { name: '公開する' }).click()
+    await page.locator('[data-publish-problem]').waitFor()
+    expect(await page.locator('[data-publish-problem]').textContent()).toContain(
+      '保存できていない変更があるため、公開していません。',
+    )
+    await page
+      .getByText('リポジトリの URL は https:// から始まる URL で入力してください')
+      .first()
+      .waitFor()
+    expect(
+      await page.locator('[data-publication-status]').getAttribute('data-publication-status'),
+    ).toBe('draft')
+
+    // A reload brings back what the server never got, with a notice.
+    await page.goto(editUrl)
+    await waitForHydration(page)
+    await page.locator('[data-local-copy-notice]').waitFor()
+    expect(await page.getByLabel('リポジトリの URL').inputValue()).toBe('github.com/sora/weather')
+    expect(await page.getByLabel('タグ（カンマ区切り、10 個まで）').inputValue()).toBe(
+      'javascript, api',
+    )
+    expect(await (await markdownEditor(page, '説明（Markdown）')).textContent()).toContain(
+      '天気の API を使った練習です。',
+    )
+
+    // Corrected, it publishes exactly what is on screen.
+    await page.getByLabel('リポジトリの URL').fill('https://github.com/sora/weather')
+    await page.getByRole('button', { name: '公開する' }).click()
+    await expect
+      .poll(() => page.locator('[data-publication-status]').getAttribute('data-publication-status'))
+      .toBe('published')
+    const guest = await site.newPage()
+    const shown = await guest.goto(new URL(editUrl).pathname.replace(/\/edit$/, ''))
+    expect(shown?.status()).toBe(200)
+    const html = await guest.content()
+    expect(html).toContain('天気の API を使った練習です。')
+    expect(html).toContain('href="https://github.com/sora/weather"')
     expect(errors).toEqual([])
   })
 })

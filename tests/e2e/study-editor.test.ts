@@ -3,6 +3,8 @@ import {
   collectPageErrors,
   holdCreateRequest,
   markdownEditor,
+  saveState,
+  typeOfflineAndReload,
   waitForHydration,
 } from './browser.ts'
 import { PNG_1X1 } from './fixtures/images.ts'
@@ -84,6 +86,97 @@ describe('the study editor', () => {
     await expect.poll(() => guest.locator('.markdown-body h1').textContent()).toBe('map と filter')
     expect(await guest.locator('.markdown-body pre').textContent()).toContain('[1, 2, 3].map')
     expect(await guest.getByRole('link', { name: 'このスタディの演習' }).isVisible()).toBe(true)
+    expect(errors).toEqual([])
+  })
+
+  test('keeps text that never reached the server over a reload, and lets the author discard it', async () => {
+    const page = await signedInPage('yui_local_copy')
+    const errors = collectPageErrors(page)
+    page.on('dialog', (dialog) => void dialog.accept())
+    await page.goto('/yui_local_copy/studies/create')
+    await waitForHydration(page)
+    await page.getByLabel('タイトル', { exact: true }).fill('再帰のメモ')
+    await page.waitForURL(/\/yui_local_copy\/studies\/([0-9a-z]{16})\/edit$/)
+    const editUrl = page.url()
+    const savePath = `/api/studies/${editUrl.split('/').at(-2)}`
+    const summary = page.getByLabel('概要', { exact: true })
+    await expect.poll(() => saveState(page)).toBe('saved')
+
+    // The network drops: the summary typed now is only in the page, also during the reload.
+    const offline = await typeOfflineAndReload(page, {
+      savePath,
+      url: editUrl,
+      type: () => summary.fill('関数が自分を呼ぶしくみ'),
+    })
+    expect(await summary.inputValue()).toBe('関数が自分を呼ぶしくみ')
+
+    // Back online, the restored text is edited and saved like any: a reload finds it saved.
+    await offline.restore()
+    await summary.fill('関数が自分を呼ぶしくみ。')
+    await expect.poll(() => saveState(page)).toBe('saved')
+    await page.goto(editUrl)
+    await waitForHydration(page)
+    expect(await summary.inputValue()).toBe('関数が自分を呼ぶしくみ。')
+    expect(await page.locator('[data-local-copy-notice]').count()).toBe(0)
+
+    // A restored copy the author does not want goes back to the saved text.
+    const offlineAgain = await typeOfflineAndReload(page, {
+      savePath,
+      url: editUrl,
+      type: () => summary.fill('書きかけの失敗'),
+    })
+    expect(await summary.inputValue()).toBe('書きかけの失敗')
+    await offlineAgain.restore()
+    await page.getByRole('button', { name: '復元した変更を破棄' }).click()
+    expect(await summary.inputValue()).toBe('関数が自分を呼ぶしくみ。')
+    expect(await page.locator('[data-local-copy-notice]').count()).toBe(0)
+    expect(errors).toEqual([])
+  })
+
+  test('edits a published study into a pending revision: readers see it only after 更新する', async () => {
+    const page = await signedInPage('yui_pending')
+    const errors = collectPageErrors(page)
+    await page.goto('/yui_pending/studies/create')
+    await waitForHydration(page)
+    await page.getByLabel('タイトル', { exact: true }).fill('ソートのまとめ')
+    await page.waitForURL(/\/yui_pending\/studies\/[0-9a-z]{16}\/edit$/)
+    const summary = page.getByLabel('概要', { exact: true })
+    await summary.fill('公開した概要')
+    await expect.poll(() => saveState(page)).toBe('saved')
+    await page.getByRole('button', { name: '公開する' }).click()
+    const status = page.locator('[data-publication-status]')
+    await expect.poll(() => status.getAttribute('data-publication-status')).toBe('published')
+    const studyPath = new URL(page.url()).pathname.replace(/\/edit$/, '')
+    const reader = await signedInPage('yui_pending_reader')
+    const readSummary = async () => {
+      await reader.goto(studyPath)
+      return reader.locator('main').textContent()
+    }
+
+    // Half-typed: saved for the author (it survives a reload), not public.
+    await summary.fill('書きかけの概要')
+    await expect.poll(() => saveState(page)).toBe('saved')
+    await page.getByRole('button', { name: '更新する' }).waitFor()
+    expect(await readSummary()).toContain('公開した概要')
+    expect(await readSummary()).not.toContain('書きかけの概要')
+    await page.reload()
+    await waitForHydration(page)
+    expect(await summary.inputValue()).toBe('書きかけの概要')
+
+    await page.getByRole('button', { name: '更新する' }).click()
+    await expect.poll(() => page.getByRole('button', { name: '更新する' }).count()).toBe(0)
+    expect(await readSummary()).toContain('書きかけの概要')
+
+    // 変更を破棄: the form goes back to what readers see.
+    await summary.fill('やめておく概要')
+    await expect.poll(() => saveState(page)).toBe('saved')
+    await page.getByRole('button', { name: '変更を破棄' }).click()
+    await expect.poll(() => summary.inputValue()).toBe('書きかけの概要')
+    expect(await page.getByRole('button', { name: '変更を破棄' }).count()).toBe(0)
+    await page.reload()
+    await waitForHydration(page)
+    expect(await summary.inputValue()).toBe('書きかけの概要')
+    expect(await readSummary()).not.toContain('やめておく概要')
     expect(errors).toEqual([])
   })
 })

@@ -159,3 +159,60 @@ describe.each(SCREENS)('a newcomer’s first hour at $name size', (screen) => {
     expect(errors).toEqual([])
   }, 240_000)
 })
+
+describe('a picture that is not one, in every editor that takes pictures', () => {
+  test('is refused at once in Japanese and never enters the form', async () => {
+    const page = await suite.signedInPage('walk_uploads')
+    const errors = collectPageErrors(page)
+    const notAPicture = {
+      name: 'screenshot.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('<!doctype html><html><body><p>not a picture</p></body></html>'),
+    }
+    const refusal = page.getByText(
+      'このファイルは中身が PNG・JPEG・WebP・GIF の画像ではないため、追加できません。画像ファイルを選んでください。',
+    )
+    /** Picks the file in every picker of the editor shown now: each says no, none adds it. */
+    async function refusedByEveryPicker(editor: string, atLeast: number) {
+      const pickers = page.locator('input[type="file"]')
+      const count = await pickers.count()
+      expect(count, editor).toBeGreaterThanOrEqual(atLeast)
+      for (let index = 0; index < count; index += 1) {
+        await pickers.nth(index).setInputFiles(notAPicture)
+        await expect.poll(() => refusal.count(), { message: editor }).toBe(index + 1)
+      }
+      expect(await page.locator('main img[src*="/s3/"]').count(), editor).toBe(0)
+      expect(await page.locator('[data-save-state="failed"]').count(), editor).toBe(0)
+    }
+    /** Opens a kind's create page and types a title, which creates the draft. */
+    async function newDraft(collection: string, title: string): Promise<string> {
+      await page.goto(`/walk_uploads/${collection}/create`)
+      await waitForHydration(page)
+      await page.getByLabel('タイトル', { exact: true }).fill(title)
+      await page.waitForURL(new RegExp(`/walk_uploads/${collection}/[0-9a-z]{16}/edit$`))
+      return page.url().split('/').at(-2) ?? ''
+    }
+
+    // A study (images in its notes), and a question of it (prompt and explanation).
+    const studyId = await newDraft('studies', '画像のテスト')
+    await refusedByEveryPicker('study', 1)
+    await page.goto(`/walk_uploads/studies/${studyId}/exercises/create`)
+    await waitForHydration(page)
+    await refusedByEveryPicker('question', 2)
+    // A lab (screenshots, images in its description), a story (cover, images in its body).
+    await newDraft('labs', '画像のテストのラボ')
+    await refusedByEveryPicker('lab', 2)
+    await newDraft('labs_stories', '画像のテストの話')
+    await refusedByEveryPicker('lab story', 2)
+    // A course (cover) and its lesson (images in its body).
+    await newDraft('courses', '画像のテストのコース')
+    await page.getByLabel('セクションを追加').fill('はじめに')
+    await page.getByRole('button', { name: '追加' }).last().click()
+    await page.getByLabel('「はじめに」にレッスンを追加').fill('画像')
+    await page.getByRole('button', { name: '追加' }).first().click()
+    await page.getByRole('button', { name: 'レッスン「画像」を編集' }).click()
+    await markdownEditor(page, '本文（Markdown）')
+    await refusedByEveryPicker('course and lesson', 2)
+    expect(errors).toEqual([])
+  })
+})

@@ -226,3 +226,32 @@ describe('lab API and pages', () => {
     ).toBe(404)
   })
 })
+
+describe('POST /api/uploads/image-check', () => {
+  it('refuses an HTML file uploaded as image/png, in Japanese, and accepts a real PNG', async () => {
+    const { author, other } = await authorAndOther()
+    // An HTML page named .png and declared image/png, as a browser uploads a renamed file.
+    const html = `public/${author.identityId}/labs/${randomHex()}.png`
+    await author.s3.send(
+      new PutObjectCommand({
+        Bucket: BUCKET,
+        Key: html,
+        Body: Buffer.from('<!doctype html><title>x</title><p>not an image</p>'),
+        ContentType: 'image/png',
+      }),
+    )
+    const refused = await call('POST', '/uploads/image-check', author, { key: html })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.code).toBe('VALIDATION_FAILED')
+    expect(refused.body.error.message).toBe('画像には PNG・JPEG・WebP・GIF を選んでください。')
+
+    const png = await upload(author)
+    const accepted = await call('POST', '/uploads/image-check', author, { key: png })
+    expect(accepted.status).toBe(200)
+    expect(accepted.body).toEqual({ key: png })
+
+    // Someone else's picture is not the author's to add, and a guest must sign in.
+    expect((await call('POST', '/uploads/image-check', other, { key: png })).status).toBe(400)
+    expect((await call('POST', '/uploads/image-check', undefined, { key: png })).status).toBe(401)
+  })
+})

@@ -1,10 +1,13 @@
-import { type ReactNode, useCallback, useId, useRef, useState } from 'react'
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { ConflictBanner } from '#app/components/conflict-banner.tsx'
+import { NOT_PUBLISHED_UNSAVED } from '#app/components/editor-parts.tsx'
+import { LocalCopyNotice } from '#app/components/local-copy-notice.tsx'
 import { ApiRequestError } from '#app/lib/api/client.ts'
 import type { CourseApi } from '#app/lib/api/courses.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
 import { fieldLimits } from '#app/lib/field-limits.ts'
+import { forgetLocalCopy, useLocalCopy } from '#app/lib/local-copy.ts'
 import { type Autosave, useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
 import { contentPath, editPath } from '#features/content-kinds.ts'
@@ -64,6 +67,14 @@ export function CourseEditor(props: {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({})
   const [problem, setProblem] = useState<string | undefined>()
   const [conflict, setConflict] = useState(false)
+  const [publishProblem, setPublishProblem] = useState<string | undefined>()
+  // A published course's saves (and its lessons') wait as pending revisions until 「更新する」.
+  const [pending, setPending] = useState(props.initial?.pendingSince != null)
+  const published = useRef(props.initial?.status === 'published')
+  published.current = draft?.status === 'published'
+  useEffect(() => setPending(draft?.pendingSince != null), [draft])
+  // Remounts the lessons' editors when their pending text was discarded.
+  const [generation, setGeneration] = useState(0)
   const revision = useRef(props.initial?.revision ?? 0)
   // Set the moment the first save has created the draft: a save queued behind that one must
   // update it, not create another, even before React has re-rendered with the draft.
@@ -90,6 +101,7 @@ export function CourseEditor(props: {
         if (!draftId.current) {
           const created = await api.create(payloadOf(value))
           draftId.current = created.id
+          localCopy.created(created.id)
           revision.current = created.revision
           setDraft(await api.draft(created.id))
           // The draft exists now: continue editing it at its own address.
@@ -100,7 +112,9 @@ export function CourseEditor(props: {
             revision: revision.current,
           })
           revision.current = saved.revision
+          if (published.current) setPending(true)
         }
+        localCopy.saved(value)
         setFieldErrors({})
         setProblem(undefined)
       } catch (error) {
@@ -126,10 +140,12 @@ export function CourseEditor(props: {
 
   /** A change of the course as a whole or of its structure; then the editor shows the result. */
   const change = useCallback(
-    async (write: (courseId: string, revision: number) => Promise<unknown>) => {
+    async (
+      write: (courseId: string, revision: number) => Promise<unknown>,
+    ): Promise<CourseDraft | undefined> => {
       if (!draft) return
       await flushAll()
-      await serial(async () => {
+      return serial(async () => {
         try {
           await write(draft.id, revision.current)
           const fresh = await api.draft(draft.id)
@@ -137,8 +153,10 @@ export function CourseEditor(props: {
           setDraft(fresh)
           setFieldErrors({})
           setProblem(undefined)
+          return fresh
         } catch (error) {
           report(error)
+          return undefined
         }
       })
     },
@@ -150,10 +168,50 @@ export function CourseEditor(props: {
     else lessonAutosaves.current.delete(lessonId)
   }, [])
 
+  const localCopy = useLocalCopy<CourseFields>({
+    kind: 'course',
+    id: props.initial?.id,
+    server: fieldsOf(props.initial),
+    revision: props.initial?.revision,
+    restore: (value) => update(value),
+  })
+
   function update(changed: Partial<CourseFields>) {
     const next = { ...fields, ...changed }
     setFields(next)
+    localCopy.remember(next, revision.current)
     if (next.title.trim() !== '' || draft) autosave.change(next)
+  }
+
+  /**
+   * Publishes (or, for a published course, 「更新する」) only once the course and every lesson
+   * are saved as they are on screen.
+   */
+  async function publish(write: (courseId: string, revision: number) => Promise<unknown>) {
+    setPublishProblem(undefined)
+    const settled = await Promise.all([
+      autosave.settle(),
+      ...[...lessonAutosaves.current.values()].map((lesson) => lesson.settle()),
+    ])
+    if (settled.includes(false)) {
+      setPublishProblem(NOT_PUBLISHED_UNSAVED)
+      return
+    }
+    await change(write)
+  }
+
+  /** 「変更を破棄」: the course and its lessons go back to what learners read. */
+  async function discardRevision() {
+    setPublishProblem(undefined)
+    const fresh = await change((id, revision) => api.discardRevision(id, { revision }))
+    if (!fresh) return
+    const shown = fieldsOf(fresh)
+    setFields(shown)
+    localCopy.clear()
+    for (const section of fresh.sections) {
+      for (const lesson of section.lessons) forgetLocalCopy('lesson', lesson.id)
+    }
+    setGeneration((current) => current + 1)
   }
 
   const errorOf = (field: string) => fieldErrors[field]?.join(' ')
@@ -164,6 +222,7 @@ export function CourseEditor(props: {
 
   return (
     <div className="flex flex-col gap-8">
+      <LocalCopyNotice copy={localCopy} />
       {conflict && (
         <ConflictBanner
           what="このコース"
@@ -270,12 +329,20 @@ export function CourseEditor(props: {
           <CourseCoverField
             coverKey={draft.coverKey}
             error={errorOf('key')}
-            onChange={(key) => change((id, revision) => api.setCover(id, { key, revision }))}
+            onChange={async (key) => {
+              await change((id, revision) => api.setCover(id, { key, revision }))
+            }}
           />
           <CourseStructure
+            key={generation}
+            onLessonSaved={() => {
+              if (published.current) setPending(true)
+            }}
             draft={draft}
             api={api}
-            onChange={change}
+            onChange={async (write) => {
+              await change(write)
+            }}
             onLessonAutosave={registerLesson}
           />
           <section
@@ -286,10 +353,21 @@ export function CourseEditor(props: {
               公開
             </h2>
             <p className="text-sm" data-course-status={draft.status}>
-              {draft.status === 'published'
-                ? 'このコースは公開中です。'
-                : 'このコースは下書きです。あなただけが見られます。'}
+              {draft.status === 'draft'
+                ? 'このコースは下書きです。あなただけが見られます。'
+                : pending
+                  ? 'このコースは公開中です。まだ公開していない変更があります。受講者には「更新する」を押すまで、公開中の内容が表示されます。'
+                  : 'このコースは公開中です。編集した内容は「更新する」を押すまで公開されません。'}
             </p>
+            {publishProblem && (
+              <p
+                role="alert"
+                data-publish-problem
+                className="text-sm text-red-700 dark:text-red-400"
+              >
+                {publishProblem} {problem}
+              </p>
+            )}
             {publishErrors.length > 0 && (
               <ul
                 role="alert"
@@ -305,19 +383,41 @@ export function CourseEditor(props: {
               {draft.status === 'draft' ? (
                 <button
                   type="button"
-                  onClick={() => void change((id, revision) => api.publish(id, { revision }))}
+                  onClick={() => void publish((id, revision) => api.publish(id, { revision }))}
                   className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
                 >
                   公開する
                 </button>
               ) : (
-                <button
-                  type="button"
-                  onClick={() => void change((id, revision) => api.unpublish(id, { revision }))}
-                  className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
-                >
-                  非公開（下書き）に戻す
-                </button>
+                <>
+                  {pending && (
+                    <>
+                      <button
+                        type="button"
+                        onClick={() =>
+                          void publish((id, revision) => api.publishRevision(id, { revision }))
+                        }
+                        className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+                      >
+                        更新する
+                      </button>
+                      <button
+                        type="button"
+                        onClick={() => void discardRevision()}
+                        className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+                      >
+                        変更を破棄
+                      </button>
+                    </>
+                  )}
+                  <button
+                    type="button"
+                    onClick={() => void change((id, revision) => api.unpublish(id, { revision }))}
+                    className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+                  >
+                    非公開（下書き）に戻す
+                  </button>
+                </>
               )}
               <Link
                 to={contentPath('course', username, draft.id)}

@@ -21,6 +21,7 @@ export function CourseStructure(props: {
   api: CourseApi
   onChange: Change
   onLessonAutosave(lessonId: string, autosave: Autosave<never> | undefined): void
+  onLessonSaved?(): void
 }) {
   const { draft, api, onChange } = props
   const [open, setOpen] = useState<string | null>(null)
@@ -160,6 +161,7 @@ export function CourseStructure(props: {
                         lesson={lesson}
                         api={props.api}
                         onAutosave={props.onLessonAutosave}
+                        onSaved={props.onLessonSaved}
                       />
                     )}
                   </li>

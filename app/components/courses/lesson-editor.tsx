@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'react'
 import { ConflictBanner } from '#app/components/conflict-banner.tsx'
+import { LocalCopyNotice } from '#app/components/local-copy-notice.tsx'
 import { MarkdownEditor } from '#app/components/markdown-editor.tsx'
 import { ApiRequestError } from '#app/lib/api/client.ts'
 import type { CourseApi } from '#app/lib/api/courses.ts'
 import { fieldLimits } from '#app/lib/field-limits.ts'
+import { useLocalCopy } from '#app/lib/local-copy.ts'
 import { type Autosave, useAutosave } from '#app/lib/use-autosave.ts'
 import type { EditorLesson } from '#features/courses/course-editor.server.ts'
 import { lessonUpdate } from '#features/courses/course-input.ts'
@@ -20,6 +22,8 @@ export function LessonEditor(props: {
   lesson: EditorLesson
   api: CourseApi
   onAutosave(lessonId: string, autosave: Autosave<LessonFields> | undefined): void
+  /** A save reached the server (in a published course, it waits for 「更新する」). */
+  onSaved?(): void
 }) {
   const { courseId, lesson, api, onAutosave } = props
   const [fields, setFields] = useState<LessonFields>({
@@ -37,6 +41,8 @@ export function LessonEditor(props: {
         revision: revision.current,
       })
       revision.current = saved.revision
+      localCopy.saved(value)
+      props.onSaved?.()
       setProblem(undefined)
     } catch (error) {
       if (error instanceof ApiRequestError && error.code === 'STALE_REVISION') setConflict(true)
@@ -50,14 +56,24 @@ export function LessonEditor(props: {
     return () => onAutosave(lesson.id, undefined)
   }, [autosave, lesson.id, onAutosave])
 
+  const localCopy = useLocalCopy<LessonFields>({
+    kind: 'lesson',
+    id: lesson.id,
+    server: { title: lesson.title, body: lesson.body, access: lesson.access },
+    revision: lesson.revision,
+    restore: (value) => update(value),
+  })
+
   function update(change: Partial<LessonFields>) {
     const next = { ...fields, ...change }
     setFields(next)
+    localCopy.remember(next, revision.current)
     autosave.change(next)
   }
 
   return (
     <div className="mt-3 flex flex-col gap-3 rounded-lg bg-slate-50 p-3 dark:bg-slate-900">
+      <LocalCopyNotice copy={localCopy} />
       {conflict && (
         <ConflictBanner
           what="このレッスン"

@@ -3,9 +3,11 @@ import { Link, useNavigate } from 'react-router'
 import { ConflictBanner } from '#app/components/conflict-banner.tsx'
 import { messageOf } from '#app/components/courses/lesson-editor.tsx'
 import { SaveStatus } from '#app/components/courses/save-status.tsx'
+import { LocalCopyNotice } from '#app/components/local-copy-notice.tsx'
 import { ApiRequestError } from '#app/lib/api/client.ts'
 import type { ExerciseApi } from '#app/lib/api/exercises.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
+import { useLocalCopy } from '#app/lib/local-copy.ts'
 import { useAutosave } from '#app/lib/use-autosave.ts'
 import { useLeaveGuard } from '#app/lib/use-leave-guard.ts'
 import { questionFields } from '#features/exercises/question-input.ts'
@@ -48,6 +50,7 @@ export function QuestionEditor(props: {
       if (!questionId.current) {
         const made = await api.create(studyId, payloadOf(value))
         questionId.current = made.id
+        localCopy.created(made.id)
         revision.current = made.revision
         setCreated(true)
         moveToCreatedDraft(navigate, `${props.exercisesPath}/${made.id}/edit`)
@@ -58,6 +61,7 @@ export function QuestionEditor(props: {
         })
         revision.current = saved.revision
       }
+      localCopy.saved(value)
       setFieldErrors({})
       setProblem(undefined)
     } catch (error) {
@@ -67,10 +71,20 @@ export function QuestionEditor(props: {
   })
   useLeaveGuard({ unsaved: autosave.unsaved, flush: autosave.flush })
 
+  const localCopy = useLocalCopy<QuestionFormState>({
+    kind: 'question',
+    id: props.question?.id,
+    scope: studyId,
+    server: formStateOf(props.question),
+    revision: props.question?.revision,
+    restore: (value) => update(value),
+  })
+
   function update(change: Partial<QuestionFormState>) {
     const next = { ...latest.current, ...change }
     latest.current = next
     setState(next)
+    localCopy.remember(next, revision.current)
     // A new question is created once it is complete (the server refuses a half-written one, and
     // an error per keystroke helps nobody); after that every change saves, and the server's
     // field errors show what is missing.
@@ -100,6 +114,7 @@ export function QuestionEditor(props: {
 
   return (
     <div className="flex flex-col gap-6">
+      <LocalCopyNotice copy={localCopy} />
       {conflict && (
         <ConflictBanner
           what="この問題"

@@ -139,9 +139,17 @@ export function QuestionListEditor(props: {
         </h2>
         <p className="text-sm" data-publication-status={study.status}>
           {study.status === 'published'
-            ? 'このスタディと演習は公開中です。'
+            ? 'このスタディと演習は公開中です。問題の変更は、スタディの編集画面で「更新する」を押すまで公開されません。'
             : 'このスタディと演習は下書きです。公開すると、コードの問題は模範解答がすべてのテストに合格するかをサーバーで確かめます。'}
         </p>
+        {study.status === 'published' && (
+          <Link
+            to={exercisesPath.replace(/\/exercises$/, '/edit')}
+            className="self-start text-sm text-brand-700 underline dark:text-brand-100"
+          >
+            スタディの編集画面で変更を更新する
+          </Link>
+        )}
         <div className="flex flex-wrap gap-3">
           {study.status === 'draft' ? (
             <button

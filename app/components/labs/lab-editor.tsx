@@ -44,6 +44,7 @@ export function LabEditor(props: {
     fields: fieldsOf(props.initial),
     api: props.api,
     payloadOf,
+    fieldsOf,
     username: props.username,
     collection: 'labs',
     labels: { repositoryUrl: 'リポジトリの URL', demoUrl: 'デモの URL', description: '説明' },

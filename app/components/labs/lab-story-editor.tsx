@@ -48,6 +48,7 @@ export function LabStoryEditor(props: {
     fields: fieldsOf(props.initial, props.labId),
     api: props.api,
     payloadOf,
+    fieldsOf: (draft) => fieldsOf(draft, undefined),
     username: props.username,
     collection: 'labs_stories',
     labels: { body: '本文' },

@@ -35,6 +35,7 @@ export function StudyEditor(props: {
     fields: fieldsOf(props.initial),
     api: props.api,
     payloadOf,
+    fieldsOf,
     username: props.username,
     collection: 'studies',
     labels: { summary: '概要', notes: 'ノート' },

@@ -20,6 +20,10 @@ export function courseApi(baseUrl: string) {
       callApi(baseUrl, routes.setCover, { params: { courseId }, body }),
     publish: (courseId: string, body: Body<'publish'>) =>
       callApi(baseUrl, routes.publish, { params: { courseId }, body }),
+    publishRevision: (courseId: string, body: Body<'publishRevision'>) =>
+      callApi(baseUrl, routes.publishRevision, { params: { courseId }, body }),
+    discardRevision: (courseId: string, body: Body<'discardRevision'>) =>
+      callApi(baseUrl, routes.discardRevision, { params: { courseId }, body }),
     unpublish: (courseId: string, body: Body<'unpublish'>) =>
       callApi(baseUrl, routes.unpublish, { params: { courseId }, body }),
     addSection: (courseId: string, body: Body<'addSection'>) =>

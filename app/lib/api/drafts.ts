@@ -28,12 +28,28 @@ function draftApi<R extends EditableRouteSet>(baseUrl: string, routes: R, idName
       callRoute<R['publish']>(baseUrl, routes.publish, { params: at(id), body: { revision } }),
     unpublish: (id: string, revision: number) =>
       callRoute<R['unpublish']>(baseUrl, routes.unpublish, { params: at(id), body: { revision } }),
+    publishRevision: (id: string, revision: number) =>
+      callRoute<R['publishRevision']>(baseUrl, routes.publishRevision, {
+        params: at(id),
+        body: { revision },
+      }),
+    discardRevision: (id: string, revision: number) =>
+      callRoute<R['discardRevision']>(baseUrl, routes.discardRevision, {
+        params: at(id),
+        body: { revision },
+      }),
     remove: (id: string) => callRoute<R['remove']>(baseUrl, routes.remove, { params: at(id) }),
   }
 }
 
 /** What every authored item's editor knows of it besides its own fields. */
-export type EditedItem = { id: string; status: PublicationStatus; revision: number }
+export type EditedItem = {
+  id: string
+  status: PublicationStatus
+  revision: number
+  /** Since when a published item's edits wait for 「更新する」; null: none. */
+  pendingSince: number | null
+}
 
 /** What every authored kind's create and update take besides its own fields (`Fields`). */
 type Common = { title: string; tags: string[] }
@@ -45,6 +61,10 @@ export type DraftApi<D extends EditedItem, Fields extends object> = {
   update(id: string, fields: Fields & Common & { revision: number }): Promise<{ revision: number }>
   publish(id: string, revision: number): Promise<{ revision: number }>
   unpublish(id: string, revision: number): Promise<{ revision: number }>
+  /** 「更新する」: a published item's pending revision becomes its published version. */
+  publishRevision(id: string, revision: number): Promise<{ revision: number }>
+  /** 「変更を破棄」: drops a published item's pending revision. */
+  discardRevision(id: string, revision: number): Promise<{ revision: number }>
   remove(id: string): Promise<void>
 }
 

@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { callApi, fetchPage } from '#tests/support/http.ts'
+import { newSignedInUser } from '#tests/support/signed-in-user.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
+
+/**
+ * Edits of published content wait as a pending revision until 「更新する」: readers (pages and
+ * /api), search keep the published version; 「変更を破棄」 drops the edit. Run on SQLite and,
+ * with TEST_DATABASE_URL, on PostgreSQL.
+ */
+let server: TestServer
+
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+type Person = Awaited<ReturnType<typeof newSignedInUser>>
+const call = (method: string, path: string, who?: Person, body?: unknown) =>
+  callApi(server.url, method, path, who?.cookie, body)
+
+async function publishedStudy(author: Person) {
+  const created = await call('POST', '/studies', author, {
+    title: '二分探索のノート',
+    summary: '公開済みの概要',
+    notes: '# 二分探索\n\n半分ずつ絞り込みます。',
+    tags: ['アルゴリズム'],
+  })
+  expect(created.status).toBe(201)
+  const studyId = created.body.id as string
+  const published = await call('POST', `/studies/${studyId}/publish`, author, {
+    revision: created.body.revision,
+  })
+  expect(published.status).toBe(200)
+  return { studyId, revision: published.body.revision as number }
+}
+
+describe('pending revisions of published items', () => {
+  it('keeps a published study as readers see it until 更新する, then shows the edit', async () => {
+    const author = await newSignedInUser(server, 'pendingauthor')
+    const reader = await newSignedInUser(server, 'pendingreader')
+    const { studyId, revision } = await publishedStudy(author)
+    const readPath = `/users/${author.username}/studies/${studyId}`
+    const pagePath = `/${author.username}/studies/${studyId}`
+
+    // A half-typed summary: saved for the author, not published.
+    const saved = await call('PUT', `/studies/${studyId}`, author, {
+      title: '二分探索のノート',
+      summary: '書きかけのがいよ',
+      notes: '# 二分探索\n\n半分ずつ絞り込みます。ひみつのけいかく',
+      tags: ['アルゴリズム'],
+      revision,
+    })
+    expect(saved.status).toBe(200)
+    const draft = await call('GET', `/studies/${studyId}/draft`, author)
+    expect(draft.body.summary).toBe('書きかけのがいよ')
+    expect(draft.body.status).toBe('published')
+    expect(typeof draft.body.pendingSince).toBe('number')
+
+    const read = await call('GET', readPath, reader)
+    expect(read.body.summary).toBe('公開済みの概要')
+    expect(read.body.notes).not.toContain('ひみつのけいかく')
+    const shown = await fetchPage(server.url, pagePath, reader.cookie)
+    expect(shown.html).toContain('公開済みの概要')
+    expect(shown.html).not.toContain('書きかけのがいよ')
+    const searched = await call(
+      'GET',
+      `/search?q=${encodeURIComponent('ひみつのけいかく')}`,
+      reader,
+    )
+    expect(JSON.stringify(searched.body)).not.toContain(studyId)
+
+    // 更新する: the edit becomes the published version.
+    const updated = await call('POST', `/studies/${studyId}/pending/publish`, author, {
+      revision: saved.body.revision,
+    })
+    expect(updated.status).toBe(200)
+    expect((await call('GET', readPath, reader)).body.summary).toBe('書きかけのがいよ')
+    expect((await fetchPage(server.url, pagePath, reader.cookie)).html).toContain(
+      '書きかけのがいよ',
+    )
+    const found = await call('GET', `/search?q=${encodeURIComponent('ひみつのけいかく')}`, reader)
+    expect(JSON.stringify(found.body)).toContain(studyId)
+    expect((await call('GET', `/studies/${studyId}/draft`, author)).body.pendingSince).toBeNull()
+    // Nothing waits any more.
+    const again = await call('POST', `/studies/${studyId}/pending/publish`, author, {
+      revision: updated.body.revision,
+    })
+    expect(again.status).toBe(409)
+  })
+
+  it('drops the pending revision with 変更を破棄, and refuses another tab based on an older revision', async () => {
+    const author = await newSignedInUser(server, 'pendingdiscard')
+    const { studyId, revision } = await publishedStudy(author)
+    const edit = (summary: string, basedOn: number) =>
+      call('PUT', `/studies/${studyId}`, author, {
+        title: '二分探索のノート',
+        summary,
+        notes: '# 二分探索\n\n半分ずつ絞り込みます。',
+        tags: ['アルゴリズム'],
+        revision: basedOn,
+      })
+    const saved = await edit('やっぱりやめる変更', revision)
+    expect(saved.status).toBe(200)
+    expect((await edit('古いタブから', revision)).status).toBe(409)
+
+    const discarded = await call('POST', `/studies/${studyId}/pending/discard`, author, {
+      revision: saved.body.revision,
+    })
+    expect(discarded.status).toBe(200)
+    const draft = await call('GET', `/studies/${studyId}/draft`, author)
+    expect(draft.body.summary).toBe('公開済みの概要')
+    expect(draft.body.pendingSince).toBeNull()
+    expect((await call('GET', `/users/${author.username}/studies/${studyId}`)).body.summary).toBe(
+      '公開済みの概要',
+    )
+  })
+
+  it('holds edits of published labs and stories the same way', async () => {
+    const author = await newSignedInUser(server, 'pendinglabs')
+    const lab = await call('POST', '/labs', author, { title: '天気アプリ', description: '公開版' })
+    const labId = lab.body.id as string
+    const labPublished = await call('POST', `/labs/${labId}/publish`, author, {
+      revision: lab.body.revision,
+    })
+    const labSaved = await call('PUT', `/labs/${labId}`, author, {
+      title: '天気アプリ',
+      description: '編集中の説明',
+      revision: labPublished.body.revision,
+    })
+    expect(labSaved.status).toBe(200)
+    expect((await call('GET', `/users/${author.username}/labs/${labId}`)).body.description).toBe(
+      '公開版',
+    )
+    expect((await call('GET', `/labs/${labId}/draft`, author)).body.description).toBe(
+      '編集中の説明',
+    )
+
+    const story = await call('POST', '/labs_stories', author, { title: '作った話', body: '公開版' })
+    const storyId = story.body.id as string
+    const storyPublished = await call('POST', `/labs_stories/${storyId}/publish`, author, {
+      revision: story.body.revision,
+    })
+    const storySaved = await call('PUT', `/labs_stories/${storyId}`, author, {
+      title: '作った話',
+      body: '編集中の本文',
+      revision: storyPublished.body.revision,
+    })
+    expect((await call('GET', `/users/${author.username}/labs_stories/${storyId}`)).body.body).toBe(
+      '公開版',
+    )
+    await call('POST', `/labs_stories/${storyId}/pending/publish`, author, {
+      revision: storySaved.body.revision,
+    })
+    expect((await call('GET', `/users/${author.username}/labs_stories/${storyId}`)).body.body).toBe(
+      '編集中の本文',
+    )
+  })
+
+  it("holds a published course's fields and lessons until 更新する, and drops them with 変更を破棄", async () => {
+    const author = await newSignedInUser(server, 'pcourse')
+    const reader = await newSignedInUser(server, 'pcreader')
+    const created = await call('POST', '/courses', author, {
+      title: 'HTML 入門',
+      summary: '公開版の概要',
+    })
+    const courseId = created.body.id as string
+    const section = await call('POST', `/courses/${courseId}/sections`, author, {
+      title: '第 1 章',
+      revision: created.body.revision,
+    })
+    const lesson = await call('POST', `/courses/${courseId}/lessons`, author, {
+      sectionId: section.body.sectionId,
+      title: 'タグ',
+      revision: section.body.revision,
+    })
+    const lessonId = lesson.body.lessonId as string
+    const lessonPath = `/courses/${courseId}/lessons/${lessonId}`
+    const firstBody = await call('PUT', lessonPath, author, {
+      title: 'タグ',
+      body: '公開版の本文',
+      access: 'free',
+      revision: 1,
+    })
+    const published = await call('POST', `/courses/${courseId}/publish`, author, {
+      revision: lesson.body.revision,
+    })
+    expect(published.status).toBe(200)
+
+    const edited = await call('PUT', `/courses/${courseId}`, author, {
+      title: 'HTML 入門',
+      summary: '編集中の概要',
+      revision: published.body.revision,
+    })
+    expect(edited.status).toBe(200)
+    const lessonEdited = await call('PUT', lessonPath, author, {
+      title: 'タグ',
+      body: '編集中の本文',
+      access: 'free',
+      revision: firstBody.body.revision,
+    })
+    expect(lessonEdited.status).toBe(200)
+    const readCourse = () => call('GET', `/users/${author.username}/courses/${courseId}`, reader)
+    const readLesson = () =>
+      call('GET', `/users/${author.username}/courses/${courseId}/lessons/${lessonId}`, reader)
+    expect((await readCourse()).body.summary).toBe('公開版の概要')
+    expect(JSON.stringify((await readLesson()).body)).toContain('公開版の本文')
+    const draft = await call('GET', `/courses/${courseId}/draft`, author)
+    expect(draft.body.summary).toBe('編集中の概要')
+    expect(draft.body.sections[0].lessons[0].body).toBe('編集中の本文')
+    expect(typeof draft.body.pendingSince).toBe('number')
+
+    const updated = await call('POST', `/courses/${courseId}/pending/publish`, author, {
+      revision: edited.body.revision,
+    })
+    expect(updated.status).toBe(200)
+    expect((await readCourse()).body.summary).toBe('編集中の概要')
+    expect(JSON.stringify((await readLesson()).body)).toContain('編集中の本文')
+
+    // Another edit, discarded: learners and the editor are back at the published text.
+    const again = await call('PUT', lessonPath, author, {
+      title: 'タグ',
+      body: 'やめる本文',
+      access: 'free',
+      revision: lessonEdited.body.revision,
+    })
+    expect(again.status).toBe(200)
+    const discarded = await call('POST', `/courses/${courseId}/pending/discard`, author, {
+      revision: updated.body.revision,
+    })
+    expect(discarded.status).toBe(200)
+    const after = await call('GET', `/courses/${courseId}/draft`, author)
+    expect(after.body.sections[0].lessons[0].body).toBe('編集中の本文')
+    expect(after.body.pendingSince).toBeNull()
+    expect(JSON.stringify((await readLesson()).body)).not.toContain('やめる本文')
+  })
+
+  it("holds edits of a published study's questions until the study's 更新する", async () => {
+    const author = await newSignedInUser(server, 'pquestion')
+    const learner = await newSignedInUser(server, 'plearner')
+    const study = await call('POST', '/studies', author, { title: '練習', summary: '', notes: '' })
+    const studyId = study.body.id as string
+    const single = {
+      kind: 'single',
+      prompt: '公開版の問題文',
+      explanation: '解説',
+      options: [
+        { id: 'right', text: 'せいかい', correct: true },
+        { id: 'wrong', text: 'まちがい', correct: false },
+      ],
+    }
+    const question = await call('POST', `/studies/${studyId}/questions`, author, single)
+    expect(question.status).toBe(201)
+    const questionId = question.body.id as string
+    const published = await call('POST', `/studies/${studyId}/publish`, author, {
+      revision: study.body.revision,
+    })
+    expect(published.status).toBe(200)
+
+    const saved = await call('PUT', `/questions/${questionId}`, author, {
+      ...single,
+      prompt: '編集中の問題文',
+      revision: question.body.revision,
+    })
+    expect(saved.status).toBe(200)
+    const setPath = `/users/${author.username}/studies/${studyId}/exercises`
+    expect(JSON.stringify((await call('GET', setPath, learner)).body)).toContain('公開版の問題文')
+    expect((await call('GET', `/questions/${questionId}/draft`, author)).body.prompt).toBe(
+      '編集中の問題文',
+    )
+    const draft = await call('GET', `/studies/${studyId}/draft`, author)
+    expect(typeof draft.body.pendingSince).toBe('number')
+
+    const updated = await call('POST', `/studies/${studyId}/pending/publish`, author, {
+      revision: draft.body.revision,
+    })
+    expect(updated.status).toBe(200)
+    const after = JSON.stringify((await call('GET', setPath, learner)).body)
+    expect(after).toContain('編集中の問題文')
+    expect(after).not.toContain('公開版の問題文')
+  })
+})
