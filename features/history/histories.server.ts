@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { ContentKind, DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
@@ -65,11 +65,19 @@ export async function readHistorySummary(
 
 type Subject = NonNullable<HistoryEntry['subject']>
 
-/** Titles and paths of the events' subjects that still exist, by subject id. */
+/**
+ * Titles and paths of the events' subjects that still exist and the learner may still see
+ * (published and not hidden by moderation, or their own), by subject id: the others' entries
+ * keep their kind and time but quote nothing.
+ */
 async function subjectsOf(
   db: Kysely<DB>,
+  userId: string,
   events: readonly { subject_kind: HistoryEntry['subjectKind']; subject_id: string }[],
 ): Promise<Map<string, Subject>> {
+  // One condition for every publishable table, which all name these columns alike.
+  const shown = (table: 'courses' | 'studies') =>
+    sql<boolean>`((${sql.ref(`${table}.status`)} = 'published' and ${sql.ref(`${table}.hidden_at`)} is null) or ${sql.ref(`${table}.owner_id`)} = ${userId})`
   const subjects = new Map<string, Subject>()
   const idsOf = (kind: HistoryEntry['subjectKind']) =>
     events.filter((event) => event.subject_kind === kind).map((event) => event.subject_id)
@@ -87,6 +95,7 @@ async function subjectsOf(
         'users.username',
       ])
       .where('lessons.id', 'in', lessonIds)
+      .where(shown('courses'))
       .execute()
     for (const lesson of lessons) {
       subjects.set(lesson.id, {
@@ -110,6 +119,7 @@ async function subjectsOf(
         'users.username',
       ])
       .where('questions.id', 'in', questionIds)
+      .where(shown('studies'))
       .execute()
     for (const question of questions) {
       subjects.set(question.id, {
@@ -119,7 +129,8 @@ async function subjectsOf(
     }
   }
   for (const kind of Object.keys(CONTENT_KINDS) as ContentKind[]) {
-    const { table } = CONTENT_KINDS[kind]
+    // Every publishable table has these columns; typed against one, named by its own name.
+    const table = CONTENT_KINDS[kind].table as 'studies'
     const ids = idsOf(kind)
     if (ids.length === 0) continue
     const rows = await db
@@ -127,6 +138,7 @@ async function subjectsOf(
       .innerJoin('users', 'users.id', `${table}.owner_id`)
       .select([`${table}.id as id`, `${table}.title as title`, 'users.username'])
       .where(`${table}.id`, 'in', ids)
+      .where(shown(table))
       .execute()
     for (const row of rows) {
       subjects.set(row.id, { title: row.title, path: contentPath(kind, row.username, row.id) })
@@ -152,7 +164,7 @@ export async function listHistory(
     .orderBy('id', 'desc')
     .limit(limit + 1)
     .execute()
-  const subjects = await subjectsOf(db, rows)
+  const subjects = await subjectsOf(db, userId, rows)
   const entries = rows.map(
     (row): HistoryEntry => ({
       id: row.id,
