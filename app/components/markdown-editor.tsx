@@ -184,7 +184,7 @@ export function MarkdownEditor({
           id={`${id}-panel-preview`}
           role="tabpanel"
           aria-labelledby={`${id}-tab-preview`}
-          className={`${paneClass} overflow-auto px-4 py-3 ${tab === 'preview' ? '' : 'max-lg:hidden'}`}
+          className={`${paneClass} relative overflow-auto px-4 py-3 ${tab === 'preview' ? '' : 'max-lg:hidden'}`}
         >
           <MarkdownPreview source={value} flavour={flavour} />
         </div>

@@ -46,7 +46,7 @@ export function Heatmap({ weeks }: { weeks: HeatmapDay[][] }) {
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus (axe)
         tabIndex={0}
         aria-label="学習の記録（横にスクロールできます）"
-        className="overflow-x-auto rounded pb-2 focus-visible:outline-2 focus-visible:outline-brand-600"
+        className="relative overflow-x-auto rounded pb-2 focus-visible:outline-2 focus-visible:outline-brand-600"
         data-heatmap-scroll
       >
         <div className="flex w-max gap-[3px]">

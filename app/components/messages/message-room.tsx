@@ -252,13 +252,15 @@ export function MessageRoom({ room, firstPage }: { room: RoomView; firstPage: Me
         ref={listRef}
         role="log"
         aria-label="メッセージ"
-        // Scrollable, so reachable by keyboard (axe: scrollable-region-focusable).
+        // Scrollable, so reachable by keyboard (axe: scrollable-region-focusable). Positioned, so
+        // that it contains the visually hidden text of its messages: otherwise those sit where
+        // the scrolled content would be, below the page, and stretch it.
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus
         tabIndex={0}
         onScroll={(event) => {
           if (event.currentTarget.scrollTop < OLDER_PX) void loadOlder()
         }}
-        className="h-[60vh] min-h-72 overflow-y-auto rounded-xl border border-slate-200 p-3 focus:outline-none focus-visible:ring-3 focus-visible:ring-brand-500/40 sm:p-4 dark:border-slate-800"
+        className="relative h-[60vh] min-h-72 overflow-y-auto rounded-xl border border-slate-200 p-3 focus:outline-none focus-visible:ring-3 focus-visible:ring-brand-500/40 sm:p-4 dark:border-slate-800"
         data-message-list
       >
         {hasOlder && (
