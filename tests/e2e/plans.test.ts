@@ -73,6 +73,10 @@ describe('plans and card checkout', () => {
     await page.goto('/plans')
     await page.getByText('現在のプラン: プレミアム（月額）').waitFor()
     await page.getByRole('button', { name: '解約する' }).click()
+    await page
+      .getByRole('dialog', { name: 'プレミアムプランを解約しますか？' })
+      .getByRole('button', { name: '解約する' })
+      .click()
     await page.getByText('解約を受け付けました').waitFor()
     await page.goto(premiumLesson)
     await page.locator('.markdown-body').waitFor()
@@ -116,7 +120,19 @@ describe('plans and card checkout', () => {
     await page.getByRole('button', { name: '認証する', exact: true }).click()
     await page.getByText('現在のプラン: プレミアム（年額）').waitFor()
 
+    // A scheduled switch is said, and the button that made it now takes it back.
+    await page.getByRole('button', { name: '月額プランに変更' }).click()
+    await page.getByText('次回の更新から: プレミアム（月額）').waitFor()
+    expect(await page.getByRole('button', { name: '月額プランに変更' }).count()).toBe(0)
+    await page.getByRole('button', { name: 'プランの変更を取り消す' }).click()
+    await page.getByText('プランの変更を取り消しました').waitFor()
+    await page.getByRole('button', { name: '月額プランに変更' }).waitFor()
+
     await page.getByRole('button', { name: '解約する' }).click()
+    await page
+      .getByRole('dialog', { name: 'プレミアムプランを解約しますか？' })
+      .getByRole('button', { name: '解約する' })
+      .click()
     await page.getByText('解約を受け付けました').waitFor()
     await page.getByRole('button', { name: '解約を取り消す' }).click()
     await page.getByText('解約を取り消しました').waitFor()

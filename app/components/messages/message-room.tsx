@@ -9,6 +9,7 @@ import {
   useState,
 } from 'react'
 import { useRevalidator } from 'react-router'
+import { useConfirm } from '#app/components/confirm-dialog.tsx'
 import { ReportButton } from '#app/components/moderation/moderation-marks.tsx'
 import { ApiRequestError, callApi } from '#app/lib/api/client.ts'
 import { formatDateTime } from '#app/lib/format.ts'
@@ -324,6 +325,7 @@ function MessageItem(props: {
   const [draft, setDraft] = useState(message.body)
   const [error, setError] = useState<string | null>(null)
   const id = useId()
+  const [confirm, confirmDialog] = useConfirm()
 
   async function save(event: FormEvent) {
     event.preventDefault()
@@ -342,7 +344,12 @@ function MessageItem(props: {
   }
 
   async function remove() {
-    if (!window.confirm('このメッセージを削除しますか？')) return
+    const ok = await confirm({
+      title: 'このメッセージを削除しますか？',
+      body: '相手の画面からも消えます。',
+      confirmLabel: '削除する',
+    })
+    if (!ok) return
     try {
       props.onChanged(
         await callApi(apiGatewayUrl, 'messages.remove', { params: { messageId: message.id } }),
@@ -358,6 +365,7 @@ function MessageItem(props: {
       data-message={message.id}
       className={`flex flex-col gap-1 ${mine ? 'items-end' : 'items-start'}`}
     >
+      {confirmDialog}
       <div
         className={`max-w-[85%] rounded-2xl px-3.5 py-2 ${
           message.deleted || (message.hidden && !mine)

@@ -1,4 +1,5 @@
 import { type FormEvent, lazy, Suspense, useState } from 'react'
+import { useConfirm } from '#app/components/confirm-dialog.tsx'
 import { MarkdownView } from '#app/components/markdown-view.tsx'
 import { HiddenNotice, ReportButton } from '#app/components/moderation/moderation-marks.tsx'
 import { ApiRequestError } from '#app/lib/api/client.ts'
@@ -189,12 +190,19 @@ function CommentItem(props: {
   const [mode, setMode] = useState<'view' | 'edit' | 'reply'>('view')
   const [deleting, setDeleting] = useState(false)
   const [error, setError] = useState<string>()
+  const [confirm, confirmDialog] = useConfirm()
 
   async function remove() {
-    const question = comment.parentId
-      ? 'この返信を削除しますか？'
-      : 'このコメントを削除しますか？返信も削除されます。'
-    if (!window.confirm(question)) return
+    const ok = await confirm(
+      comment.parentId
+        ? { title: 'この返信を削除しますか？', confirmLabel: '削除する' }
+        : {
+            title: 'このコメントを削除しますか？',
+            body: 'ついた返信も一緒に削除されます。',
+            confirmLabel: '削除する',
+          },
+    )
+    if (!ok) return
     setDeleting(true)
     setError(undefined)
     try {
@@ -211,6 +219,7 @@ function CommentItem(props: {
       id={`comment-${comment.id}`}
       aria-label={`${comment.author?.displayName ?? '退会したユーザー'}のコメント`}
     >
+      {confirmDialog}
       <p className="text-sm text-slate-600 dark:text-slate-400">
         <span className="font-semibold text-slate-900 dark:text-slate-100">
           {comment.author?.displayName ?? '退会したユーザー'}

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { NavLink, Outlet } from 'react-router'
 import { Avatar } from '#app/components/avatar.tsx'
 import { MessageButton } from '#app/components/messages/message-button.tsx'
@@ -44,6 +44,13 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
 
 export default function ProfileLayout({ loaderData: { profile } }: Route.ComponentProps) {
   const base = profilePath(profile.username)
+  const tabList = useRef<HTMLUListElement>(null)
+  useEffect(() => {
+    const list = tabList.current
+    const current = list?.querySelector<HTMLElement>('[aria-current="page"]')
+    // The list is positioned, so the tab's offset is within it.
+    if (list && current) list.scrollLeft = current.offsetLeft - 16
+  }, [])
   const tabs = [
     { to: base, label: '概要', end: true },
     { to: `${base}/studies`, label: 'スタディ' },
@@ -55,14 +62,18 @@ export default function ProfileLayout({ loaderData: { profile } }: Route.Compone
   return (
     <div className="mx-auto max-w-4xl">
       <ProfileHeader key={profile.username} profile={profile} />
-      {/* On a phone the six tabs take two rows rather than hiding some past the edge. */}
+      {/* One row at every width: on a phone it scrolls sideways, opening at the chosen tab. */}
       <nav
         aria-label="プロフィールのタブ"
         className="mt-8 border-b border-slate-200 dark:border-slate-800"
       >
-        <ul className="flex flex-wrap">
+        <ul
+          ref={tabList}
+          className="relative flex overflow-x-auto [scrollbar-width:thin]"
+          data-profile-tabs
+        >
           {tabs.map((tab) => (
-            <li key={tab.to}>
+            <li key={tab.to} className="shrink-0">
               <NavLink to={tab.to} end={tab.end} className={tabClass} preventScrollReset>
                 {tab.label}
               </NavLink>
