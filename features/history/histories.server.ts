@@ -7,7 +7,7 @@ import type { HistoryEntry, HistorySummary } from '#features/history/history-vie
 import { afterCursor } from '#features/pagination.server.ts'
 import { type Page, type PageQuery, pageFrom } from '#features/pagination.ts'
 import { DEFAULT_TIME_ZONE } from '#features/users/profile-input.ts'
-import { heatmapWeeks, localDay, streaksOf } from './learning-days.ts'
+import { addDays, heatmapWeeks, localDay, streaksOf, weekdayOf } from './learning-days.ts'
 
 export type { HistoryEntry, HistorySummary }
 
@@ -60,6 +60,43 @@ export async function readHistorySummary(
       activeDays: countsByDay.size,
     },
     heatmap: heatmapWeeks(countsByDay, today),
+  }
+}
+
+/** Learning on any day counts toward its goal: a lesson done, a question solved, a publication. */
+export const DAILY_GOAL = 1
+
+export type LearningWeek = {
+  today: string
+  /** Days in a row with learning, up to today (or yesterday, while today is still open). */
+  streak: number
+  /** Sunday to Saturday of this week; days still to come have no count. */
+  days: { day: string; count: number | null }[]
+  goal: { target: number; done: number }
+}
+
+/**
+ * The signed-in home's week: the history's streak and the heatmap's row for this week (the
+ * same events, read the same way as /histories), and how far today's goal is.
+ */
+export async function readLearningWeek(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  now = Date.now(),
+): Promise<LearningWeek> {
+  const summary = await readHistorySummary(db, actor, now)
+  const thisWeek = summary.heatmap.at(-1) ?? []
+  const first = addDays(summary.today, -weekdayOf(summary.today))
+  const days = Array.from({ length: 7 }, (_, index) => {
+    const day = addDays(first, index)
+    return { day, count: thisWeek.find((cell) => cell.day === day)?.count ?? null }
+  })
+  const today = days.find((cell) => cell.day === summary.today)?.count ?? 0
+  return {
+    today: summary.today,
+    streak: summary.streaks.current,
+    days,
+    goal: { target: DAILY_GOAL, done: Math.min(today, DAILY_GOAL) },
   }
 }
 

@@ -132,7 +132,7 @@ export async function checkout(
   billing: Billing,
   input: { userId: string; planId: PaidPlanId; card: CardDetails; idempotencyKey: string },
 ): Promise<CheckoutResult> {
-  const { db, gateway, prices } = billing
+  const { db, gateway } = billing
   // A hosted gateway takes the card on its own page (startHostedCheckout).
   if (gateway.kind !== 'embedded') return { outcome: 'failed', message: failureMessage('') }
   const key = `checkout:${input.userId}:${input.idempotencyKey}`
@@ -240,7 +240,7 @@ export async function authenticationStep(
     .where('id', '=', input.chargeId)
     .where('user_id', '=', input.userId)
     .executeTakeFirst()
-  if (!charge || charge.kind !== 'subscribe') return undefined
+  if (charge?.kind !== 'subscribe') return undefined
   if (charge.status === 'requires_action') return { state: 'waiting', planId: charge.plan_id }
   if (charge.status === 'failed' && charge.failure_code === 'authentication_failed') {
     return {
