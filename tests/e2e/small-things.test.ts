@@ -171,4 +171,31 @@ describe('small things', () => {
     const current = await page.locator('[data-profile-tabs] [aria-current="page"]').boundingBox()
     expect(current && current.x >= 0 && current.x + current.width <= SCREENS[1].width).toBe(true)
   })
+
+  test('file inputs are a Japanese button and a drop zone, the same on every upload', async () => {
+    const page = await site.newPage(cookies[ME])
+    for (const path of ['/settings', `/${ME}/labs/create`]) {
+      await page.goto(path)
+      await waitForHydration(page)
+      const zone = page.locator('[data-drop-zone]').first()
+      expect(await zone.textContent(), path).toContain('ファイルを選ぶ')
+      expect(await zone.textContent(), path).toContain('ドラッグ＆ドロップ')
+      // The browser's own button ("Choose File") is not what a person sees.
+      const input = zone.locator('input[type="file"]')
+      const box = await input.boundingBox()
+      expect(box && box.width <= 1 && box.height <= 1, path).toBe(true)
+    }
+    // A file dropped on the zone is taken as if chosen: a PDF is refused, in Japanese.
+    await page.goto('/settings')
+    await waitForHydration(page)
+    const zone = page.locator('[data-drop-zone]').first()
+    const files = await page.evaluateHandle(() => {
+      const transfer = new DataTransfer()
+      transfer.items.add(new File(['%PDF-1.4'], 'memo.pdf', { type: 'application/pdf' }))
+      return transfer
+    })
+    await zone.dispatchEvent('dragover', { dataTransfer: files })
+    await zone.dispatchEvent('drop', { dataTransfer: files })
+    await page.getByText('このファイルの種類はアップロードできません').waitFor()
+  })
 })
