@@ -198,4 +198,26 @@ describe('small things', () => {
     await zone.dispatchEvent('drop', { dataTransfer: files })
     await page.getByText('このファイルの種類はアップロードできません').waitFor()
   })
+
+  test('the comment box starts as one line, grows on focus, and previews in a tab', async () => {
+    const page = await site.newPage(cookies[ADMIN])
+    await page.goto(`/${ME}/studies/${study}`)
+    await waitForHydration(page)
+    const box = page.getByRole('textbox', { name: 'コメント（Markdown）' })
+    const closed = (await box.boundingBox())?.height ?? 0
+    expect(closed).toBeLessThan(60)
+    // One column: nothing sits beside it.
+    expect(await page.getByRole('tabpanel', { name: 'プレビュー' }).count()).toBe(0)
+    await box.focus()
+    await expect
+      .poll(async () => (await box.boundingBox())?.height ?? 0)
+      .toBeGreaterThan(closed * 2)
+    await box.fill('**太字**のコメント')
+    await page.getByRole('tab', { name: 'プレビュー' }).click()
+    const preview = page.getByRole('tabpanel', { name: 'プレビュー' })
+    await preview.locator('strong', { hasText: '太字' }).waitFor()
+    expect(await box.isVisible()).toBe(false)
+    await page.getByRole('tab', { name: '書く' }).click()
+    expect(await box.inputValue()).toBe('**太字**のコメント')
+  })
 })

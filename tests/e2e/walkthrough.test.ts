@@ -125,7 +125,7 @@ describe.each(SCREENS)('a newcomer’s first hour at $name size', (screen) => {
     const like = page.getByRole('button', { name: /いいね/ })
     await like.click()
     await expect.poll(() => like.getAttribute('aria-pressed')).toBe('true')
-    await (await markdownEditor(page, 'コメント（Markdown）')).fill('とても参考になりました')
+    await page.getByRole('textbox', { name: 'コメント（Markdown）' }).fill('とても参考になりました')
     await page.getByRole('button', { name: 'コメントする' }).click()
     await page.getByRole('article', { name: `${username}のコメント` }).waitFor()
     await screenChecked('study (commented)')
