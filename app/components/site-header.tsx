@@ -105,7 +105,7 @@ export function SiteHeader({ siteTitle, user }: { siteTitle?: string; user: Curr
         <SearchBox
           action="/search"
           label="サイト内を検索"
-          placeholder="コースや記事を検索"
+          placeholder="キーワード"
           className="ml-auto hidden w-56 shrink-0 md:block xl:w-48"
         />
         <div className="ml-auto flex shrink-0 items-center gap-1 md:ml-0" data-header-item>

@@ -154,7 +154,7 @@ describe('small things', () => {
     await page.setViewportSize(SCREENS[0])
     await page.goto('/')
     const box = page.locator('header').getByRole('searchbox', { name: 'サイト内を検索' })
-    expect(await box.getAttribute('placeholder')).toBe('コースや記事を検索')
+    expect(await box.getAttribute('placeholder')).toBe('キーワード')
   })
 
   test('profile tabs stay on one line on a phone, the chosen one in view', async () => {
