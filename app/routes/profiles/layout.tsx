@@ -36,7 +36,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 }
 
 const tabClass = ({ isActive }: { isActive: boolean }) =>
-  `inline-block whitespace-nowrap border-b-2 px-2.5 py-2 text-sm sm:px-3 ${
+  // Six tabs fit one row on a 390 px phone; narrower screens scroll the row.
+  `inline-block whitespace-nowrap border-b-2 px-1 py-2 text-[13px] sm:px-3 sm:text-sm ${
     isActive
       ? 'border-brand-600 font-semibold text-brand-700 dark:text-brand-100'
       : 'border-transparent text-slate-600 hover:border-slate-300 dark:text-slate-400'
@@ -69,7 +70,7 @@ export default function ProfileLayout({ loaderData: { profile } }: Route.Compone
       >
         <ul
           ref={tabList}
-          className="relative flex overflow-x-auto [scrollbar-width:thin]"
+          className="relative flex justify-between overflow-x-auto [scrollbar-width:thin] sm:justify-start"
           data-profile-tabs
         >
           {tabs.map((tab) => (
