@@ -1,3 +1,4 @@
+import { useContext } from 'react'
 import {
   isRouteErrorResponse,
   Links,
@@ -5,6 +6,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  UNSAFE_FrameworkContext,
   useRouteLoaderData,
 } from 'react-router'
 import { countUnreadMessages } from '#features/messages/messages.server.ts'
@@ -22,6 +24,7 @@ import { SiteHeader } from './components/site-header.tsx'
 import { provideIdentitySettings } from './lib/auth/identity-settings.ts'
 import { errorMeta } from './lib/meta.ts'
 import { publicObjectUrl } from './lib/storage/storage-settings.ts'
+import { THEME_SCRIPT } from './lib/theme.ts'
 import './lib/zod-without-eval.ts'
 
 export const links: Route.LinksFunction = () => [
@@ -57,11 +60,29 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ error, matches }) =>
   error === undefined ? [] : errorMeta(matches, error)
 
+/**
+ * The theme before the first paint (app/lib/theme.ts). Inline, with this response's CSP nonce,
+ * which the browser hides after parsing: the client renders it without one.
+ */
+function ThemeScript() {
+  const nonce = useContext(UNSAFE_FrameworkContext)?.nonce
+  return (
+    <script
+      nonce={nonce}
+      suppressHydrationWarning
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: our own constant, no input in it
+      dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }}
+    />
+  )
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   return (
-    <html lang="ja">
+    // The head's theme script sets data-theme before React hydrates.
+    <html lang="ja" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
+        <ThemeScript />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <Meta />

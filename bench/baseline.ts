@@ -134,8 +134,11 @@ async function capture(input: BaselineInput) {
   }
 }
 
-/** A page's markup before its first script, without the per-response CSP nonces. */
+/**
+ * A page's markup before its first script in the body (the head's theme script is markup like
+ * any other), without the per-response CSP nonces.
+ */
 export function markupBeforeScripts(html: string): string {
-  const end = html.indexOf('<script')
+  const end = html.indexOf('<script', Math.max(0, html.indexOf('<body')))
   return (end === -1 ? html : html.slice(0, end)).replaceAll(/ nonce="[^"]*"/g, '')
 }

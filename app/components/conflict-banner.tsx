@@ -1,4 +1,5 @@
 import { useId, useRef, useState } from 'react'
+import { useConfirm } from '#app/components/confirm-dialog.tsx'
 import { reloadAfterAsking } from '#app/lib/use-leave-guard.ts'
 
 /** A form's fields as the conflict banner shows them: a label and the text typed in it. */
@@ -23,6 +24,7 @@ export function ConflictBanner({ what, typed }: { what: string; typed: readonly 
   const id = useId()
   const text = useRef<HTMLTextAreaElement>(null)
   const [copy, setCopy] = useState<'not yet' | 'copied' | 'failed'>('not yet')
+  const [confirm, confirmDialog] = useConfirm()
 
   async function copyText() {
     try {
@@ -36,12 +38,16 @@ export function ConflictBanner({ what, typed }: { what: string; typed: readonly 
     }
   }
 
-  function reload() {
-    const keep =
-      copy !== 'copied' &&
-      unsaved.trim() !== '' &&
-      !window.confirm('コピーしていない内容は失われます。再読み込みして最新の内容を表示しますか？')
-    if (!keep) reloadAfterAsking()
+  async function reload() {
+    const ask = copy !== 'copied' && unsaved.trim() !== ''
+    const ok =
+      !ask ||
+      (await confirm({
+        title: '再読み込みして最新の内容を表示しますか？',
+        body: 'コピーしていない内容は失われます。',
+        confirmLabel: '破棄して再読み込み',
+      }))
+    if (ok) reloadAfterAsking()
   }
 
   return (
@@ -49,6 +55,7 @@ export function ConflictBanner({ what, typed }: { what: string; typed: readonly 
       role="alert"
       className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-900 dark:border-red-700 dark:bg-red-950 dark:text-red-100"
     >
+      {confirmDialog}
       <p className="font-semibold">{what}はほかのタブまたは端末で更新されています。</p>
       <p className="mt-1 text-sm">
         上書きを防ぐため、この画面からの保存を止めました。再読み込みすると最新の内容が表示され、この画面で入力した内容は消えます。必要な部分をコピーしてから再読み込みし、最新の内容に書き足してください。

@@ -1,5 +1,6 @@
 import { type ReactNode, useCallback, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
+import { useConfirm } from '#app/components/confirm-dialog.tsx'
 import { ApiRequestError } from '#app/lib/api/client.ts'
 import type { DraftApi, EditedItem } from '#app/lib/api/drafts.ts'
 import { moveToCreatedDraft } from '#app/lib/editor-address.ts'
@@ -97,7 +98,7 @@ export function useDraftEditor<
       throw error
     }
   })
-  useLeaveGuard({ unsaved: autosave.unsaved, flush: autosave.flush })
+  const leaveDialog = useLeaveGuard({ unsaved: autosave.unsaved, flush: autosave.flush })
 
   // The newest fields, for changes that arrive after a render (an upload finishing).
   const latest = useRef(fields)
@@ -186,8 +187,9 @@ export function useDraftEditor<
     }
   }
 
-  async function remove(question: string) {
-    if (!draft || !window.confirm(question)) return
+  /** Deletes the draft; the shell has asked first. */
+  async function remove() {
+    if (!draft) return
     try {
       await api.remove(draft.id)
       navigate('/drafts', { replace: true })
@@ -230,6 +232,7 @@ export function useDraftEditor<
     conflict,
     setPublished,
     remove,
+    leaveDialog,
   }
 }
 
@@ -262,12 +265,19 @@ export function DraftEditorShell<D extends EditedItem, F extends TitleAndTags>(p
 }) {
   const { editor, what } = props
   const { draft, fields, update, errorOf } = editor
+  const [confirm, confirmDialog] = useConfirm()
   return (
     <div className="flex flex-col gap-6">
+      {confirmDialog}
+      {editor.leaveDialog}
       {editor.conflict && <ConflictBanner what={what} typed={editor.typed} />}
       <LocalCopyNotice copy={editor.localCopy} />
       <div className="flex justify-end">
-        <SaveStatus state={editor.autosave.state} problem={editor.problem} />
+        <SaveStatus
+          state={editor.autosave.state}
+          problem={editor.problem}
+          unsaved={draft === null}
+        />
       </div>
       <TextField
         label="タイトル"
@@ -356,7 +366,14 @@ export function DraftEditorShell<D extends EditedItem, F extends TitleAndTags>(p
             </Link>
             <button
               type="button"
-              onClick={() => void editor.remove(`${what}を削除しますか？元に戻せません。`)}
+              onClick={async () => {
+                const ok = await confirm({
+                  title: `${what}を削除しますか？`,
+                  body: '削除すると元に戻せません。',
+                  confirmLabel: '削除する',
+                })
+                if (ok) void editor.remove()
+              }}
               className="rounded-md border border-red-300 px-4 py-2 text-red-700 hover:bg-red-50 dark:border-red-700 dark:text-red-400 dark:hover:bg-red-950"
             >
               削除する

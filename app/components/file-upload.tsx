@@ -55,6 +55,7 @@ export function FileUpload(props: FileUploadProps) {
   const [running, setRunning] = useState<Running>()
   const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string }>()
   const [queued, setQueued] = useState(false)
+  const [dragging, setDragging] = useState(false)
   const { settings, level, accept, maxBytes, nameFor, onUploaded, maxFiles, contentCheck, verify } =
     props
 
@@ -172,21 +173,61 @@ export function FileUpload(props: FileUploadProps) {
             ? '上限まで追加しました。外すと、また追加できます。'
             : `${acceptedTypesLabel(accept)}（${formatBytes(maxBytes)} まで）`}
         </p>
-        <input
-          ref={input}
-          id={id}
-          type="file"
-          accept={accept.join(',')}
-          multiple={(maxFiles ?? 1) > 1}
-          disabled={busy || full}
-          aria-describedby={`${id}-hint`}
-          className="mt-1 block text-sm file:mr-3 file:rounded file:border-0 file:bg-slate-200 file:px-3 file:py-2 file:text-sm dark:file:bg-slate-700"
-          onChange={(event) => {
-            const files = [...(event.currentTarget.files ?? [])]
-            if (files.length > 0) void startAll(files)
-            event.currentTarget.value = ''
+        {/* The browser's own control says "Choose File" in its own language: the input is
+            kept (focusable, for keyboards and screen readers) but shown as a Japanese button in
+            a zone that files can also be dropped on. */}
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: the drop zone's click only forwards to the input, which keyboards reach */}
+        {/* biome-ignore lint/a11y/useKeyWithClickEvents: the input inside takes the keys */}
+        <div
+          data-drop-zone={dragging ? 'over' : ''}
+          onClick={(event) => {
+            if (event.target !== input.current) input.current?.click()
           }}
-        />
+          onDragOver={(event) => {
+            if (busy || full) return
+            event.preventDefault()
+            setDragging(true)
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(event) => {
+            event.preventDefault()
+            setDragging(false)
+            const files = [...event.dataTransfer.files]
+            if (!busy && !full && files.length > 0) void startAll(files)
+          }}
+          className={`relative mt-1 flex flex-wrap items-center gap-3 rounded-lg border-2 border-dashed px-4 py-3 text-sm has-focus-visible:outline-3 has-focus-visible:outline-brand-500 ${
+            busy || full ? 'cursor-not-allowed opacity-60' : 'cursor-pointer'
+          } ${
+            dragging
+              ? 'border-brand-600 bg-brand-50 dark:bg-slate-800'
+              : 'border-slate-300 dark:border-slate-600'
+          }`}
+        >
+          <input
+            ref={input}
+            id={id}
+            type="file"
+            accept={accept.join(',')}
+            multiple={(maxFiles ?? 1) > 1}
+            disabled={busy || full}
+            aria-describedby={`${id}-hint`}
+            className="sr-only"
+            onChange={(event) => {
+              const files = [...(event.currentTarget.files ?? [])]
+              if (files.length > 0) void startAll(files)
+              event.currentTarget.value = ''
+            }}
+          />
+          <span
+            aria-hidden="true"
+            className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-semibold text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+          >
+            ファイルを選ぶ
+          </span>
+          <span aria-hidden="true" className="text-slate-600 dark:text-slate-400">
+            またはここにドラッグ＆ドロップ
+          </span>
+        </div>
       </div>
       {running && busy ? (
         <div className="space-y-2" aria-live="polite">

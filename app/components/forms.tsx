@@ -1,6 +1,7 @@
 import { Check, TriangleAlert } from 'lucide-react'
 import {
   type InputHTMLAttributes,
+  type MouseEvent,
   type ReactNode,
   type RefObject,
   type SelectHTMLAttributes,
@@ -193,6 +194,8 @@ export function SubmitButton(props: {
   value?: string
   variant?: 'primary' | 'secondary' | 'danger'
   className?: string
+  /** Runs on a click while not pending (useConfirmedSubmit's question, for one). */
+  onClick?: (event: MouseEvent<HTMLButtonElement>) => void
 }) {
   const variant = props.variant ?? 'primary'
   const colours = {
@@ -210,6 +213,7 @@ export function SubmitButton(props: {
       onClick={(event) => {
         // Not `disabled`: a disabled button loses focus, and screen readers lose their place.
         if (props.pending) event.preventDefault()
+        else props.onClick?.(event)
       }}
       className={`relative inline-flex min-h-11 items-center justify-center rounded-lg px-5 py-2.5 font-semibold transition-colors aria-disabled:cursor-progress aria-disabled:opacity-80 ${colours} ${props.className ?? ''}`}
     >

@@ -184,7 +184,7 @@ export function MarkdownEditor({
           id={`${id}-panel-preview`}
           role="tabpanel"
           aria-labelledby={`${id}-tab-preview`}
-          className={`${paneClass} overflow-auto px-4 py-3 ${tab === 'preview' ? '' : 'max-lg:hidden'}`}
+          className={`${paneClass} relative overflow-auto px-4 py-3 ${tab === 'preview' ? '' : 'max-lg:hidden'}`}
         >
           <MarkdownPreview source={value} flavour={flavour} />
         </div>
@@ -234,7 +234,7 @@ function EditorTab(props: {
  * The preview loads the renderer (Shiki's grammars included) as its own chunk on first use, and
  * renders a deferred copy of the text so typing stays responsive on long documents.
  */
-function MarkdownPreview({ source, flavour }: { source: string; flavour: MarkdownFlavour }) {
+export function MarkdownPreview({ source, flavour }: { source: string; flavour: MarkdownFlavour }) {
   const [render, setRender] = useState<Renderer>()
   const deferred = useDeferredValue(source)
 

@@ -8,6 +8,8 @@ export function SearchBox(props: {
   action: string
   defaultValue?: string
   label: string
+  /** What the empty box suggests typing; every box says something. */
+  placeholder?: string
   className?: string
 }) {
   // The header's box and a page's own can both search /search: ids and landmark names differ.
@@ -29,8 +31,9 @@ export function SearchBox(props: {
           type="search"
           name="q"
           defaultValue={props.defaultValue}
+          placeholder={props.placeholder ?? 'キーワードを入力'}
           maxLength={SEARCH_QUERY_MAX_LENGTH}
-          className={`min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-600 dark:bg-slate-900`}
+          className={`min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm placeholder:text-slate-500 dark:border-slate-600 dark:bg-slate-900 dark:placeholder:text-slate-400`}
         />
         <button
           type="submit"

@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { ThemeToggle } from './theme-toggle.tsx'
 
 const FOOTER_LINKS = [
   { to: '/example', label: 'お試しレッスン' },
@@ -23,7 +24,10 @@ export function SiteFooter({ siteTitle }: { siteTitle?: string }) {
             ))}
           </ul>
         </nav>
-        <p>© {siteTitle ?? 'テックラボ'}</p>
+        <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
+          <ThemeToggle />
+          <p>© {siteTitle ?? 'テックラボ'}</p>
+        </div>
       </div>
     </footer>
   )

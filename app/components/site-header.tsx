@@ -52,10 +52,12 @@ function HeaderMenu(props: {
   )
 }
 
-export function accountLinks(user: Pick<CurrentUser, 'username'>) {
+export function accountLinks(user: Pick<CurrentUser, 'username' | 'groups'>) {
   return [
     { to: profilePath(user.username), label: 'マイページ' },
     { to: '/settings', label: '設定' },
+    // The admin pages are reached from here only by those who may open them.
+    ...(user.groups.includes('admin') ? [{ to: '/admin', label: '管理画面' }] : []),
   ]
 }
 
@@ -103,6 +105,7 @@ export function SiteHeader({ siteTitle, user }: { siteTitle?: string; user: Curr
         <SearchBox
           action="/search"
           label="サイト内を検索"
+          placeholder="キーワード"
           className="ml-auto hidden w-56 shrink-0 md:block xl:w-48"
         />
         <div className="ml-auto flex shrink-0 items-center gap-1 md:ml-0" data-header-item>

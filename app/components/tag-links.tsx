@@ -1,9 +1,12 @@
 import { Link } from 'react-router'
 
-/** An item's tags, each linking to its tag page (tags are normalised, one path segment each). */
+/**
+ * An item's tags, each linking to its tag page (tags are normalised, one path segment each),
+ * spaced apart whatever box they are put in.
+ */
 export function TagLinks({ tags }: { tags: readonly string[] }) {
   return (
-    <>
+    <span data-tag-links className="inline-flex flex-wrap gap-x-2 gap-y-1">
       {tags.map((tag) => (
         <Link
           key={tag}
@@ -13,6 +16,6 @@ export function TagLinks({ tags }: { tags: readonly string[] }) {
           #{tag}
         </Link>
       ))}
-    </>
+    </span>
   )
 }

@@ -1,8 +1,7 @@
-import { useEffect, useRef } from 'react'
+import { type ReactNode, useEffect, useRef } from 'react'
 import { useBlocker } from 'react-router'
+import { useConfirm } from '#app/components/confirm-dialog.tsx'
 import { isMoveAfterCreate } from './editor-address.ts'
-
-const LEAVE_QUESTION = '保存されていない変更があります。このページを離れますか？'
 
 /** Set by a reload the user already answered for (the conflict banner): no second question. */
 let answeredReload = false
@@ -15,10 +14,12 @@ export function reloadAfterAsking(): void {
 
 /**
  * Leaving an editor saves what is pending first; if something still did not reach the server,
- * the user is asked before leaving (in-app navigation and closing or reloading the tab alike).
+ * the user is asked before leaving (in-app navigation in the site's dialog, which the editor
+ * renders from the returned element; closing or reloading the tab in the browser's own).
  */
-export function useLeaveGuard(options: { unsaved(): boolean; flush(): Promise<void> }): void {
+export function useLeaveGuard(options: { unsaved(): boolean; flush(): Promise<void> }): ReactNode {
   const { unsaved, flush } = options
+  const [confirm, confirmDialog] = useConfirm()
   const blocker = useBlocker(({ currentLocation, nextLocation }) => {
     // The editor moving to its new draft's address stays mounted: nothing is left behind.
     if (isMoveAfterCreate(nextLocation)) return false
@@ -30,12 +31,19 @@ export function useLeaveGuard(options: { unsaved(): boolean; flush(): Promise<vo
   useEffect(() => {
     if (blocker.state !== 'blocked' || answering.current) return
     answering.current = true
-    void flush().then(() => {
+    void flush().then(async () => {
+      const leave =
+        !unsaved() ||
+        (await confirm({
+          title: 'このページを離れますか？',
+          body: '保存されていない変更があります。離れると、その変更は失われます。',
+          confirmLabel: '離れる',
+        }))
       answering.current = false
-      if (!unsaved() || window.confirm(LEAVE_QUESTION)) blocker.proceed()
+      if (leave) blocker.proceed()
       else blocker.reset()
     })
-  }, [blocker, flush, unsaved])
+  }, [blocker, flush, unsaved, confirm])
 
   useEffect(() => {
     const beforeUnload = (event: BeforeUnloadEvent) => {
@@ -54,4 +62,5 @@ export function useLeaveGuard(options: { unsaved(): boolean; flush(): Promise<vo
       document.removeEventListener('visibilitychange', hidden)
     }
   }, [flush, unsaved])
+  return confirmDialog
 }

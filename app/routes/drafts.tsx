@@ -1,4 +1,5 @@
 import { Form, Link, useNavigation } from 'react-router'
+import { useConfirmedSubmit } from '#app/components/confirm-dialog.tsx'
 import { CreateButton } from '#app/components/create-button.tsx'
 import { EmptyState } from '#app/components/empty-state.tsx'
 import { CREATABLE, type CreatableKind } from '#app/components/navigation.ts'
@@ -65,8 +66,10 @@ function CreateButtons() {
 
 export default function Drafts({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state !== 'idle'
+  const [ask, confirmDialog] = useConfirmedSubmit()
   return (
     <div className="mx-auto max-w-4xl">
+      {confirmDialog}
       <h1 className="text-2xl font-bold">下書き</h1>
       <p className="mt-2 text-slate-600 dark:text-slate-400">
         公開前のコンテンツです。あなたにだけ表示されます。
@@ -121,11 +124,11 @@ export default function Drafts({ loaderData, actionData }: Route.ComponentProps)
                   name="intent"
                   value="delete"
                   disabled={busy}
-                  onClick={(event) => {
-                    if (!window.confirm(`「${draft.title}」を削除しますか？元に戻せません。`)) {
-                      event.preventDefault()
-                    }
-                  }}
+                  onClick={ask({
+                    title: `「${draft.title}」を削除しますか？`,
+                    body: '削除すると元に戻せません。',
+                    confirmLabel: '削除する',
+                  })}
                   className={`${buttonClass} text-red-700 dark:text-red-400`}
                 >
                   削除する

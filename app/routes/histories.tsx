@@ -75,7 +75,7 @@ export default function Histories({ loaderData: { history } }: Route.ComponentPr
         </Link>
         ）。
       </p>
-      <dl className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-5">
+      <dl className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
         {stats.map((stat) => (
           <div
             key={stat.id}

@@ -1,6 +1,7 @@
 import { Check } from 'lucide-react'
 import { data, Link } from 'react-router'
 import { CourseCard } from '#app/components/course-card.tsx'
+import { LearningWeek } from '#app/components/home/learning-week.tsx'
 import { FEED_PAGE_SIZE, FeedList } from '#app/components/people/feed-list.tsx'
 import { viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { formatDate } from '#app/lib/format.ts'
@@ -12,6 +13,7 @@ import {
   listContinueLearning,
 } from '#features/courses/continue-learning.server.ts'
 import { listFeed } from '#features/follows/feed.server.ts'
+import { readLearningWeek } from '#features/history/histories.server.ts'
 import {
   type ContinueExercisesCard,
   listContinueExercises,
@@ -32,18 +34,27 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = await context.auth.currentUser(request)
   const actor = actorOf(user)
-  const [featured, stories, studies, continueLearning, continueExercises, feed] = await Promise.all(
-    [
+  const [featured, stories, studies, continueLearning, continueExercises, feed, week] =
+    await Promise.all([
       listPublishedCourses(context.db, { limit: 6 }),
       listNewestWriting(context.db, 'lab_story'),
       listNewestWriting(context.db, 'study'),
       user ? listContinueLearning(context.db, user.sub) : null,
       actor ? listContinueExercises(context.db, actor.userId) : [],
       actor ? listFeed(context.db, actor, pageQuery.parse({ limit: FEED_PAGE_SIZE })) : null,
-    ],
-  )
+      // The learner's own week: this is why a signed-in home is rendered per request.
+      actor ? readLearningWeek(context.db, actor) : null,
+    ])
   return data(
-    { featured: featured.items, stories, studies, continueLearning, continueExercises, feed },
+    {
+      featured: featured.items,
+      stories,
+      studies,
+      continueLearning,
+      continueExercises,
+      feed,
+      week,
+    },
     { headers: viewerCacheControl(user !== undefined) },
   )
 }
@@ -55,11 +66,12 @@ const STEPS = [
 ]
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { continueLearning, continueExercises, stories, studies, feed } = loaderData
+  const { continueLearning, continueExercises, stories, studies, feed, week } = loaderData
   return (
     <div className="flex flex-col gap-16">
       {continueLearning ? (
         <>
+          {week && <LearningWeek week={week} />}
           <ContinueLearning cards={continueLearning} exercises={continueExercises} />
           {feed && <FeedList firstPage={feed} />}
         </>
@@ -204,9 +216,9 @@ function ContinueLearning({
 }) {
   return (
     <section aria-labelledby="continue-heading">
-      <h1 id="continue-heading" className="text-2xl font-bold">
+      <h2 id="continue-heading" className="text-2xl font-bold">
         学習を続ける
-      </h1>
+      </h2>
       {cards.length === 0 && exercises.length === 0 ? (
         <div className="mt-6 rounded-xl border border-dashed border-slate-300 px-6 py-10 text-center dark:border-slate-700">
           <p className="font-semibold">まだ学習中のコースはありません</p>

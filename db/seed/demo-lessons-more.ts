@@ -12,8 +12,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'CSS を読み込む',
           body: md(
-            '# CSS を読み込む',
-            '',
             'CSS は見た目を決める言語です。HTML の `<head>` で読み込みます。',
             '',
             '```html',
@@ -32,8 +30,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '余白をつける',
           body: md(
-            '# 余白をつける',
-            '',
             '- `padding` … 枠の内側の余白',
             '- `margin` … 枠の外側の余白',
             '',
@@ -55,8 +51,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'Flexbox の基本',
           body: md(
-            '# Flexbox の基本',
-            '',
             '親要素に `display: flex` を書くと、子要素が横に並びます。',
             '',
             '```css',
@@ -72,8 +66,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'Grid でカードを並べる',
           body: md(
-            '# Grid でカードを並べる',
-            '',
             '```css',
             '.cards {',
             '  display: grid;',
@@ -95,8 +87,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '関数をつくる',
           body: md(
-            '# 関数をつくる',
-            '',
             '```js',
             'function addTax(price) {',
             '  return Math.round(price * 1.1)',
@@ -110,8 +100,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '配列の map と filter',
           body: md(
-            '# 配列の map と filter',
-            '',
             '```js',
             'const prices = [100, 250, 80]',
             'const withTax = prices.map((price) => addTax(price))',
@@ -132,8 +120,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '要素を取り出す',
           body: md(
-            '# 要素を取り出す',
-            '',
             '```js',
             "const title = document.querySelector('h1')",
             "title.textContent = 'ようこそ！'",
@@ -145,8 +131,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'クリックに反応する',
           body: md(
-            '# クリックに反応する',
-            '',
             '```js',
             "const button = document.querySelector('#like')",
             'let count = 0',
@@ -167,8 +151,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'Promise とは',
           body: md(
-            '# Promise とは',
-            '',
             '時間のかかる処理の「あとで届く結果」を表すのが Promise です。',
             '',
             '```js',
@@ -179,8 +161,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'async/await で書く',
           body: md(
-            '# async/await で書く',
-            '',
             '```js',
             'async function showWeather() {',
             "  const response = await fetch('/api/weather')",
@@ -202,8 +182,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'CSV を読み込む',
           body: md(
-            '# CSV を読み込む',
-            '',
             '```python',
             'import csv',
             '',
@@ -216,8 +194,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'フォルダを整理する',
           body: md(
-            '# フォルダを整理する',
-            '',
             '```python',
             'from pathlib import Path',
             '',
@@ -238,8 +214,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'DataFrame を作る',
           body: md(
-            '# DataFrame を作る',
-            '',
             '```python',
             'import pandas as pd',
             '',
@@ -253,8 +227,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '集計する',
           body: md(
-            '# 集計する',
-            '',
             '```python',
             'df.groupby("都道府県")["人口"].sum().sort_values(ascending=False)',
             '```',
@@ -272,8 +244,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'データを取り出す',
           body: md(
-            '# データを取り出す',
-            '',
             '```sql',
             'SELECT title, price FROM books;',
             '```',
@@ -284,8 +254,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '条件でしぼりこむ',
           body: md(
-            '# 条件でしぼりこむ',
-            '',
             '```sql',
             'SELECT title, price',
             'FROM books',
@@ -304,8 +272,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'http モジュール',
           body: md(
-            '# http モジュール',
-            '',
             '```js',
             "import { createServer } from 'node:http'",
             '',
@@ -319,8 +285,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'ルーティング',
           body: md(
-            '# ルーティング',
-            '',
             'URL のパスを見て、返す内容を変えることを **ルーティング** と呼びます。',
             '',
             '```js',
@@ -340,8 +304,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'コミットする',
           body: md(
-            '# コミットする',
-            '',
             '```sh',
             'git init',
             'git add index.html',
@@ -354,8 +316,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'ブランチを切る',
           body: md(
-            '# ブランチを切る',
-            '',
             '```sh',
             'git switch -c feature/contact-form',
             '```',
@@ -373,8 +333,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '場所を移動する',
           body: md(
-            '# 場所を移動する',
-            '',
             '```sh',
             'pwd        # 今いる場所を表示',
             'ls         # ファイルの一覧',
@@ -385,8 +343,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'フォルダを作る',
           body: md(
-            '# フォルダを作る',
-            '',
             '```sh',
             'mkdir my-site',
             'cd my-site',
@@ -406,8 +362,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'JSX を書く',
           body: md(
-            '# JSX を書く',
-            '',
             '```jsx',
             'function Greeting({ name }) {',
             '  return <p>こんにちは、{name} さん</p>',
@@ -420,8 +374,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'state で覚える',
           body: md(
-            '# state で覚える',
-            '',
             '```jsx',
             'function Counter() {',
             '  const [count, setCount] = useState(0)',
@@ -440,8 +392,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '見出しの順番',
           body: md(
-            '# 見出しの順番',
-            '',
             '見出しは `h1` → `h2` → `h3` の順に使い、段を飛ばさないようにします。',
             '読み上げソフトの利用者は、見出しをたどってページの構成を知ります。',
           ),
@@ -449,8 +399,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '画像の代替テキスト',
           body: md(
-            '# 画像の代替テキスト',
-            '',
             '```html',
             '<img src="graph.png" alt="4 月から 6 月にかけて売上が 2 倍になったグラフ">',
             '```',
@@ -468,8 +416,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'ゴールを決める',
           body: md(
-            '# ゴールを決める',
-            '',
             '「Web 制作」「Web アプリ開発」「データ分析」など、目指す仕事で学ぶ順番が変わります。',
             '',
             '1. 求人票を 10 件読む',
@@ -480,8 +426,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '毎日の習慣',
           body: md(
-            '# 毎日の習慣',
-            '',
             '- 1 日 30 分でも毎日さわる',
             '- 学んだことを 3 行で記録する',
             '- 週に 1 回、作ったものを人に見せる',
@@ -497,8 +441,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '載せる内容を決める',
           body: md(
-            '# 載せる内容を決める',
-            '',
             '- 自己紹介（どんな仕事がしたいか）',
             '- 作ったもの 3 つ（画面と、工夫したところ）',
             '- 連絡先',
@@ -507,8 +449,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'GitHub Pages で公開する',
           body: md(
-            '# GitHub Pages で公開する',
-            '',
             '1. リポジトリに `index.html` を置く',
             '2. Settings → Pages で公開するブランチを選ぶ',
             '3. 表示された URL をひらいて確かめる',
@@ -524,8 +464,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '主キーと外部キー',
           body: md(
-            '# 主キーと外部キー',
-            '',
             '```sql',
             'CREATE TABLE members (id INTEGER PRIMARY KEY, name TEXT NOT NULL);',
             'CREATE TABLE orders (',
@@ -538,8 +476,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '正規化',
           body: md(
-            '# 正規化',
-            '',
             '同じ情報を何か所にも書かないように、テーブルを分けることを **正規化** と呼びます。',
             '会員の住所が注文ごとに書かれていると、引っ越したときに直し漏れが起きます。',
           ),
@@ -554,8 +490,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '型注釈',
           body: md(
-            '# 型注釈',
-            '',
             '```ts',
             'function addTax(price: number): number {',
             '  return Math.round(price * 1.1)',
@@ -567,8 +501,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'interface',
           body: md(
-            '# interface',
-            '',
             '```ts',
             'interface Book {',
             '  title: string',
@@ -589,8 +521,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'まずはルールを確認',
           body: md(
-            '# まずはルールを確認',
-            '',
             '- 利用規約でスクレイピングが禁止されていないか',
             '- `robots.txt` の指示',
             '- アクセスの間隔をあける（1 秒以上）',
@@ -599,8 +529,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'HTML を取得する',
           body: md(
-            '# HTML を取得する',
-            '',
             '```python',
             'import urllib.request',
             '',
@@ -620,8 +548,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '線形探索',
           body: md(
-            '# 線形探索',
-            '',
             '先頭から順に 1 つずつ調べる方法です。',
             '',
             '```python',
@@ -636,8 +562,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '二分探索',
           body: md(
-            '# 二分探索',
-            '',
             '並んだデータなら、真ん中と比べて半分ずつしぼりこめます。',
             '1000 件でも約 10 回の比較で見つかります。',
           ),
@@ -652,8 +576,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '問題 1：カレーを作る手順',
           body: md(
-            '# 問題 1：カレーを作る手順',
-            '',
             'カレーを作る手順を、小学生にもわかる 5 つ以上のステップに分けて書いてみましょう。',
             '',
             '> ヒント：「材料を切る」は、さらに細かく分けられますか？',
@@ -662,8 +584,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '問題 2：くり返しを見つける',
           body: md(
-            '# 問題 2：くり返しを見つける',
-            '',
             '「お皿を 10 枚洗う」を手順にすると、同じ作業がくり返されます。',
             'くり返しの部分と、終わる条件を言葉で書いてみましょう。',
           ),
@@ -678,8 +598,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'コンテナとは',
           body: md(
-            '# コンテナとは',
-            '',
             'アプリと、そのアプリが動くのに必要なものをひとまとめにした箱です。',
             'だれのパソコンでも同じ環境で動かせます。',
           ),
@@ -687,8 +605,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'Dockerfile を書く',
           body: md(
-            '# Dockerfile を書く',
-            '',
             '```dockerfile',
             'FROM node:24',
             'WORKDIR /app',
@@ -709,8 +625,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'transition',
           body: md(
-            '# transition',
-            '',
             '```css',
             '.button {',
             '  transition: background-color 0.2s;',
@@ -724,8 +638,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: '動きを減らす設定に配慮する',
           body: md(
-            '# 動きを減らす設定に配慮する',
-            '',
             '```css',
             '@media (prefers-reduced-motion: reduce) {',
             '  * { transition: none; animation: none; }',
@@ -745,8 +657,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'エラーメッセージの読み方',
           body: md(
-            '# エラーメッセージの読み方',
-            '',
             '```text',
             "Uncaught TypeError: Cannot read properties of undefined (reading 'name')",
             '    at main.js:12:20',
@@ -760,8 +670,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'console.log で確かめる',
           body: md(
-            '# console.log で確かめる',
-            '',
             '```js',
             "console.log('user の中身', user)",
             '```',
@@ -779,8 +687,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'クラスとインスタンス',
           body: md(
-            '# クラスとインスタンス',
-            '',
             '```python',
             'class Hero:',
             '    def __init__(self, name, hp):',
@@ -794,8 +700,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'メソッド',
           body: md(
-            '# メソッド',
-            '',
             '```python',
             'class Hero:',
             '    ...',
@@ -816,8 +720,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'XSS',
           body: md(
-            '# XSS',
-            '',
             '利用者が入力した文字を、そのまま HTML として表示すると、スクリプトを埋め込まれてしまいます。',
             '',
             '```js',
@@ -828,8 +730,6 @@ export const moreDemoLessons: Record<string, DemoSection[]> = {
         {
           title: 'SQL インジェクション',
           body: md(
-            '# SQL インジェクション',
-            '',
             '```js',
             "db.query('SELECT * FROM users WHERE name = ?', [name])",
             '```',

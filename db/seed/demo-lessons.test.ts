@@ -39,6 +39,14 @@ describe('demo lessons', () => {
     }
   })
 
+  it('open with their text, not a heading repeating the title the lesson page already shows', () => {
+    for (const sections of Object.values(demoLessons)) {
+      for (const lesson of sections.flatMap((section) => section.lessons)) {
+        expect(lesson.body, lesson.title).not.toMatch(/^\s*#\s/)
+      }
+    }
+  })
+
   it('are seeded in order, readable by a guest in free courses, locked in premium ones', async () => {
     const rows = await database.db
       .selectFrom('courses')

@@ -12,9 +12,7 @@ const firstDemoLessons: Record<string, DemoSection[]> = {
       lessons: [
         {
           title: 'HTML とは',
-          body: `# HTML とは
-
-HTML（HyperText Markup Language）は、Web ページの **骨組み** を書くための言語です。
+          body: `HTML（HyperText Markup Language）は、Web ページの **骨組み** を書くための言語です。
 文章に「ここは見出し」「ここは段落」と **タグ** で意味をつけていきます。
 
 \`\`\`html
@@ -29,9 +27,7 @@ HTML（HyperText Markup Language）は、Web ページの **骨組み** を書�
         },
         {
           title: 'ページのひな形',
-          body: `# ページのひな形
-
-どの HTML ファイルも、次の形から書き始めます。
+          body: `どの HTML ファイルも、次の形から書き始めます。
 
 \`\`\`html
 <!doctype html>
@@ -58,9 +54,7 @@ HTML（HyperText Markup Language）は、Web ページの **骨組み** を書�
       lessons: [
         {
           title: 'リンクを張る',
-          body: `# リンクを張る
-
-\`<a>\` タグの \`href\` に行き先を書きます。
+          body: `\`<a>\` タグの \`href\` に行き先を書きます。
 
 \`\`\`html
 <a href="https://developer.mozilla.org/ja/">MDN Web Docs</a>
@@ -77,9 +71,7 @@ HTML（HyperText Markup Language）は、Web ページの **骨組み** を書�
       lessons: [
         {
           title: '変数をつくる',
-          body: `# 変数をつくる
-
-変数は値に名前をつけて取っておく箱です。\`let\` か \`const\` でつくります。
+          body: `変数は値に名前をつけて取っておく箱です。\`let\` か \`const\` でつくります。
 
 \`\`\`js
 const name = 'さくら'
@@ -95,9 +87,7 @@ console.log(name, count) // さくら 1
         },
         {
           title: 'if 文で分岐する',
-          body: `# if 文で分岐する
-
-\`\`\`js
+          body: `\`\`\`js
 const score = 72
 if (score >= 80) {
   console.log('合格です')
@@ -117,9 +107,7 @@ if (score >= 80) {
       lessons: [
         {
           title: 'for 文',
-          body: `# for 文
-
-同じ処理を何度も行うときは \`for\` 文を使います。
+          body: `同じ処理を何度も行うときは \`for\` 文を使います。
 
 \`\`\`js
 for (let i = 1; i <= 3; i++) {
@@ -145,9 +133,7 @@ for (const fruit of fruits) {
       lessons: [
         {
           title: 'print で表示する',
-          body: `# print で表示する
-
-Python では \`print\` で文字を画面に表示します。
+          body: `Python では \`print\` で文字を画面に表示します。
 
 \`\`\`python
 print("こんにちは、Python！")
@@ -158,9 +144,7 @@ print(1 + 2)
         },
         {
           title: '変数とリスト',
-          body: `# 変数とリスト
-
-\`\`\`python
+          body: `\`\`\`python
 name = "たろう"
 scores = [80, 65, 92]
 print(name, "さんの平均点は", sum(scores) / len(scores))
@@ -171,9 +155,7 @@ print(name, "さんの平均点は", sum(scores) / len(scores))
         {
           title: 'for 文とリスト内包表記',
           access: 'premium',
-          body: `# for 文とリスト内包表記
-
-\`\`\`python
+          body: `\`\`\`python
 prices = [120, 300, 98]
 with_tax = [round(price * 1.1) for price in prices]
 print(with_tax)  # [132, 330, 108]

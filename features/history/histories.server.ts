@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { ContentKind, DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
@@ -7,7 +7,7 @@ import type { HistoryEntry, HistorySummary } from '#features/history/history-vie
 import { afterCursor } from '#features/pagination.server.ts'
 import { type Page, type PageQuery, pageFrom } from '#features/pagination.ts'
 import { DEFAULT_TIME_ZONE } from '#features/users/profile-input.ts'
-import { heatmapWeeks, localDay, streaksOf } from './learning-days.ts'
+import { addDays, heatmapWeeks, localDay, streaksOf, weekdayOf } from './learning-days.ts'
 
 export type { HistoryEntry, HistorySummary }
 
@@ -63,13 +63,58 @@ export async function readHistorySummary(
   }
 }
 
+/** Learning on any day counts toward its goal: a lesson done, a question solved, a publication. */
+export const DAILY_GOAL = 1
+
+export type LearningWeek = {
+  today: string
+  /** Days in a row with learning, up to today (or yesterday, while today is still open). */
+  streak: number
+  /** Sunday to Saturday of this week; days still to come have no count. */
+  days: { day: string; count: number | null }[]
+  goal: { target: number; done: number }
+}
+
+/**
+ * The signed-in home's week: the history's streak and the heatmap's row for this week (the
+ * same events, read the same way as /histories), and how far today's goal is.
+ */
+export async function readLearningWeek(
+  db: Kysely<DB>,
+  actor: Actor | undefined,
+  now = Date.now(),
+): Promise<LearningWeek> {
+  const summary = await readHistorySummary(db, actor, now)
+  const thisWeek = summary.heatmap.at(-1) ?? []
+  const first = addDays(summary.today, -weekdayOf(summary.today))
+  const days = Array.from({ length: 7 }, (_, index) => {
+    const day = addDays(first, index)
+    return { day, count: thisWeek.find((cell) => cell.day === day)?.count ?? null }
+  })
+  const today = days.find((cell) => cell.day === summary.today)?.count ?? 0
+  return {
+    today: summary.today,
+    streak: summary.streaks.current,
+    days,
+    goal: { target: DAILY_GOAL, done: Math.min(today, DAILY_GOAL) },
+  }
+}
+
 type Subject = NonNullable<HistoryEntry['subject']>
 
-/** Titles and paths of the events' subjects that still exist, by subject id. */
+/**
+ * Titles and paths of the events' subjects that still exist and the learner may still see
+ * (published and not hidden by moderation, or their own), by subject id: the others' entries
+ * keep their kind and time but quote nothing.
+ */
 async function subjectsOf(
   db: Kysely<DB>,
+  userId: string,
   events: readonly { subject_kind: HistoryEntry['subjectKind']; subject_id: string }[],
 ): Promise<Map<string, Subject>> {
+  // One condition for every publishable table, which all name these columns alike.
+  const shown = (table: 'courses' | 'studies') =>
+    sql<boolean>`((${sql.ref(`${table}.status`)} = 'published' and ${sql.ref(`${table}.hidden_at`)} is null) or ${sql.ref(`${table}.owner_id`)} = ${userId})`
   const subjects = new Map<string, Subject>()
   const idsOf = (kind: HistoryEntry['subjectKind']) =>
     events.filter((event) => event.subject_kind === kind).map((event) => event.subject_id)
@@ -87,6 +132,7 @@ async function subjectsOf(
         'users.username',
       ])
       .where('lessons.id', 'in', lessonIds)
+      .where(shown('courses'))
       .execute()
     for (const lesson of lessons) {
       subjects.set(lesson.id, {
@@ -110,6 +156,7 @@ async function subjectsOf(
         'users.username',
       ])
       .where('questions.id', 'in', questionIds)
+      .where(shown('studies'))
       .execute()
     for (const question of questions) {
       subjects.set(question.id, {
@@ -119,7 +166,8 @@ async function subjectsOf(
     }
   }
   for (const kind of Object.keys(CONTENT_KINDS) as ContentKind[]) {
-    const { table } = CONTENT_KINDS[kind]
+    // Every publishable table has these columns; typed against one, named by its own name.
+    const table = CONTENT_KINDS[kind].table as 'studies'
     const ids = idsOf(kind)
     if (ids.length === 0) continue
     const rows = await db
@@ -127,6 +175,7 @@ async function subjectsOf(
       .innerJoin('users', 'users.id', `${table}.owner_id`)
       .select([`${table}.id as id`, `${table}.title as title`, 'users.username'])
       .where(`${table}.id`, 'in', ids)
+      .where(shown(table))
       .execute()
     for (const row of rows) {
       subjects.set(row.id, { title: row.title, path: contentPath(kind, row.username, row.id) })
@@ -152,7 +201,7 @@ export async function listHistory(
     .orderBy('id', 'desc')
     .limit(limit + 1)
     .execute()
-  const subjects = await subjectsOf(db, rows)
+  const subjects = await subjectsOf(db, userId, rows)
   const entries = rows.map(
     (row): HistoryEntry => ({
       id: row.id,

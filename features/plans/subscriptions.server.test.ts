@@ -13,6 +13,7 @@ import {
   checkout,
   completeAuthentication,
   findSubscription,
+  retryAuthentication,
   runDueRenewals,
 } from './subscriptions.server.ts'
 
@@ -152,6 +153,40 @@ describe.each(testEngines)('subscriptions on %s', (engine) => {
       message: expect.stringContaining('本人認証'),
     })
     expect(await plan()).toBe('free')
+  })
+
+  it('after a failed authentication the learner authenticates again with the same card, once per click', async () => {
+    const pending = await subscribe('4000002500003155')
+    if (pending.outcome !== 'requires-authentication') throw new Error('expected authentication')
+    const input = { userId: 'user-hana', chargeId: pending.chargeId }
+    await completeAuthentication(billing, { ...input, passed: false })
+    // Answering the old step again changes nothing: that attempt has failed.
+    expect((await completeAuthentication(billing, { ...input, passed: true })).outcome).toBe(
+      'failed',
+    )
+    // Someone else cannot start another attempt of it.
+    expect((await retryAuthentication(billing, { ...input, userId: 'user-other' })).outcome).toBe(
+      'failed',
+    )
+    const again = await retryAuthentication(billing, input)
+    const twice = await retryAuthentication(billing, input)
+    expect(again.outcome).toBe('requires-authentication')
+    if (again.outcome !== 'requires-authentication') return
+    expect(again.chargeId).not.toBe(pending.chargeId)
+    expect(twice).toEqual(again)
+    const done = await completeAuthentication(billing, {
+      userId: 'user-hana',
+      chargeId: again.chargeId,
+      passed: true,
+    })
+    expect(done.outcome).toBe('subscribed')
+    expect(await plan()).toBe('premium')
+    expect((await billingHistory(db, 'user-hana')).map((entry) => entry.status).sort()).toEqual([
+      'failed',
+      'succeeded',
+    ])
+    // The failed attempt cannot start a second subscription.
+    expect((await retryAuthentication(billing, input)).outcome).toBe('subscribed')
   })
 
   it('cancel keeps premium to the end of the period, then free; resume before the end keeps it', async () => {

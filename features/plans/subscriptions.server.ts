@@ -132,7 +132,7 @@ export async function checkout(
   billing: Billing,
   input: { userId: string; planId: PaidPlanId; card: CardDetails; idempotencyKey: string },
 ): Promise<CheckoutResult> {
-  const { db, gateway, prices } = billing
+  const { db, gateway } = billing
   // A hosted gateway takes the card on its own page (startHostedCheckout).
   if (gateway.kind !== 'embedded') return { outcome: 'failed', message: failureMessage('') }
   const key = `checkout:${input.userId}:${input.idempotencyKey}`
@@ -144,6 +144,24 @@ export async function checkout(
 
   const saved = await gateway.saveCard(input.card)
   if ('refused' in saved) return { outcome: 'failed', message: failureMessage(saved.refused) }
+  return chargeFirstPeriod(billing, {
+    userId: input.userId,
+    planId: input.planId,
+    card: saved,
+    key,
+  })
+}
+
+/**
+ * Writes the pending charge of a checkout under its key, then asks the gateway with that key.
+ * A request that loses the race to the same key answers what the winner did.
+ */
+async function chargeFirstPeriod(
+  billing: Billing,
+  input: { userId: string; planId: PaidPlanId; card: SavedCard; key: string },
+): Promise<CheckoutResult> {
+  const { db, prices } = billing
+  const now = billing.now()
   const price = prices[input.planId]
   const chargeId = newContentId()
   const inserted = await db
@@ -158,29 +176,28 @@ export async function checkout(
       period_start: now,
       period_end: started(input.planId, now).currentPeriodEnd,
       status: 'pending',
-      card_brand: saved.brand,
-      card_last4: saved.last4,
-      payment_method: saved.paymentMethod,
-      idempotency_key: key,
+      card_brand: input.card.brand,
+      card_last4: input.card.last4,
+      payment_method: input.card.paymentMethod,
+      idempotency_key: input.key,
       created_at: now,
       updated_at: now,
     })
     .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
     .executeTakeFirst()
-  // Another request with the same form won the race: answer what it did.
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
-    const raced = await chargeByKey(db, key)
+    const raced = await chargeByKey(db, input.key)
     return raced
       ? resultOfPrevious(billing, raced)
       : { outcome: 'failed', message: failureMessage('') }
   }
-  const result = await gateway.charge({
-    paymentMethod: saved.paymentMethod,
+  const result = await cardGateway(billing).charge({
+    paymentMethod: input.card.paymentMethod,
     amountYen: price.totalYen,
-    idempotencyKey: key,
+    idempotencyKey: input.key,
     offSession: false,
   })
-  return applyCheckoutCharge(billing, chargeId, result, saved)
+  return applyCheckoutCharge(billing, chargeId, result, input.card)
 }
 
 /** The cardholder's answer to the confirmation step of a checkout that required it. */
@@ -201,6 +218,76 @@ export async function completeAuthentication(
   if (charge.status !== 'requires_action') return resultOfPrevious(billing, charge)
   const result = await gateway.completeAuthentication(charge.gateway_charge, input.passed)
   return applyCheckoutCharge(billing, charge.id, result, savedCardOf(charge))
+}
+
+export type AuthenticationStep =
+  | { state: 'waiting'; planId: PaidPlanId }
+  | { state: 'failed'; planId: PaidPlanId; message: string }
+  | { state: 'done' }
+
+/**
+ * Where a checkout that asked for authentication stands, for its page: still waiting for the
+ * cardholder, failed authentication (which, as with Stripe's payment intents, leaves the payment
+ * open to another attempt with the same card or another one), or finished.
+ */
+export async function authenticationStep(
+  db: Kysely<DB>,
+  input: { userId: string; chargeId: string },
+): Promise<AuthenticationStep | undefined> {
+  const charge = await db
+    .selectFrom('charges')
+    .select(['status', 'failure_code', 'plan_id', 'kind'])
+    .where('id', '=', input.chargeId)
+    .where('user_id', '=', input.userId)
+    .executeTakeFirst()
+  if (charge?.kind !== 'subscribe') return undefined
+  if (charge.status === 'requires_action') return { state: 'waiting', planId: charge.plan_id }
+  if (charge.status === 'failed' && charge.failure_code === 'authentication_failed') {
+    return {
+      state: 'failed',
+      planId: charge.plan_id,
+      message: failureMessage('authentication_failed'),
+    }
+  }
+  return { state: 'done' }
+}
+
+/**
+ * Another attempt at a checkout whose authentication failed, with the same card: a new charge
+ * that asks the cardholder again (Stripe confirms the same payment intent again). Its key is
+ * derived from the failed charge, so a double click starts one attempt, not two.
+ */
+export async function retryAuthentication(
+  billing: Billing,
+  input: { userId: string; chargeId: string },
+): Promise<CheckoutResult> {
+  const { db, gateway } = billing
+  const failed = await db
+    .selectFrom('charges')
+    .selectAll()
+    .where('id', '=', input.chargeId)
+    .where('user_id', '=', input.userId)
+    .where('kind', '=', 'subscribe')
+    .executeTakeFirst()
+  if (!failed || gateway.kind !== 'embedded') {
+    return { outcome: 'failed', message: failureMessage('') }
+  }
+  if (failed.status !== 'failed' || failed.failure_code !== 'authentication_failed') {
+    return resultOfPrevious(billing, failed)
+  }
+  const key = `${failed.idempotency_key}:again:${failed.id}`
+  const previous = await chargeByKey(db, key)
+  if (previous) return resultOfPrevious(billing, previous)
+  const now = billing.now()
+  if (!maySubscribe(await findSubscription(db, input.userId), now)) {
+    return { outcome: 'already-subscribed' }
+  }
+  return chargeFirstPeriod(billing, {
+    userId: input.userId,
+    planId: failed.plan_id,
+    card: savedCardOf(failed),
+    key,
+  })
 }
 
 function savedCardOf(charge: Selectable<ChargesTable>): SavedCard {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { Kysely } from 'kysely'
+import type { ExpressionBuilder, Kysely } from 'kysely'
 import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
 import type { ContentKind, DB, NotificationKind } from '#db/schema.ts'
@@ -97,6 +97,52 @@ export async function withdrawNotification(
   await query.execute()
 }
 
+/**
+ * Of a recipient's notifications, those that may still be shown: none quotes a comment that
+ * moderation hid, nor an item the recipient may no longer see (hidden, or taken back to draft,
+ * unless it is theirs). Read at show time, so showing an item again brings its notifications
+ * back; the list and the badge's count use the same test.
+ */
+function stillShown(recipientId: string) {
+  return (eb: ExpressionBuilder<DB, 'notifications'>) => {
+    const itemShown = (Object.keys(CONTENT_KINDS) as ContentKind[]).map((kind) => {
+      // Every publishable table has these columns; typed against one, named by its own name.
+      const table = CONTENT_KINDS[kind].table as 'studies'
+      return eb.and([
+        eb('notifications.subject_kind', '=', kind),
+        eb.exists(
+          eb
+            .selectFrom(table)
+            .select(`${table}.id`)
+            .whereRef(`${table}.id`, '=', 'notifications.subject_id')
+            .where((item) =>
+              item.or([
+                item.and([
+                  item(`${table}.status`, '=', 'published'),
+                  item(`${table}.hidden_at`, 'is', null),
+                ]),
+                item(`${table}.owner_id`, '=', recipientId),
+              ]),
+            ),
+        ),
+      ])
+    })
+    return eb.and([
+      eb.or([
+        eb('notifications.comment_id', 'is', null),
+        eb.exists(
+          eb
+            .selectFrom('comments')
+            .select('comments.id')
+            .whereRef('comments.id', '=', 'notifications.comment_id')
+            .where('comments.hidden_at', 'is', null),
+        ),
+      ]),
+      eb.or([eb('notifications.subject_kind', 'is', null), ...itemShown]),
+    ])
+  }
+}
+
 /** The signed-in user's notifications, newest first. */
 export async function listNotifications(
   db: Kysely<DB>,
@@ -111,6 +157,7 @@ export async function listNotifications(
     .selectAll('notifications')
     .select(['actor.username', 'actor.display_name'])
     .where('recipient_id', '=', actor.userId)
+    .where(stillShown(actor.userId))
   if (query.cursor) {
     rows = rows.where(afterCursor(query.cursor, 'notifications.created_at', 'notifications.id'))
   }
@@ -190,6 +237,7 @@ export async function countUnreadNotifications(db: Kysely<DB>, userId: string): 
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .where('recipient_id', '=', userId)
     .where('read_at', 'is', null)
+    .where(stillShown(userId))
     .executeTakeFirstOrThrow()
   return Number(row.count)
 }

@@ -1,4 +1,5 @@
 import type { RouteConfigEntry } from '@react-router/dev/routes'
+import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, test } from 'vitest'
 import routeConfig from '#app/routes.ts'
 import { callApi } from '#tests/support/http.ts'
@@ -59,9 +60,12 @@ async function publish(kind: 'studies' | 'labs' | 'labs_stories', body: object):
   return created.id
 }
 
-/** A study with one question of each kind (a premium one too), published. */
-async function studyWithExercises(): Promise<string> {
-  const created = await api(ME, 'POST', '/studies', {
+/**
+ * A study of `owner`'s with one question of each kind (a premium one too), published; `extra`
+ * questions after them.
+ */
+async function studyWithExercises(owner = ME, extra: object[] = []): Promise<string> {
+  const created = await api(owner, 'POST', '/studies', {
     title: '配列のメソッドまとめ',
     notes: '## map と filter\n\n```js\n[1, 2, 3].map((n) => n * 2)\n```',
     tags: ['javascript'],
@@ -98,11 +102,12 @@ async function studyWithExercises(): Promise<string> {
       tests: [{ name: '2 倍', stdin: '4\n', expectedOutput: '8' }],
     },
     { ...common, kind: 'text', access: 'premium', prompt: '有料の問題', acceptedAnswers: ['x'] },
+    ...extra,
   ]
   for (const question of questions) {
-    await api(ME, 'POST', `/studies/${created.id}/questions`, question)
+    await api(owner, 'POST', `/studies/${created.id}/questions`, question)
   }
-  await api(ME, 'POST', `/studies/${created.id}/publish`, { revision: created.revision })
+  await api(owner, 'POST', `/studies/${created.id}/publish`, { revision: created.revision })
   return created.id
 }
 
@@ -370,4 +375,63 @@ describe('axe on every route', () => {
       expect(failures).toEqual([])
     },
   )
+})
+
+/** axe on the page as shown now, at both sizes and in both themes, each line naming the state. */
+async function axeEverywhere(page: Page, state: string): Promise<string[]> {
+  await waitForHydration(page)
+  const failures: string[] = []
+  for (const screen of SCREENS) {
+    await page.setViewportSize(screen)
+    for (const line of await axeViolationsInBothThemes(page)) {
+      failures.push(`${state} [${screen.name}]${line}`)
+    }
+  }
+  await page.setViewportSize(SCREENS[0])
+  return failures
+}
+
+describe('axe on a study’s exercises in every state', () => {
+  test('signed out, signed in, answered, and a premium question locked', async () => {
+    // Someone else's study, so the premium question is locked for a free learner; two code
+    // questions in the same language, as sets often have.
+    const study = await studyWithExercises(OTHER, [
+      {
+        kind: 'code',
+        prompt: '入力の数を 3 倍にして表示してください',
+        explanation: '掛け算です。',
+        tags: ['javascript'],
+        language: 'javascript',
+        starterCode: 'const n = Number(input())\n',
+        referenceSolution: 'console.log(Number(input()) * 3)',
+        tests: [{ name: '3 倍', stdin: '4\n', expectedOutput: '12' }],
+      },
+    ])
+    const path = `/${OTHER}/studies/${study}/exercises`
+    const failures: string[] = []
+
+    const guest = await site.newPage()
+    await guest.goto(path)
+    failures.push(...(await axeEverywhere(guest, 'signed out')))
+
+    const page = await site.newPage(cookies[ME])
+    await page.goto(path)
+    await page.getByText('この問題はプレミアムプランで挑戦できます').waitFor()
+    failures.push(...(await axeEverywhere(page, 'signed in, premium locked')))
+
+    // Answered on the page: one wrong, one right, with their feedback and explanations shown.
+    const [single, , text] = await page.locator('section[data-question-id]').all()
+    await single?.getByLabel('[1, 2]').check()
+    await single?.getByRole('button', { name: '答える' }).click()
+    await text?.getByLabel('答え').fill('filter')
+    await text?.getByRole('button', { name: '答える' }).click()
+    await text?.locator('[data-status="solved"]').waitFor()
+    await single?.locator('[data-status="attempted"]').waitFor()
+    failures.push(...(await axeEverywhere(page, 'answered')))
+    // And as the page opens for a learner who answered before.
+    await page.reload()
+    failures.push(...(await axeEverywhere(page, 'answered, reloaded')))
+
+    expect(failures).toEqual([])
+  }, 300_000)
 })

@@ -40,6 +40,18 @@ export async function axeViolations(page: Page, rules?: string[]): Promise<strin
 }
 
 /**
+ * Emulates the system's colour scheme and waits for the page to follow it: the theme script
+ * (app/lib/theme.ts) hears the change as an event, after this call returns.
+ */
+export async function colourScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme })
+  await page.waitForFunction((wanted) => {
+    const { theme, themeChoice } = document.documentElement.dataset
+    return theme === undefined || themeChoice !== 'system' || theme === wanted
+  }, scheme)
+}
+
+/**
  * The violations in each theme at the page's current size, prefixed with the theme. The theme
  * switches without a reload; transitions are cut so colours are final when axe reads them.
  */
@@ -47,11 +59,11 @@ export async function axeViolationsInBothThemes(page: Page): Promise<string[]> {
   await page.addStyleTag({
     content: '*,*::before,*::after{transition:none!important;animation:none!important}',
   })
-  await page.emulateMedia({ colorScheme: 'light' })
+  await colourScheme(page, 'light')
   const light = await axeViolations(page)
-  await page.emulateMedia({ colorScheme: 'dark' })
+  await colourScheme(page, 'dark')
   const dark = await axeViolations(page, COLOUR_RULES)
-  await page.emulateMedia({ colorScheme: 'light' })
+  await colourScheme(page, 'light')
   return [...light.map((line) => `[light] ${line}`), ...dark.map((line) => `[dark] ${line}`)]
 }
 

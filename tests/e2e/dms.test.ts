@@ -200,11 +200,14 @@ describe('direct messages', () => {
   test('B blocks A from A’s profile: A’s next message does not reach B, and A is not told', async () => {
     const a = await site.newPage(cookies[A])
     const b = await site.newPage(cookies[B])
-    b.on('dialog', (dialog) => void dialog.accept())
     await b.goto(`/${A}`)
     await waitForHydration(b)
     const block = b.locator('[data-block-button]')
     await block.click()
+    await b
+      .getByRole('dialog', { name: 'このユーザーをブロックしますか？' })
+      .getByRole('button', { name: 'ブロックする' })
+      .click()
     await expect.poll(() => block.getAttribute('aria-pressed')).toBe('true')
 
     await b.goto('/dms')

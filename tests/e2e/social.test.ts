@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { callApi } from '#tests/support/http.ts'
 import { signedInCookie } from '#tests/support/signed-in-user.ts'
-import { collectPageErrors, markdownEditor, waitForHydration } from './browser.ts'
+import { collectPageErrors, waitForHydration } from './browser.ts'
 import { browserSuite } from './suite.ts'
 
 /**
@@ -45,7 +45,9 @@ describe('likes, comments and notifications', () => {
     await expect.poll(() => like.getAttribute('aria-pressed')).toBe('true')
     await expect.poll(() => reader.getByTestId('like-count').textContent()).toBe('1')
 
-    await (await markdownEditor(reader, 'コメント（Markdown）')).fill('**とても**わかりやすいです')
+    await reader
+      .getByRole('textbox', { name: 'コメント（Markdown）' })
+      .fill('**とても**わかりやすいです')
     await reader.getByRole('button', { name: 'コメントする' }).click()
     const comment = reader.getByRole('article', { name: 'rin_readerのコメント' })
     await comment.locator('strong', { hasText: 'とても' }).waitFor()
@@ -82,7 +84,7 @@ describe('likes, comments and notifications', () => {
     await author.waitForURL(`**${studyPath}#comment-*`)
     const received = author.getByRole('article', { name: 'rin_readerのコメント' })
     await received.getByRole('button', { name: '返信' }).click()
-    await (await markdownEditor(author, '返信（Markdown）')).fill('ありがとうございます！')
+    await author.getByRole('textbox', { name: '返信（Markdown）' }).fill('ありがとうございます！')
     await author.getByRole('button', { name: '返信する' }).click()
     await author
       .getByRole('list', { name: '返信' })

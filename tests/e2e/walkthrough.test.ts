@@ -5,6 +5,7 @@ import { callApi } from '#tests/support/http.ts'
 import { signedInCookie } from '#tests/support/signed-in-user.ts'
 import { axeViolationsInBothThemes, SCREENS } from './axe.ts'
 import { collectPageErrors, markdownEditor, waitForHydration } from './browser.ts'
+import { payWith } from './card-form.ts'
 import { browserSuite } from './suite.ts'
 
 /**
@@ -12,7 +13,8 @@ import { browserSuite } from './suite.ts'
  * `npm start` runs (production mode, no SMTP_URL): sign up through the pages with the code from
  * the mailbox page, choosing a username; create and publish a course with a lesson; follow
  * someone, like and comment; read the notifications another user's actions caused; check the
- * history. axe finds nothing on any screen on the way, light or dark.
+ * history; subscribe with a card whose 3-D Secure fails once and is tried again. axe finds
+ * nothing on any screen on the way, light or dark.
  */
 const suite = browserSuite({ NODE_ENV: 'production' })
 const PASSWORD = 'Hajimete1!'
@@ -123,7 +125,7 @@ describe.each(SCREENS)('a newcomer’s first hour at $name size', (screen) => {
     const like = page.getByRole('button', { name: /いいね/ })
     await like.click()
     await expect.poll(() => like.getAttribute('aria-pressed')).toBe('true')
-    await (await markdownEditor(page, 'コメント（Markdown）')).fill('とても参考になりました')
+    await page.getByRole('textbox', { name: 'コメント（Markdown）' }).fill('とても参考になりました')
     await page.getByRole('button', { name: 'コメントする' }).click()
     await page.getByRole('article', { name: `${username}のコメント` }).waitFor()
     await screenChecked('study (commented)')
@@ -154,6 +156,20 @@ describe.each(SCREENS)('a newcomer’s first hour at $name size', (screen) => {
     await page.goto('/histories')
     await screenChecked('history')
     expect(await page.getByText('はじめての HTML').count()).toBeGreaterThan(0)
+
+    // Premium with a card that asks for 3-D Secure: the first confirmation fails, the second
+    // attempt with the same card goes through.
+    await page.goto('/plans/checkout?plan=premium-yearly')
+    await screenChecked('checkout')
+    await payWith(page, '4000 0025 0000 3155')
+    await page.getByRole('heading', { name: 'カードの本人認証' }).waitFor()
+    await screenChecked('3-D Secure')
+    await page.getByRole('button', { name: '認証に失敗させる' }).click()
+    await page.getByText('カードの本人認証に失敗しました').waitFor()
+    await screenChecked('3-D Secure (failed)')
+    await page.getByRole('button', { name: 'もう一度認証する' }).click()
+    await page.getByRole('button', { name: '認証する', exact: true }).click()
+    await page.getByText('現在のプラン: プレミアム（年額）').waitFor()
 
     expect(violations).toEqual([])
     expect(errors).toEqual([])

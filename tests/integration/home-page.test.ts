@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CourseCard } from '#features/courses/course-card.ts'
 import type { CourseView } from '#features/courses/course-view.server.ts'
+import { recordHistoryEvent } from '#features/history/history-events.server.ts'
 import type { Page } from '#features/pagination.ts'
 import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
 import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
@@ -65,6 +66,44 @@ describe('home page', () => {
     expect(html).toContain('学習を続ける')
     expect(html).toContain('まだ学習中のコースはありません')
     expect(html.match(/<h1[\s>]/g)).toHaveLength(1)
+  })
+
+  it('opens a signed-in learner’s home with their week: streak, this week’s row and today’s goal', async () => {
+    const before = await page('/', learner)
+    expect(before.html).toContain('今週の学習')
+    expect(before.html).toContain('data-streak="0"')
+    expect(before.html).toContain('data-goal="open"')
+    expect(before.html).toContain('あと 1 つ学ぼう')
+
+    const { id: userId } = await server.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'riku_home')
+      .executeTakeFirstOrThrow()
+    const now = Date.now()
+    for (const at of [now, now - 24 * 3600 * 1000]) {
+      await recordHistoryEvent(server.database.db, {
+        userId,
+        kind: 'published',
+        subjectKind: 'lab_story',
+        subjectId: 'homestory1',
+        at,
+      })
+    }
+    const { response, html } = await page('/', learner)
+    expect(response.headers.get('cache-control')).toBe('private, no-store')
+    expect(html).toContain('data-streak="2"')
+    expect(html).toContain('data-goal="met"')
+    expect(html).toContain('達成しました！')
+    const days = [...html.matchAll(/data-week-day="(\d{4}-\d{2}-\d{2})"/g)].map((m) => m[1])
+    expect(days).toHaveLength(7)
+    expect(new Date(`${days[0]}T00:00:00Z`).getUTCDay()).toBe(0)
+    expect(html).toMatch(/aria-current="date"[^>]*data-week-day=/)
+    // The week comes first, before where to continue.
+    expect(html.indexOf('今週の学習')).toBeLessThan(html.indexOf('学習を続ける'))
+    // A guest's home is the shared page, without anyone's week.
+    expect((await page('/')).html).not.toContain('今週の学習')
+    await server.database.db.deleteFrom('history_events').where('user_id', '=', userId).execute()
   })
 
   it('shows a learner with progress a card per started course leading to the next lesson', async () => {

@@ -136,7 +136,7 @@ export function CourseEditor(props: {
       [...lessonAutosaves.current.values()].some((lesson) => lesson.unsaved()),
     [autosave],
   )
-  useLeaveGuard({ unsaved, flush: flushAll })
+  const leaveDialog = useLeaveGuard({ unsaved, flush: flushAll })
 
   /** A change of the course as a whole or of its structure; then the editor shows the result. */
   const change = useCallback(
@@ -223,6 +223,7 @@ export function CourseEditor(props: {
   return (
     <div className="flex flex-col gap-8">
       <LocalCopyNotice copy={localCopy} />
+      {leaveDialog}
       {conflict && (
         <ConflictBanner
           what="このコース"
@@ -238,7 +239,7 @@ export function CourseEditor(props: {
           <h2 id="course-fields-heading" className="text-lg font-bold">
             基本情報
           </h2>
-          <SaveStatus state={autosave.state} problem={problem} />
+          <SaveStatus state={autosave.state} problem={problem} unsaved={draft === null} />
         </div>
         <Field label="タイトル" error={errorOf('title')}>
           {(control) => (

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { useConfirm } from '#app/components/confirm-dialog.tsx'
 import type { CourseApi } from '#app/lib/api/courses.ts'
 import { fieldLimits } from '#app/lib/field-limits.ts'
 import type { Autosave } from '#app/lib/use-autosave.ts'
@@ -25,9 +26,11 @@ export function CourseStructure(props: {
 }) {
   const { draft, api, onChange } = props
   const [open, setOpen] = useState<string | null>(null)
+  const [confirm, confirmDialog] = useConfirm()
   const lessonCount = draft.sections.reduce((count, section) => count + section.lessons.length, 0)
   return (
     <section aria-labelledby="structure-heading" className="flex flex-col gap-4">
+      {confirmDialog}
       <h2 id="structure-heading" className="text-lg font-bold">
         セクションとレッスン
       </h2>
@@ -75,10 +78,13 @@ export function CourseStructure(props: {
               <button
                 type="button"
                 className={smallButton}
-                onClick={() => {
-                  if (
-                    window.confirm(`セクション「${section.title}」とそのレッスンを削除しますか？`)
-                  ) {
+                onClick={async () => {
+                  const ok = await confirm({
+                    title: `セクション「${section.title}」を削除しますか？`,
+                    body: 'セクションのレッスンも一緒に削除されます。',
+                    confirmLabel: '削除する',
+                  })
+                  if (ok) {
                     void onChange((id, revision) => api.deleteSection(id, section.id, revision))
                   }
                 }}
@@ -144,8 +150,12 @@ export function CourseStructure(props: {
                         type="button"
                         className={smallButton}
                         aria-label={`レッスン「${lesson.title}」を削除`}
-                        onClick={() => {
-                          if (window.confirm(`レッスン「${lesson.title}」を削除しますか？`)) {
+                        onClick={async () => {
+                          const ok = await confirm({
+                            title: `レッスン「${lesson.title}」を削除しますか？`,
+                            confirmLabel: '削除する',
+                          })
+                          if (ok) {
                             void onChange((id, revision) =>
                               api.deleteLesson(id, lesson.id, revision),
                             )

@@ -7,8 +7,21 @@ const LABELS: Record<AutosaveState, string> = {
   failed: '保存できませんでした',
 }
 
-/** Where an autosaving form says whether its changes reached the server, and why not. */
-export function SaveStatus({ state, problem }: { state: AutosaveState; problem?: string }) {
+/**
+ * Where an autosaving form says whether its changes reached the server, and why not. A create
+ * form with nothing saved yet (`unsaved`) claims nothing until its first change.
+ */
+export function SaveStatus({
+  state,
+  problem,
+  unsaved = false,
+}: {
+  state: AutosaveState
+  problem?: string
+  unsaved?: boolean
+}) {
+  // The live region stays, so the first change is announced.
+  if (unsaved && state === 'saved') return <div className="text-sm" aria-live="polite" />
   return (
     <div className="text-sm" aria-live="polite">
       <span

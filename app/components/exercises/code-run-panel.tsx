@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId, useState } from 'react'
+import { type ReactNode, useEffect, useState } from 'react'
 import { CodeEditor } from '#app/components/code-editor.tsx'
 import type { LoadProgress } from '#app/lib/code-runner/browser-runner.ts'
 import { loadBrowserRunner, onRunnerProgress } from '#app/lib/code-runner/load.ts'
@@ -72,7 +72,6 @@ const preClass =
  */
 export function CodeRunPanel(props: CodeRunPanelProps) {
   const { language, starterCode, tests, timeLimitMs, onSubmit } = props
-  const id = useId()
   const [code, setCode] = useState(props.initialCode ?? starterCode)
   const [busy, setBusy] = useState<'run' | 'submit'>()
   const [ran, setRan] = useState<Ran>()
@@ -138,8 +137,10 @@ export function CodeRunPanel(props: CodeRunPanelProps) {
   const summary = statusText(busy, loading, ran, verdict)
 
   return (
-    <section aria-labelledby={`${id}-title`} className="flex flex-col gap-3">
-      <p id={`${id}-title`} className="text-sm text-slate-700 dark:text-slate-300">
+    // Not a landmark: a set has several code questions whose panels read alike (language,
+    // time limit, examples), and each already sits in its question's own region.
+    <div className="flex flex-col gap-3">
+      <p className="text-sm text-slate-700 dark:text-slate-300">
         <span className="font-semibold">{LANGUAGE_NAMES[language]}</span>
         {' ・ '}制限時間 {formatSeconds(timeLimitMs)} 秒{' ・ '}例 {tests.length} 件
       </p>
@@ -192,7 +193,7 @@ export function CodeRunPanel(props: CodeRunPanelProps) {
       </div>
       {ran && !busy && <RunResults ran={ran} tests={tests} timeLimitMs={timeLimitMs} />}
       {verdict && !busy && <Verdict verdict={verdict} />}
-    </section>
+    </div>
   )
 }
 

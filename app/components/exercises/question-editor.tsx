@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
+import { useConfirm } from '#app/components/confirm-dialog.tsx'
 import { ConflictBanner } from '#app/components/conflict-banner.tsx'
 import { messageOf } from '#app/components/courses/lesson-editor.tsx'
 import { SaveStatus } from '#app/components/courses/save-status.tsx'
@@ -35,6 +36,7 @@ export function QuestionEditor(props: {
   const questionId = useRef(props.question?.id)
   const revision = useRef(props.question?.revision ?? 0)
   const [created, setCreated] = useState(props.question !== null)
+  const [confirm, confirmDialog] = useConfirm()
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({})
   const [problem, setProblem] = useState<string | undefined>()
   const [conflict, setConflict] = useState(false)
@@ -69,7 +71,7 @@ export function QuestionEditor(props: {
       throw error
     }
   })
-  useLeaveGuard({ unsaved: autosave.unsaved, flush: autosave.flush })
+  const leaveDialog = useLeaveGuard({ unsaved: autosave.unsaved, flush: autosave.flush })
 
   const localCopy = useLocalCopy<QuestionFormState>({
     kind: 'question',
@@ -95,7 +97,13 @@ export function QuestionEditor(props: {
 
   async function remove() {
     const id = questionId.current
-    if (!id || !window.confirm('この問題を削除しますか？元に戻せません。')) return
+    if (!id) return
+    const ok = await confirm({
+      title: 'この問題を削除しますか？',
+      body: '削除すると元に戻せません。',
+      confirmLabel: '削除する',
+    })
+    if (!ok) return
     try {
       await autosave.flush()
       await api.remove(id)
@@ -115,6 +123,8 @@ export function QuestionEditor(props: {
   return (
     <div className="flex flex-col gap-6">
       <LocalCopyNotice copy={localCopy} />
+      {confirmDialog}
+      {leaveDialog}
       {conflict && (
         <ConflictBanner
           what="この問題"
@@ -132,7 +142,7 @@ export function QuestionEditor(props: {
         >
           問題の一覧へ戻る
         </Link>
-        <SaveStatus state={autosave.state} problem={problem} />
+        <SaveStatus state={autosave.state} problem={problem} unsaved={!created} />
       </div>
       <QuestionFieldsEditor state={state} errorOf={errorOf} onChange={update} />
       {!created ? (

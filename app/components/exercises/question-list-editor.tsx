@@ -1,8 +1,10 @@
 import { useState } from 'react'
 import { Link, useRevalidator } from 'react-router'
+import { useConfirm } from '#app/components/confirm-dialog.tsx'
 import { messageOf } from '#app/components/courses/lesson-editor.tsx'
 import type { DraftApi } from '#app/lib/api/drafts.ts'
 import type { ExerciseApi } from '#app/lib/api/exercises.ts'
+import { plainExcerpt } from '#features/markdown/excerpt.ts'
 import { smallButton } from './editor-buttons.tsx'
 import type { AuthorQuestion } from './learner-types.ts'
 import { KIND_LABELS, LANGUAGE_LABELS, moved } from './question-form-state.ts'
@@ -10,11 +12,6 @@ import { KIND_LABELS, LANGUAGE_LABELS, moved } from './question-form-state.ts'
 type StudyState = { id: string; title: string; status: 'draft' | 'published'; revision: number }
 
 /** The prompt's first line, without Markdown's marks, for the list. */
-function excerptOf(prompt: string): string {
-  const line = prompt.split('\n').find((text) => text.trim() !== '') ?? ''
-  const plain = line.replace(/[#*_`>[\]]/g, '').trim()
-  return plain.length > 60 ? `${plain.slice(0, 60)}…` : plain
-}
 
 /**
  * A study's questions in order: open one to edit, move it up or down (labelled buttons), delete
@@ -32,6 +29,7 @@ export function QuestionListEditor(props: {
   const revalidator = useRevalidator()
   const [problem, setProblem] = useState<string | undefined>()
   const [busy, setBusy] = useState(false)
+  const [confirm, confirmDialog] = useConfirm()
 
   async function change(write: () => Promise<unknown>) {
     setBusy(true)
@@ -56,6 +54,7 @@ export function QuestionListEditor(props: {
 
   return (
     <div className="flex flex-col gap-6">
+      {confirmDialog}
       {questions.length === 0 ? (
         <p className="rounded-xl border border-dashed border-slate-300 px-6 py-10 text-center dark:border-slate-700">
           まだ問題がありません。「問題を追加」から最初の問題を作りましょう。
@@ -77,7 +76,7 @@ export function QuestionListEditor(props: {
                     {content.kind === 'code' && `（${LANGUAGE_LABELS[content.language]}）`}
                     {question.access === 'premium' && ' ・ プレミアム'}
                   </p>
-                  <p className="truncate font-semibold">{excerptOf(question.prompt)}</p>
+                  <p className="truncate font-semibold">{plainExcerpt(question.prompt, 60)}</p>
                 </div>
                 <Link
                   to={`${exercisesPath}/${question.id}/edit`}
@@ -109,10 +108,13 @@ export function QuestionListEditor(props: {
                   className={smallButton}
                   disabled={busy}
                   aria-label={`${name}を削除`}
-                  onClick={() => {
-                    if (window.confirm(`${name}を削除しますか？元に戻せません。`)) {
-                      void change(() => api.remove(question.id))
-                    }
+                  onClick={async () => {
+                    const ok = await confirm({
+                      title: `${name}を削除しますか？`,
+                      body: '削除すると元に戻せません。',
+                      confirmLabel: '削除する',
+                    })
+                    if (ok) void change(() => api.remove(question.id))
                   }}
                 >
                   削除

@@ -5,10 +5,10 @@ import {
   heatmapMonthLabels,
 } from '#features/history/learning-days.ts'
 
-const WEEKDAYS = ['日', '月', '火', '水', '木', '金', '土']
+export const WEEKDAYS = ['日', '月', '火', '水', '木', '金', '土']
 
 /** Cell colours by heatmapLevel, lightest (no events) to darkest; the legend uses the same. */
-const LEVEL_CLASSES = [
+export const LEVEL_CLASSES = [
   'bg-slate-100 dark:bg-slate-800',
   'bg-emerald-200 dark:bg-emerald-900',
   'bg-emerald-400 dark:bg-emerald-700',
@@ -19,10 +19,11 @@ const LEVEL_CLASSES = [
 /** A cell is 12 px with 3 px between: one column every 15 px. */
 const COLUMN_PX = 15
 
-function dayLabel(day: string, count: number): string {
+export function dayLabel(day: string, count: number | null): string {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number]
   const weekday = WEEKDAYS[new Date(Date.UTC(year, month - 1, date)).getUTCDay()]
-  return `${year}年${month}月${date}日（${weekday}）: ${count === 0 ? '記録なし' : `${count} 件`}`
+  const what = count === null ? 'これから' : count === 0 ? '記録なし' : `${count} 件`
+  return `${year}年${month}月${date}日（${weekday}）: ${what}`
 }
 
 /**
@@ -46,7 +47,7 @@ export function Heatmap({ weeks }: { weeks: HeatmapDay[][] }) {
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus (axe)
         tabIndex={0}
         aria-label="学習の記録（横にスクロールできます）"
-        className="overflow-x-auto rounded pb-2 focus-visible:outline-2 focus-visible:outline-brand-600"
+        className="relative overflow-x-auto rounded pb-2 focus-visible:outline-2 focus-visible:outline-brand-600"
         data-heatmap-scroll
       >
         <div className="flex w-max gap-[3px]">

@@ -9,6 +9,7 @@ import {
   useState,
 } from 'react'
 import { useRevalidator } from 'react-router'
+import { useConfirm } from '#app/components/confirm-dialog.tsx'
 import { ReportButton } from '#app/components/moderation/moderation-marks.tsx'
 import { ApiRequestError, callApi } from '#app/lib/api/client.ts'
 import { formatDateTime } from '#app/lib/format.ts'
@@ -252,13 +253,15 @@ export function MessageRoom({ room, firstPage }: { room: RoomView; firstPage: Me
         ref={listRef}
         role="log"
         aria-label="メッセージ"
-        // Scrollable, so reachable by keyboard (axe: scrollable-region-focusable).
+        // Scrollable, so reachable by keyboard (axe: scrollable-region-focusable). Positioned, so
+        // that it contains the visually hidden text of its messages: otherwise those sit where
+        // the scrolled content would be, below the page, and stretch it.
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus
         tabIndex={0}
         onScroll={(event) => {
           if (event.currentTarget.scrollTop < OLDER_PX) void loadOlder()
         }}
-        className="h-[60vh] min-h-72 overflow-y-auto rounded-xl border border-slate-200 p-3 focus:outline-none focus-visible:ring-3 focus-visible:ring-brand-500/40 sm:p-4 dark:border-slate-800"
+        className="relative h-[60vh] min-h-72 overflow-y-auto rounded-xl border border-slate-200 p-3 focus:outline-none focus-visible:ring-3 focus-visible:ring-brand-500/40 sm:p-4 dark:border-slate-800"
         data-message-list
       >
         {hasOlder && (
@@ -322,6 +325,7 @@ function MessageItem(props: {
   const [draft, setDraft] = useState(message.body)
   const [error, setError] = useState<string | null>(null)
   const id = useId()
+  const [confirm, confirmDialog] = useConfirm()
 
   async function save(event: FormEvent) {
     event.preventDefault()
@@ -340,7 +344,12 @@ function MessageItem(props: {
   }
 
   async function remove() {
-    if (!window.confirm('このメッセージを削除しますか？')) return
+    const ok = await confirm({
+      title: 'このメッセージを削除しますか？',
+      body: '相手の画面からも消えます。',
+      confirmLabel: '削除する',
+    })
+    if (!ok) return
     try {
       props.onChanged(
         await callApi(apiGatewayUrl, 'messages.remove', { params: { messageId: message.id } }),
@@ -356,6 +365,7 @@ function MessageItem(props: {
       data-message={message.id}
       className={`flex flex-col gap-1 ${mine ? 'items-end' : 'items-start'}`}
     >
+      {confirmDialog}
       <div
         className={`max-w-[85%] rounded-2xl px-3.5 py-2 ${
           message.deleted || (message.hidden && !mine)

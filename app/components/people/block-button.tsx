@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { useConfirm } from '#app/components/confirm-dialog.tsx'
 import { callApi } from '#app/lib/api/client.ts'
 import { useCurrentUser, useSettings } from '#app/lib/root-data.ts'
 
@@ -13,6 +14,7 @@ export function BlockButton({ username }: { username: string }) {
   const [blocked, setBlocked] = useState<boolean | undefined>(undefined)
   const [error, setError] = useState<string | null>(null)
   const shown = user !== null && user.username !== username
+  const [confirm, confirmDialog] = useConfirm()
 
   useEffect(() => {
     if (!shown) return
@@ -33,9 +35,11 @@ export function BlockButton({ username }: { username: string }) {
   async function toggle() {
     if (
       !blocked &&
-      !window.confirm(
-        'このユーザーをブロックしますか？メッセージ・フォロー・コメントが届かなくなります（相手には知らされません）。',
-      )
+      !(await confirm({
+        title: 'このユーザーをブロックしますか？',
+        body: 'メッセージ・フォロー・コメントが届かなくなります（相手には知らされません）。',
+        confirmLabel: 'ブロックする',
+      }))
     ) {
       return
     }
@@ -53,6 +57,7 @@ export function BlockButton({ username }: { username: string }) {
 
   return (
     <span className="inline-flex flex-col">
+      {confirmDialog}
       <button
         type="button"
         aria-pressed={blocked}

@@ -26,7 +26,7 @@ export function BillingHistory({ entries }: { entries: BillingHistoryEntry[] }) 
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus (axe)
       tabIndex={0}
       aria-label="お支払いの履歴（横にスクロールできます）"
-      className="overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-brand-600"
+      className="relative overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-brand-600"
     >
       <table className="w-full text-left text-sm">
         <caption className="sr-only">お支払いの履歴</caption>

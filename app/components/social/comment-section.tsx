@@ -1,4 +1,5 @@
-import { type FormEvent, lazy, Suspense, useState } from 'react'
+import { type FormEvent, lazy, Suspense, useId, useState } from 'react'
+import { useConfirm } from '#app/components/confirm-dialog.tsx'
 import { MarkdownView } from '#app/components/markdown-view.tsx'
 import { HiddenNotice, ReportButton } from '#app/components/moderation/moderation-marks.tsx'
 import { ApiRequestError } from '#app/lib/api/client.ts'
@@ -11,10 +12,10 @@ import { SignInLink } from './sign-in-link.tsx'
 
 export const COMMENT_PAGE_SIZE = 20
 
-// Only signed-in readers write comments: guests' pages do not download the editor.
-const MarkdownEditor = lazy(() =>
+// Only a reader who opens the preview downloads it (and the renderer it loads).
+const MarkdownPreview = lazy(() =>
   import('#app/components/markdown-editor.tsx').then((module) => ({
-    default: module.MarkdownEditor,
+    default: module.MarkdownPreview,
   })),
 )
 
@@ -189,12 +190,19 @@ function CommentItem(props: {
   const [mode, setMode] = useState<'view' | 'edit' | 'reply'>('view')
   const [deleting, setDeleting] = useState(false)
   const [error, setError] = useState<string>()
+  const [confirm, confirmDialog] = useConfirm()
 
   async function remove() {
-    const question = comment.parentId
-      ? 'この返信を削除しますか？'
-      : 'このコメントを削除しますか？返信も削除されます。'
-    if (!window.confirm(question)) return
+    const ok = await confirm(
+      comment.parentId
+        ? { title: 'この返信を削除しますか？', confirmLabel: '削除する' }
+        : {
+            title: 'このコメントを削除しますか？',
+            body: 'ついた返信も一緒に削除されます。',
+            confirmLabel: '削除する',
+          },
+    )
+    if (!ok) return
     setDeleting(true)
     setError(undefined)
     try {
@@ -211,6 +219,7 @@ function CommentItem(props: {
       id={`comment-${comment.id}`}
       aria-label={`${comment.author?.displayName ?? '退会したユーザー'}のコメント`}
     >
+      {confirmDialog}
       <p className="text-sm text-slate-600 dark:text-slate-400">
         <span className="font-semibold text-slate-900 dark:text-slate-100">
           {comment.author?.displayName ?? '退会したユーザー'}
@@ -319,18 +328,7 @@ function CommentForm(props: {
 
   return (
     <form onSubmit={(event) => void submit(event)} className="flex flex-col gap-2">
-      <Suspense
-        fallback={<div className="h-40 rounded border border-slate-300 dark:border-slate-600" />}
-      >
-        <MarkdownEditor
-          label={props.label}
-          name="body"
-          value={body}
-          onChange={setBody}
-          error={error}
-          flavour="plain"
-        />
-      </Suspense>
+      <CommentBox label={props.label} value={body} onChange={setBody} error={error} />
       <div className="flex gap-2">
         <button type="submit" disabled={sending} className={primaryClass}>
           {sending ? '送信中…' : props.submitLabel}
@@ -342,5 +340,91 @@ function CommentForm(props: {
         )}
       </div>
     </form>
+  )
+}
+
+/**
+ * The comment box: one line until it is focused (or holds text), then a few lines that grow
+ * with the text; Markdown is written in 「書く」 and shown in 「プレビュー」, as tabs.
+ */
+function CommentBox(props: {
+  label: string
+  value: string
+  onChange(value: string): void
+  error?: string
+}) {
+  const id = useId()
+  const [tab, setTab] = useState<'write' | 'preview'>('write')
+  const [focused, setFocused] = useState(false)
+  const open = focused || props.value !== ''
+  const lines = props.value.split('\n').length
+  const tabClass = (selected: boolean) =>
+    `rounded-md px-3 py-1 text-sm ${
+      selected
+        ? 'bg-brand-600 font-semibold text-white'
+        : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800'
+    }`
+  return (
+    <div className="flex flex-col gap-2" data-comment-box={open ? 'open' : 'closed'}>
+      <div className="flex items-end justify-between gap-2">
+        <label htmlFor={`${id}-text`} className="text-sm font-semibold">
+          {props.label}
+        </label>
+        <div role="tablist" aria-label={`${props.label}の表示`} className="flex gap-1">
+          {(['write', 'preview'] as const).map((name) => (
+            <button
+              key={name}
+              type="button"
+              role="tab"
+              id={`${id}-tab-${name}`}
+              aria-controls={`${id}-panel-${name}`}
+              aria-selected={tab === name}
+              onClick={() => setTab(name)}
+              className={tabClass(tab === name)}
+            >
+              {name === 'write' ? '書く' : 'プレビュー'}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div
+        id={`${id}-panel-write`}
+        role="tabpanel"
+        aria-labelledby={`${id}-tab-write`}
+        hidden={tab !== 'write'}
+      >
+        <textarea
+          id={`${id}-text`}
+          name="body"
+          value={props.value}
+          onChange={(event) => props.onChange(event.target.value)}
+          onFocus={() => setFocused(true)}
+          onBlur={() => setFocused(false)}
+          rows={open ? Math.min(Math.max(lines, 4), 16) : 1}
+          placeholder={open ? 'Markdown で書けます（**太字**、`コード` など）' : 'コメントを書く…'}
+          aria-invalid={props.error ? true : undefined}
+          aria-describedby={props.error ? `${id}-error` : undefined}
+          className="block w-full resize-y rounded-lg border border-slate-300 bg-white px-3 py-2 text-base placeholder:text-slate-500 focus:border-brand-500 focus:outline-none focus:ring-3 focus:ring-brand-500/30 dark:border-slate-600 dark:bg-slate-900 dark:placeholder:text-slate-400"
+        />
+      </div>
+      <div
+        id={`${id}-panel-preview`}
+        role="tabpanel"
+        aria-labelledby={`${id}-tab-preview`}
+        hidden={tab !== 'preview'}
+        className="relative min-h-24 overflow-auto rounded-lg border border-slate-300 px-4 py-3 dark:border-slate-600"
+      >
+        {tab === 'preview' && (
+          <Suspense fallback={<p className="text-sm">プレビューを準備しています…</p>}>
+            <MarkdownPreview source={props.value} flavour="plain" />
+          </Suspense>
+        )}
+      </div>
+      {props.error && (
+        <p id={`${id}-error`} role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {props.error}
+        </p>
+      )}
+    </div>
   )
 }

@@ -176,7 +176,13 @@ export default function CoursePage({
         </div>
       </section>
       <Suspense>
-        <SocialSection kind="course" id={course.id} social={social} signedIn={signedIn} />
+        <SocialSection
+          kind="course"
+          id={course.id}
+          social={social}
+          signedIn={signedIn}
+          published={course.status === 'published'}
+        />
       </Suspense>
     </article>
   )

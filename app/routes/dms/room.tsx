@@ -57,7 +57,7 @@ export default function DirectMessageRoom({ loaderData }: Route.ComponentProps) 
           url={room.other.avatarKey ? publicObjectUrl(storage, room.other.avatarKey) : null}
           size="small"
         />
-        <h1 className="min-w-0 truncate text-xl font-bold">
+        <h1 className="relative min-w-0 truncate text-xl font-bold">
           <Link to={profilePath(room.other.username)} className="hover:underline">
             {room.other.displayName}
           </Link>

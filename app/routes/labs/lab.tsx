@@ -137,7 +137,13 @@ export default function LabPage({ loaderData }: Route.ComponentProps) {
           pages={pagesOf('labs.stories', { labId: lab.id })}
         />
       </section>
-      <SocialSection kind="lab" id={lab.id} social={social} signedIn={viewer !== null} />
+      <SocialSection
+        kind="lab"
+        id={lab.id}
+        social={social}
+        signedIn={viewer !== null}
+        published={lab.status === 'published'}
+      />
     </article>
   )
 }

@@ -105,7 +105,13 @@ export default function LabStoryPage({
       <section aria-label="本文" className="mt-10">
         <MarkdownView html={bodyHtml} />
       </section>
-      <SocialSection kind="lab_story" id={story.id} social={social} signedIn={signedIn} />
+      <SocialSection
+        kind="lab_story"
+        id={story.id}
+        social={social}
+        signedIn={signedIn}
+        published={story.status === 'published'}
+      />
     </article>
   )
 }

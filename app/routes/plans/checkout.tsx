@@ -3,6 +3,7 @@ import { useRef } from 'react'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { FormMessage, SubmitButton, TextField, useFocusOnErrors } from '#app/components/forms.tsx'
 import { safeRedirect } from '#app/lib/auth/flow.ts'
+import { followCheckout } from '#app/lib/checkout-outcome.server.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { query } from '#app/lib/query-string.ts'
 import { cardFields } from '#features/plans/card.ts'
@@ -73,23 +74,13 @@ export async function action({ context, request }: Route.ActionArgs) {
     card: card.data,
     idempotencyKey,
   })
-  switch (result.outcome) {
-    case 'subscribed':
-      await context.mail.deliverQueued(result.mailIds)
-      throw redirect(next || `/plans${query({ subscribed: '1' })}`)
-    case 'already-subscribed':
-      throw redirect('/plans')
-    case 'requires-authentication':
-      throw redirect(
-        `/plans/checkout/${result.chargeId}/authenticate${query({ next: next || undefined })}`,
-      )
-    case 'failed':
-      // A new key for the next try (another card): this one stays bound to the refused charge.
-      return data(
-        { formError: result.message, idempotencyKey: crypto.randomUUID() },
-        { status: 402, headers: noStore },
-      )
-  }
+  const step = await followCheckout(result, context, next)
+  if (step.authenticate !== undefined) throw redirect(step.authenticate)
+  // A new key for the next try (another card): this one stays bound to the refused charge.
+  return data(
+    { formError: step.failed, idempotencyKey: crypto.randomUUID() },
+    { status: 402, headers: noStore },
+  )
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,5 +1,6 @@
 import { Check } from 'lucide-react'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { useConfirmedSubmit } from '#app/components/confirm-dialog.tsx'
 import { FormMessage, SubmitButton } from '#app/components/forms.tsx'
 import { planDate } from '#app/components/plans/plan-dates.ts'
 import { safeRedirect } from '#app/lib/auth/flow.ts'
@@ -72,6 +73,7 @@ const CHANGE_NOTICES = {
   cancel: '解約を受け付けました。現在の期間の終わりまでプレミアムをご利用いただけます。',
   resume: '解約を取り消しました。プレミアムプランを引き続きご利用いただけます。',
   switch: 'プランの変更を受け付けました。次回の更新から新しいプランになります。',
+  unswitch: 'プランの変更を取り消しました。次回も今のプランで更新されます。',
 } as const
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -90,13 +92,17 @@ export async function action({ context, request }: Route.ActionArgs) {
         ? ({ action: 'switch', planId } as const)
         : undefined
   if (!change) return data({ error: '操作を選んでください。' }, { status: 400, headers: noStore })
+  let after: Awaited<ReturnType<typeof changeSubscription>>
   try {
-    await changeSubscription(context.plans.billing, user.sub, change)
+    after = await changeSubscription(context.plans.billing, user.sub, change)
   } catch (error) {
     if (!(error instanceof SubscriptionTransitionError)) throw error
     return data({ error: error.message }, { status: 409, headers: noStore })
   }
-  return data({ notice: CHANGE_NOTICES[change.action] }, { headers: noStore })
+  // Switching to the plan one is on takes back a switch that was scheduled.
+  const notice =
+    change.action === 'switch' && after.nextPlanId === null ? 'unswitch' : change.action
+  return data({ notice: CHANGE_NOTICES[notice] }, { headers: noStore })
 }
 
 const CHECKOUT_KEY = /^[0-9a-f-]{36}$/
@@ -341,20 +347,47 @@ function InAppChanges(props: { subscription: CurrentSubscriptionData; pending: b
   const { subscription, pending } = props
   const otherPlan: PaidPlanId =
     subscription.planId === 'premium-monthly' ? 'premium-yearly' : 'premium-monthly'
+  const [ask, confirmDialog] = useConfirmedSubmit()
   return (
     <div className="flex flex-wrap gap-3">
+      {confirmDialog}
       {subscription.status === 'active' && (
         <>
+          {/* Once a switch is scheduled, the same place takes it back. */}
           <Form method="post">
             <input type="hidden" name="intent" value="switch" />
-            <input type="hidden" name="planId" value={otherPlan} />
-            <SubmitButton pending={pending} pendingLabel="変更しています…" variant="secondary">
-              {otherPlan === 'premium-yearly' ? '年額プランに変更' : '月額プランに変更'}
-            </SubmitButton>
+            {subscription.nextPlanName ? (
+              <>
+                <input type="hidden" name="planId" value={subscription.planId} />
+                <SubmitButton
+                  pending={pending}
+                  pendingLabel="取り消しています…"
+                  variant="secondary"
+                >
+                  プランの変更を取り消す
+                </SubmitButton>
+              </>
+            ) : (
+              <>
+                <input type="hidden" name="planId" value={otherPlan} />
+                <SubmitButton pending={pending} pendingLabel="変更しています…" variant="secondary">
+                  {otherPlan === 'premium-yearly' ? '年額プランに変更' : '月額プランに変更'}
+                </SubmitButton>
+              </>
+            )}
           </Form>
           <Form method="post">
             <input type="hidden" name="intent" value="cancel" />
-            <SubmitButton pending={pending} pendingLabel="解約しています…" variant="secondary">
+            <SubmitButton
+              pending={pending}
+              pendingLabel="解約しています…"
+              variant="secondary"
+              onClick={ask({
+                title: 'プレミアムプランを解約しますか？',
+                body: `${planDate(subscription.periodEnd)} まではプレミアムをご利用いただけます。その後は無料プランになります。期間中なら解約を取り消せます。`,
+                confirmLabel: '解約する',
+              })}
+            >
               解約する
             </SubmitButton>
           </Form>

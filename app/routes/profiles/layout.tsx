@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { NavLink, Outlet } from 'react-router'
 import { Avatar } from '#app/components/avatar.tsx'
 import { MessageButton } from '#app/components/messages/message-button.tsx'
@@ -36,7 +36,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 }
 
 const tabClass = ({ isActive }: { isActive: boolean }) =>
-  `inline-block whitespace-nowrap border-b-2 px-2.5 py-2 text-sm sm:px-3 ${
+  // Six tabs fit one row on a 390 px phone; narrower screens scroll the row.
+  `inline-block whitespace-nowrap border-b-2 px-1 py-2 text-[13px] sm:px-3 sm:text-sm ${
     isActive
       ? 'border-brand-600 font-semibold text-brand-700 dark:text-brand-100'
       : 'border-transparent text-slate-600 hover:border-slate-300 dark:text-slate-400'
@@ -44,6 +45,13 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
 
 export default function ProfileLayout({ loaderData: { profile } }: Route.ComponentProps) {
   const base = profilePath(profile.username)
+  const tabList = useRef<HTMLUListElement>(null)
+  useEffect(() => {
+    const list = tabList.current
+    const current = list?.querySelector<HTMLElement>('[aria-current="page"]')
+    // The list is positioned, so the tab's offset is within it.
+    if (list && current) list.scrollLeft = current.offsetLeft - 16
+  }, [])
   const tabs = [
     { to: base, label: '概要', end: true },
     { to: `${base}/studies`, label: 'スタディ' },
@@ -55,14 +63,18 @@ export default function ProfileLayout({ loaderData: { profile } }: Route.Compone
   return (
     <div className="mx-auto max-w-4xl">
       <ProfileHeader key={profile.username} profile={profile} />
-      {/* On a phone the six tabs take two rows rather than hiding some past the edge. */}
+      {/* One row at every width: on a phone it scrolls sideways, opening at the chosen tab. */}
       <nav
         aria-label="プロフィールのタブ"
         className="mt-8 border-b border-slate-200 dark:border-slate-800"
       >
-        <ul className="flex flex-wrap">
+        <ul
+          ref={tabList}
+          className="relative flex justify-between overflow-x-auto [scrollbar-width:thin] sm:justify-start"
+          data-profile-tabs
+        >
           {tabs.map((tab) => (
-            <li key={tab.to}>
+            <li key={tab.to} className="shrink-0">
               <NavLink to={tab.to} end={tab.end} className={tabClass} preventScrollReset>
                 {tab.label}
               </NavLink>

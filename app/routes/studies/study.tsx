@@ -142,7 +142,13 @@ export default function StudyPage({
       <section aria-label="ノート" className="mt-10">
         <MarkdownView html={notesHtml} />
       </section>
-      <SocialSection kind="study" id={study.id} social={social} signedIn={signedIn} />
+      <SocialSection
+        kind="study"
+        id={study.id}
+        social={social}
+        signedIn={signedIn}
+        published={study.status === 'published'}
+      />
     </article>
   )
 }
