@@ -106,8 +106,16 @@ export function allPassed(outcomes: readonly TestOutcome[], tests: readonly Code
 
 /** The Japanese message for a run that hit its time limit, shown by both runners' callers. */
 export function timeoutMessage(timeLimitMs: number): string {
-  const seconds = Number((timeLimitMs / 1000).toFixed(1))
-  return `制限時間（${seconds} 秒）内に終わりませんでした。無限ループになっていないか確かめてください。`
+  return `制限時間（${secondsOf(timeLimitMs)} 秒）内に終わりませんでした。無限ループになっていないか確かめてください。`
+}
+
+/** The same for a question's hidden tests, which are never named one by one (decision 046). */
+export function hiddenTimeoutMessage(timeLimitMs: number): string {
+  return `非公開テストの一部が${timeoutMessage(timeLimitMs)}`
+}
+
+function secondsOf(timeLimitMs: number): number {
+  return Number((timeLimitMs / 1000).toFixed(1))
 }
 
 export const OUTPUT_LIMIT_MESSAGE = `出力が多すぎるため停止しました（上限 ${MAX_OUTPUT_BYTES / 1024} KB）。`
