@@ -11,6 +11,11 @@ export type CodeLanguage = (typeof CODE_LANGUAGES)[number]
 export const MAX_CODE_BYTES = 64 * 1024
 /** stdout and stderr of one run together; a run that writes more ends as 'output-limit'. */
 export const MAX_OUTPUT_BYTES = 64 * 1024
+/**
+ * A program's heap for one run, in either runner: past it, Python raises MemoryError (both
+ * runners cap Pyodide's WebAssembly memory) and QuickJS "out of memory".
+ */
+export const MEMORY_LIMIT_BYTES = 128 * 1024 * 1024
 /** A test's stdin and expected output each at most this long. */
 export const MAX_TEST_TEXT_BYTES = 16 * 1024
 

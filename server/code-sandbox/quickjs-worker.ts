@@ -18,7 +18,8 @@ try {
   })
   const memoryBytes = () => getHeapStatistics().used_heap_size + runner.wasmMemoryBytes()
   port.on('message', ({ id, request }: RunMessage) => {
-    send({ kind: 'result', id, result: runner.run(request), memoryBytes: memoryBytes() })
+    const result = runner.run(request)
+    send({ kind: 'result', id, result, memoryBytes: memoryBytes(), replace: runner.broken() })
   })
   send({ kind: 'ready', memoryBytes: memoryBytes() })
 } catch (error) {

@@ -29,6 +29,12 @@ const timers = {
 const indirectEval = scope.eval
 const now = performance.now.bind(performance)
 const post = lockDown() as (message: WorkerMessage) => void
+// The worker's own name is a global no program declares: without it, an undeclared `name` is a
+// ReferenceError, as on the server, not the worker's name printed.
+for (let holder: object | null = scope; holder && holder !== Object.prototype; ) {
+  Reflect.deleteProperty(holder, 'name')
+  holder = Object.getPrototypeOf(holder) as object | null
+}
 
 let finished = false
 let startedAt = 0
