@@ -201,6 +201,14 @@ export function limitEntries(): CorpusEntry[] {
       'let n = 0\nconst id = setInterval(() => {\n  n++\n  if (n === 3) {\n    clearInterval(id)\n    console.log("ok")\n  }\n}, 10)',
     ),
     py('wait/sleep', 'pass', 'import time\ntime.sleep(0.05)\nprint("ok")'),
+    js('wait/longer-than-the-limit', 'pass', 'setTimeout(() => console.log("ok"), 3000)'),
+    js(
+      'wait/many-timers',
+      'pass',
+      'let n = 0\nfor (let i = 0; i < 500; i++) setTimeout(() => {\n  n++\n  if (n === 500) console.log("ok")\n}, i)',
+    ),
+    js('wait/interval-never-cleared', 'timeout', 'setInterval(() => {}, 1000)'),
+    py('wait/sleep-longer-than-the-limit', 'pass', 'import time\ntime.sleep(3)\nprint("ok")'),
 
     // Ways a program ends.
     js('end/throw-string', 'error', 'throw "だめ"'),
