@@ -15,7 +15,7 @@ import {
   authorQuestion,
   exerciseCard,
   exerciseSet,
-  testReport,
+  referenceTestReport,
 } from '#features/exercises/question-views.ts'
 import { noContent, pathId, route } from './contract.ts'
 
@@ -107,7 +107,7 @@ export const exerciseRoutes = {
     signIn: true,
     params: questionParams,
     status: 200,
-    response: z.object({ passed: z.boolean(), tests: z.array(testReport) }),
+    response: z.object({ passed: z.boolean(), tests: z.array(referenceTestReport) }),
   }),
   answer: route({
     method: 'POST',

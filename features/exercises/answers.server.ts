@@ -12,6 +12,7 @@ import {
   allPassed,
   type CodeLanguage,
   type CodeTest,
+  hiddenTimeoutMessage,
   OUTPUT_LIMIT_MESSAGE,
   type TestOutcome,
   timeoutMessage,
@@ -19,7 +20,13 @@ import {
 import { statusOf } from './exercise-set.server.ts'
 import { type Grade, gradeMultiple, gradeSingle, gradeText } from './grading.server.ts'
 import { type AnswerInput, answerInput, attemptsQuery } from './question-input.ts'
-import type { AnswerResult, AttemptView, TestReport } from './question-views.ts'
+import type {
+  AnswerFeedback,
+  AnswerResult,
+  AttemptView,
+  ReferenceTestReport,
+  TestReport,
+} from './question-views.ts'
 import { bodyOf, type QuestionBody } from './questions.server.ts'
 
 // Answering (docs/decisions/031). The server grades every answer itself: choice and text
@@ -106,59 +113,106 @@ async function checkLimits(
 
 type CodeBody = Extract<QuestionBody, { kind: 'code' }>
 
-/**
- * Each test's report. For learners, hidden tests say only whether they passed and how the run
- * ended: their name, input, expected output and what the program printed stay on the server.
- * Authors checking their reference solution (`revealHidden`) see every test in full.
- */
-export function testReports(
-  body: CodeBody,
-  outcomes: readonly TestOutcome[],
-  options: { revealHidden?: boolean } = {},
-): TestReport[] {
-  let hiddenNumber = 0
-  return body.tests.map((test, index): TestReport => {
-    const outcome = outcomes[index]
-    if (test.hidden) hiddenNumber += 1
-    const name = test.hidden && !options.revealHidden ? `非公開テスト ${hiddenNumber}` : test.name
-    if (!outcome) {
-      return {
-        name,
-        hidden: test.hidden,
-        passed: false,
-        outcome: 'skipped',
-        stdout: null,
-        stderr: null,
-        error: null,
-        message: '前のテストが制限時間を超えたため実行していません',
-        durationMs: 0,
-      }
-    }
-    const { run } = outcome
-    const shown = !test.hidden || options.revealHidden === true
+const NOT_RUN_MESSAGE = '前のテストが制限時間を超えたため実行していません'
+
+/** One test's report, in full: a visible test's, or any test's for its author. */
+function fullReport(
+  test: CodeBody['tests'][number],
+  outcome: TestOutcome | undefined,
+  timeLimitMs: number,
+) {
+  if (!outcome) {
     return {
-      name,
-      hidden: test.hidden,
-      passed: outcome.passed,
-      outcome: run.outcome === 'unavailable' ? 'error' : run.outcome,
-      stdout: shown ? run.stdout : null,
-      stderr: shown ? run.stderr : null,
-      error: shown && run.outcome === 'error' ? run.error : null,
-      message:
-        run.outcome === 'timeout'
-          ? timeoutMessage(body.timeLimitMs)
-          : run.outcome === 'output-limit'
-            ? OUTPUT_LIMIT_MESSAGE
-            : null,
-      durationMs: run.durationMs,
+      name: test.name,
+      passed: false,
+      outcome: 'skipped' as const,
+      stdout: null,
+      stderr: null,
+      error: null,
+      message: NOT_RUN_MESSAGE,
+      durationMs: 0,
     }
+  }
+  const { run } = outcome
+  return {
+    name: test.name,
+    passed: outcome.passed,
+    outcome: run.outcome === 'unavailable' ? ('error' as const) : run.outcome,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    error: run.outcome === 'error' ? run.error : null,
+    message:
+      run.outcome === 'timeout'
+        ? timeoutMessage(timeLimitMs)
+        : run.outcome === 'output-limit'
+          ? OUTPUT_LIMIT_MESSAGE
+          : null,
+    durationMs: run.durationMs,
+  }
+}
+
+/**
+ * A learner's feedback on a code submission (decision 046): each visible test in full, and of
+ * the hidden tests only how many passed, or, when a time limit stopped the run before they all
+ * ran, a sentence saying so without any count. `outcomes` are aligned with `body.tests`
+ * (undefined: not run).
+ */
+export function codeFeedback(
+  body: CodeBody,
+  outcomes: readonly (TestOutcome | undefined)[],
+): Extract<AnswerFeedback, { kind: 'code' }> {
+  const tests: TestReport[] = []
+  let total = 0
+  let passed = 0
+  let notRun = false
+  let timedOut = false
+  body.tests.forEach((test, index) => {
+    const outcome = outcomes[index]
+    if (!test.hidden) {
+      const { durationMs: _, ...report } = fullReport(test, outcome, body.timeLimitMs)
+      tests.push(report)
+      return
+    }
+    total += 1
+    if (!outcome) notRun = true
+    else if (outcome.passed) passed += 1
+    else if (outcome.run.outcome === 'timeout') timedOut = true
   })
+  const stopped = notRun || timedOut
+  return {
+    kind: 'code',
+    tests,
+    hiddenTests: {
+      total,
+      passed: stopped ? null : passed,
+      allPassed: !stopped && passed === total,
+      message: !stopped
+        ? null
+        : timedOut
+          ? hiddenTimeoutMessage(body.timeLimitMs)
+          : '例のテストが制限時間を超えたため、非公開テストは実行していません。',
+    },
+  }
+}
+
+/** Every test's report in full, hidden ones included: for the author's own reference check. */
+export function referenceTestReports(
+  body: CodeBody,
+  outcomes: readonly (TestOutcome | undefined)[],
+): ReferenceTestReport[] {
+  return body.tests.map((test, index) => ({
+    ...fullReport(test, outcomes[index], body.timeLimitMs),
+    hidden: test.hidden,
+  }))
 }
 
 /**
  * Runs a program against every test of a code question on the server's runner, stopping after
- * a timeout, as `learner`'s runs. A runner that cannot run (not the program's fault) gives no
- * verdict at all; one that refused this learner past their share says when to come back.
+ * a timeout, as `learner`'s runs. Visible tests run first: a stop in a hidden test then leaves
+ * no visible test unrun, whose place would tell where the looping hidden test stands. A runner
+ * that cannot run (not the program's fault) gives no verdict at all; one that refused this
+ * learner past their share says when to come back. The outcomes come back aligned with
+ * `body.tests` (undefined: not run).
  */
 export async function runAllTests(
   verifier: CodeVerifier,
@@ -166,11 +220,15 @@ export async function runAllTests(
   body: CodeBody,
   code: string,
   learner: string,
-): Promise<{ passed: boolean; outcomes: TestOutcome[] }> {
+): Promise<{ passed: boolean; outcomes: (TestOutcome | undefined)[] }> {
+  const order = body.tests
+    .map((test, index) => ({ test, index }))
+    .sort((a, b) => Number(a.test.hidden) - Number(b.test.hidden))
+  const ordered = order.map(({ test }) => test)
   const { outcomes } = await verifier.verify(
     `${question.id}:${question.revision}`,
     { language: body.language, code, timeLimitMs: body.timeLimitMs },
-    body.tests,
+    ordered,
     { learner },
   )
   for (const { run } of outcomes) {
@@ -184,7 +242,11 @@ export async function runAllTests(
       'いまはコードを確かめられません。しばらく待ってからもう一度お試しください',
     )
   }
-  return { passed: allPassed(outcomes, body.tests), outcomes }
+  const aligned: (TestOutcome | undefined)[] = body.tests.map(() => undefined)
+  order.forEach(({ index }, at) => {
+    aligned[index] = outcomes[at]
+  })
+  return { passed: allPassed(outcomes, ordered), outcomes: aligned }
 }
 
 async function gradeCode(
@@ -195,7 +257,7 @@ async function gradeCode(
   learner: string,
 ): Promise<Grade> {
   const { passed, outcomes } = await runAllTests(verifier, question, body, code, learner)
-  return { correct: passed, feedback: { kind: 'code', tests: testReports(body, outcomes) } }
+  return { correct: passed, feedback: codeFeedback(body, outcomes) }
 }
 
 export function messageOf(grade: Grade): string {
@@ -217,8 +279,17 @@ export function messageOf(grade: Grade): string {
     case 'text':
       return '不正解です。表記を確かめてもう一度答えてみましょう'
     case 'code': {
-      const passed = feedback.tests.filter((test) => test.passed).length
-      return `不正解です。${feedback.tests.length} 件中 ${passed} 件のテストに合格しました`
+      const visible = feedback.tests.filter((test) => test.passed).length
+      const { hiddenTests } = feedback
+      if (hiddenTests.passed === null) {
+        const examples =
+          feedback.tests.length > 0
+            ? `例 ${feedback.tests.length} 件中 ${visible} 件に合格しました。`
+            : ''
+        return `不正解です。${examples}${hiddenTests.message ?? ''}`
+      }
+      const total = feedback.tests.length + hiddenTests.total
+      return `不正解です。${total} 件中 ${visible + hiddenTests.passed} 件のテストに合格しました`
     }
   }
 }

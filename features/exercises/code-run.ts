@@ -11,6 +11,11 @@ export type CodeLanguage = (typeof CODE_LANGUAGES)[number]
 export const MAX_CODE_BYTES = 64 * 1024
 /** stdout and stderr of one run together; a run that writes more ends as 'output-limit'. */
 export const MAX_OUTPUT_BYTES = 64 * 1024
+/**
+ * A program's heap for one run, in either runner: past it, Python raises MemoryError (both
+ * runners cap Pyodide's WebAssembly memory) and QuickJS "out of memory".
+ */
+export const MEMORY_LIMIT_BYTES = 128 * 1024 * 1024
 /** A test's stdin and expected output each at most this long. */
 export const MAX_TEST_TEXT_BYTES = 16 * 1024
 
@@ -107,8 +112,16 @@ export function allPassed(outcomes: readonly TestOutcome[], tests: readonly Code
 
 /** The Japanese message for a run that hit its time limit, shown by both runners' callers. */
 export function timeoutMessage(timeLimitMs: number): string {
-  const seconds = Number((timeLimitMs / 1000).toFixed(1))
-  return `制限時間（${seconds} 秒）内に終わりませんでした。無限ループになっていないか確かめてください。`
+  return `制限時間（${secondsOf(timeLimitMs)} 秒）内に終わりませんでした。無限ループになっていないか確かめてください。`
+}
+
+/** The same for a question's hidden tests, which are never named one by one (decision 046). */
+export function hiddenTimeoutMessage(timeLimitMs: number): string {
+  return `非公開テストの一部が${timeoutMessage(timeLimitMs)}`
+}
+
+function secondsOf(timeLimitMs: number): number {
+  return Number((timeLimitMs / 1000).toFixed(1))
 }
 
 export const OUTPUT_LIMIT_MESSAGE = `出力が多すぎるため停止しました（上限 ${MAX_OUTPUT_BYTES / 1024} KB）。`

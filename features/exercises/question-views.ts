@@ -135,22 +135,45 @@ export const authorExerciseSet = z.object({
 })
 export type AuthorExerciseSet = z.output<typeof authorExerciseSet>
 
-/** One test of a graded submission. Hidden tests say only whether they passed and how they ended. */
+/**
+ * One visible test of a graded submission, in full: the learner knows its input and expected
+ * output already. Hidden tests have no report of their own (decision 046): only `hiddenTests`.
+ */
 export const testReport = z.object({
   name: z.string(),
-  hidden: z.boolean(),
   passed: z.boolean(),
   /** How the run ended; 'skipped' when an earlier test hit the time limit and the rest were not run. */
   outcome: z.enum(['completed', 'error', 'timeout', 'output-limit', 'skipped']),
-  /** Visible tests only: what the program printed and the error (with its line when known). */
+  /** What the program printed and the error (with its line when known); null when not run. */
   stdout: z.string().nullable(),
   stderr: z.string().nullable(),
   error: z.object({ message: z.string(), line: z.number().optional() }).nullable(),
-  /** A Japanese sentence for a timeout or an output limit. */
+  /** A Japanese sentence for a timeout, an output limit or a test not run. */
   message: z.string().nullable(),
-  durationMs: z.number(),
 })
 export type TestReport = z.output<typeof testReport>
+
+/**
+ * What a learner learns of a question's hidden tests (decision 046): how many there are and how
+ * many passed, nothing per test (no name, order, outcome or time). `passed` is null when they
+ * were not all run (a time limit stopped the submission): a count of those before the stop
+ * would tell where the looping one stands.
+ */
+export const hiddenTestsReport = z.object({
+  total: z.number(),
+  passed: z.number().nullable(),
+  allPassed: z.boolean(),
+  /** A Japanese sentence when they were not all run. */
+  message: z.string().nullable(),
+})
+export type HiddenTestsReport = z.output<typeof hiddenTestsReport>
+
+/** The author's check of their reference solution: every test in full, hidden ones included. */
+export const referenceTestReport = testReport.extend({
+  hidden: z.boolean(),
+  durationMs: z.number(),
+})
+export type ReferenceTestReport = z.output<typeof referenceTestReport>
 
 /** What the server found of one answer. */
 export const answerFeedback = z.discriminatedUnion('kind', [
@@ -163,7 +186,12 @@ export const answerFeedback = z.discriminatedUnion('kind', [
     missingCorrect: z.number(),
   }),
   z.object({ kind: z.literal('text') }),
-  z.object({ kind: z.literal('code'), tests: z.array(testReport) }),
+  z.object({
+    kind: z.literal('code'),
+    /** The visible tests, in their order. */
+    tests: z.array(testReport),
+    hiddenTests: hiddenTestsReport,
+  }),
 ])
 export type AnswerFeedback = z.output<typeof answerFeedback>
 

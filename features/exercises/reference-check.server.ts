@@ -2,15 +2,15 @@ import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
-import { type CodeVerifier, runAllTests, testReports } from './answers.server.ts'
-import type { ReferenceFailure, TestReport } from './question-views.ts'
+import { type CodeVerifier, referenceTestReports, runAllTests } from './answers.server.ts'
+import type { ReferenceFailure, ReferenceTestReport } from './question-views.ts'
 import { bodyOf, questionsOfStudies, readQuestionForEditor } from './questions.server.ts'
 
 // A code question's reference solution must pass its own tests (issue 16 item 2): the author
 // can run it from the editor, and publishing a study refuses while one fails.
 
 /** What failed, in Japanese, from the first failing test's report. */
-function failureMessage(position: number, reports: readonly TestReport[]): string {
+function failureMessage(position: number, reports: readonly ReferenceTestReport[]): string {
   const failed = reports.find((report) => !report.passed)
   const why =
     failed?.message ??
@@ -50,7 +50,7 @@ export async function referenceFailures(
       failures.push({
         questionId: row.id,
         position: row.position,
-        message: failureMessage(row.position, testReports(body, outcomes, { revealHidden: true })),
+        message: failureMessage(row.position, referenceTestReports(body, outcomes)),
       })
     }
   }
@@ -79,7 +79,7 @@ export async function runReferenceSolution(
   verifier: CodeVerifier,
   actor: Actor | undefined,
   questionId: string,
-): Promise<{ passed: boolean; tests: TestReport[] }> {
+): Promise<{ passed: boolean; tests: ReferenceTestReport[] }> {
   const question = await readQuestionForEditor(db, actor, questionId)
   if (!actor) throw ContentError.signInRequired()
   const { content } = question
@@ -93,5 +93,5 @@ export async function runReferenceSolution(
     content.referenceSolution,
     actor.userId,
   )
-  return { passed, tests: testReports(content, outcomes, { revealHidden: true }) }
+  return { passed, tests: referenceTestReports(content, outcomes) }
 }

@@ -1,7 +1,7 @@
 import { ContentError, parseInput } from '#features/content-error.ts'
 import { sampleQuestion, sampleQuestions } from '#features/example/sample-exercises.server.ts'
 import { renderMarkdown } from '#features/markdown/render.ts'
-import { type ExerciseServices, messageOf, runAllTests, testReports } from './answers.server.ts'
+import { codeFeedback, type ExerciseServices, messageOf, runAllTests } from './answers.server.ts'
 import { learnerContentOf } from './exercise-set.server.ts'
 import { type Grade, gradeMultiple, gradeSingle, gradeText } from './grading.server.ts'
 import { answerInput } from './question-input.ts'
@@ -83,7 +83,7 @@ export async function answerSampleQuestion(
       answer.code,
       source,
     )
-    grade = { correct: passed, feedback: { kind: 'code', tests: testReports(question, outcomes) } }
+    grade = { correct: passed, feedback: codeFeedback(question, outcomes) }
   } else {
     throw new Error(`sample ${question.id} is ${question.kind}`)
   }

@@ -65,12 +65,15 @@ const PRELUDE = `(function (write, readLine, format) {
 })`
 
 const LEARNER_FILE = 'main.js'
+const STACK_OVERFLOW = 'RangeError: Maximum call stack size exceeded'
 
 /** The message and line (in the learner's file) of an error the engine threw. */
 function describeError(dumped: unknown): { message: string; line?: number } {
   if (dumped && typeof dumped === 'object' && 'message' in dumped) {
     const error = dumped as { name?: string; message?: string; stack?: string; lineNumber?: number }
-    const message = error.name ? `${error.name}: ${error.message}` : String(error.message)
+    const named = error.name ? `${error.name}: ${error.message}` : String(error.message)
+    // Worded as the browser's engine words it, the one learners look up.
+    const message = named === 'InternalError: stack overflow' ? STACK_OVERFLOW : named
     const fromStack = error.stack?.match(new RegExp(`${LEARNER_FILE.replace('.', '\\.')}:(\\d+)`))
     const line = fromStack ? Number(fromStack[1]) : error.lineNumber
     return line === undefined ? { message } : { message, line }
@@ -82,6 +85,8 @@ function describeError(dumped: unknown): { message: string; line?: number } {
 export type InThreadRunner = {
   run: (request: CodeRunRequest) => CodeRunResult
   wasmMemoryBytes: () => number
+  /** The engine failed and can run nothing more: the thread is to be replaced. */
+  broken: () => boolean
 }
 
 /**
@@ -119,6 +124,7 @@ export async function loadQuickJsRunner(
   )
   const formatSource = `(${formatConsoleArgs.toString()})`
   const wasmMemoryBytes = () => engine.getWasmMemory().buffer.byteLength
+  let broken = false
 
   const run = (request: CodeRunRequest): CodeRunResult => {
     const started = performance.now()
@@ -206,8 +212,14 @@ export async function loadQuickJsRunner(
       }
     } finally {
       for (const handle of handles) if (handle.alive) handle.dispose()
-      context.dispose()
-      runtime.dispose()
+      try {
+        context.dispose()
+        runtime.dispose()
+      } catch {
+        // The engine aborts freeing a runtime interrupted amid endless promise jobs: this run's
+        // verdict stands, and the engine is not used again (the worker asks to be replaced).
+        broken = true
+      }
     }
 
     const result = {
@@ -219,5 +231,5 @@ export async function loadQuickJsRunner(
     if (failure) return { ...result, outcome: 'error', error: failure }
     return { ...result, outcome: 'completed' }
   }
-  return { run, wasmMemoryBytes }
+  return { run, wasmMemoryBytes, broken: () => broken }
 }

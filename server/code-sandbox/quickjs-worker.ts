@@ -29,7 +29,9 @@ try {
       current = await next
       next = instantiate(limits)
     }
-    return { kind: 'result', id, result: current.run(request), memoryBytes: memoryBytes() }
+    const result = current.run(request)
+    // An engine that aborted (an endless chain of promise jobs) serves no further run.
+    return { kind: 'result', id, result, memoryBytes: memoryBytes(), replace: current.broken() }
   })
   await send({ kind: 'ready', memoryBytes: memoryBytes() })
 } catch (error) {

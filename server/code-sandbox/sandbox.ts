@@ -6,6 +6,7 @@ import {
   type CodeLanguage,
   type CodeRunRequest,
   type CodeTest,
+  MEMORY_LIMIT_BYTES,
   runTests,
   type TestOutcome,
 } from '#features/exercises/code-run.ts'
@@ -22,8 +23,8 @@ import {
   defaultSandboxSettings,
 } from '#server/code-sandbox/settings.ts'
 
-/** A program's heap for one run, in either engine. */
-export const MEMORY_LIMIT_BYTES = 128 * 1024 * 1024
+export { MEMORY_LIMIT_BYTES }
+
 /** Past a run's time limit, how long before its child is killed instead (pool.ts). */
 const GRACE_MS = 1_000
 /** Verdicts kept, by the bytes of output they hold. */

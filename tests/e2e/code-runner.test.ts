@@ -1,5 +1,3 @@
-import { readdirSync } from 'node:fs'
-import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, test } from 'vitest'
 import type { LoadProgress } from '#app/lib/code-runner/browser-runner.ts'
@@ -10,6 +8,7 @@ import {
 } from '#features/exercises/code-run.ts'
 import { axeViolationsInBothThemes } from './axe.ts'
 import { collectPageErrors, waitForHydration } from './browser.ts'
+import { builtChunk } from './built-chunks.ts'
 import { browserSuite } from './suite.ts'
 
 /**
@@ -20,13 +19,6 @@ import { browserSuite } from './suite.ts'
  */
 const suite = browserSuite()
 
-/** A chunk the build emits for tests (vite.config.ts, codeRunners). */
-function builtChunk(name: string): string {
-  const assets = path.resolve(import.meta.dirname, '../../build/client/assets')
-  const file = readdirSync(assets).find((entry) => new RegExp(`^${name}-[\\w-]+\\.js$`).test(entry))
-  if (!file) throw new Error(`build/client/assets has no ${name} chunk: npm run build`)
-  return `/assets/${file}`
-}
 const runnerUrl = builtChunk('code-runner')
 const panelUrl = builtChunk('code-run-panel-mount')
 
@@ -296,9 +288,9 @@ describe('the run panel', () => {
         verdict: code.includes('print') || code.includes('console.log') ? 'correct' : 'incorrect',
         message: '全てのテストに合格しました。',
         tests: [
-          { name: '例 1', hidden: false, passed: true, outcome: 'completed', stdout: 'こんにちは\\n', stderr: null, error: null, message: null },
-          { name: '非公開 1', hidden: true, passed: true, outcome: 'completed', stdout: null, stderr: null, error: null, message: null },
+          { name: '例 1', passed: true, outcome: 'completed', stdout: 'こんにちは\\n', stderr: null, error: null, message: null },
         ],
+        hiddenTests: { total: 1, passed: 1, allPassed: true, message: null },
       })
       window.__unmount = module.mountCodeRunPanel(host, props)
     })`)
@@ -366,7 +358,7 @@ describe('the run panel', () => {
     await panel.getByRole('button', { name: '最初のコードに戻す' }).click()
     await panel.getByRole('button', { name: '提出' }).click()
     await expect.poll(() => panel.textContent()).toContain('正解です！')
-    expect(await panel.textContent()).toContain('非公開テスト（非公開 1）')
+    expect(await panel.textContent()).toContain('非公開テスト 1 件すべてに合格しました')
     expect(await axeViolationsInBothThemes(page)).toEqual([])
   })
 

@@ -245,18 +245,21 @@ describe('exercises, from writing to solving', () => {
       .poll(() => text.locator('[data-verdict]').getAttribute('data-verdict'))
       .toBe('correct')
 
-    for (const { number, loop, wrong, right } of [
+    for (const { number, loop, wrong, right, hidden } of [
       {
         number: 4,
         loop: 'while (true) {}',
         wrong: 'console.log(input() + input())',
         right: 'const a = Number(input())\nconst b = Number(input())\nconsole.log(a + b)',
+        // Its one hidden test is only counted.
+        hidden: ['非公開テスト 1 件中 0 件に合格しました', '非公開テスト 1 件すべてに合格しました'],
       },
       {
         number: 5,
         loop: 'while True:\n    pass',
         wrong: 'print("こんにちは")',
         right: 'name = input()\nprint(f"こんにちは、{name}さん")',
+        hidden: undefined,
       },
     ]) {
       const code = card(learner, number)
@@ -270,6 +273,9 @@ describe('exercises, from writing to solving', () => {
       await typeCode(code, 'あなたのコード', wrong)
       await code.getByRole('button', { name: '提出' }).click()
       expect(await verdictOf(learner, number)).toBe('incorrect')
+      if (hidden) {
+        expect(await code.locator('[data-verdict]').textContent()).toContain(hidden[0])
+      }
       await typeCode(code, 'あなたのコード', right)
       await code.getByRole('button', { name: '実行' }).click()
       await expect
@@ -281,6 +287,9 @@ describe('exercises, from writing to solving', () => {
           timeout: 120_000,
         })
         .toBe('correct')
+      if (hidden) {
+        expect(await code.locator('[data-verdict]').textContent()).toContain(hidden[1])
+      }
     }
 
     // Every card answered, verdicts, explanations and run results showing.

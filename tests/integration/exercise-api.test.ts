@@ -83,16 +83,22 @@ const questions = {
   },
 } as const
 
-/** A published study by a new author with one question of each kind; ids by kind. */
-async function publishedSet(extra: Record<string, unknown> = {}) {
-  const author = await newSignedInUser(server, 'mina')
+/** A new draft study of `author`'s. */
+async function newStudy(author: Person, title: string) {
   const study = await call('POST', '/studies', author.cookie, {
-    title: '練習問題セット',
+    title,
     summary: '',
     notes: '',
     tags: [],
   })
   expect(study.status).toBe(201)
+  return study
+}
+
+/** A published study by a new author with one question of each kind; ids by kind. */
+async function publishedSet(extra: Record<string, unknown> = {}) {
+  const author = await newSignedInUser(server, 'mina')
+  const study = await newStudy(author, '練習問題セット')
   const studyId = study.body.id as string
   const ids: Record<keyof typeof questions, string> = {
     single: '',
@@ -230,6 +236,106 @@ describe('exercise API', () => {
     const summary = await call('GET', '/histories/summary', learner.cookie)
     expect(summary.body.totals.exercisesSolved).toBe(0)
   }, 60_000)
+
+  it('tells a learner only how many hidden tests passed: no name, order, outcome or time of any', async () => {
+    const author = await newSignedInUser(server, 'hana')
+    const study = await newStudy(author, '非公開テストの練習')
+    const hidden = (stdin: string, expectedOutput: string) => ({
+      name: `ひみつ${stdin}`,
+      stdin,
+      expectedOutput,
+      hidden: true,
+    })
+    // The visible example sits between hidden tests, as an author may order them.
+    const created = await call('POST', `/studies/${study.body.id}/questions`, author.cookie, {
+      kind: 'code',
+      prompt: '2 倍して出力してください',
+      language: 'javascript',
+      referenceSolution: 'console.log(Number(input()) * 2)',
+      timeLimitMs: 500,
+      tests: [
+        hidden('7301', '14602'),
+        { name: '例', stdin: '1', expectedOutput: '2' },
+        hidden('7302', '14604'),
+        hidden('7303', '14606'),
+      ],
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const questionId = created.body.id as string
+    const published = await call('POST', `/studies/${study.body.id}/publish`, author.cookie, {
+      revision: study.body.revision,
+    })
+    expect(published.status, JSON.stringify(published.body)).toBe(200)
+
+    const learner = await newSignedInUser(server, 'riku')
+    /** The answer's verdict, message and feedback, checked to carry nothing per hidden test. */
+    const submit = async (code: string) => {
+      const sent = await answer(learner, questionId, { kind: 'code', code })
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201)
+      const { verdict, message, feedback } = sent.body
+      const told = JSON.stringify({ verdict, message, feedback })
+      for (const secret of ['730', '1460', 'ひみつ', 'durationMs', '"hidden"', '非公開テスト 1']) {
+        expect(told).not.toContain(secret)
+      }
+      expect(feedback.tests.map((test: { name: string }) => test.name)).toEqual(['例'])
+      return { verdict, message, feedback }
+    }
+    const double = 'const n = Number(input())\n'
+    const counted = (passed: number) => ({
+      total: 3,
+      passed,
+      allPassed: passed === 3,
+      message: null,
+    })
+
+    const wrong = await submit(`${double}console.log(n === 7302 ? 0 : n * 2)`)
+    expect(wrong.verdict).toBe('incorrect')
+    expect(wrong.message).toBe('不正解です。4 件中 3 件のテストに合格しました')
+    expect(wrong.feedback.hiddenTests).toEqual(counted(2))
+    // Failing another hidden test, another way, says exactly the same.
+    expect(
+      await submit(`${double}if (n === 7303) throw new Error('x')\nconsole.log(n * 2)`),
+    ).toEqual(wrong)
+
+    // A program that loops on one hidden input: no count (it would say how many ran before the
+    // loop), and the visible example ran whatever the author's order.
+    const loopsOn = (stdin: string) =>
+      submit(`${double}while (n === ${stdin}) {}\nconsole.log(n * 2)`)
+    const loopedLate = await loopsOn('7303')
+    expect(loopedLate.feedback).toEqual({
+      kind: 'code',
+      tests: [expect.objectContaining({ name: '例', passed: true, outcome: 'completed' })],
+      hiddenTests: {
+        total: 3,
+        passed: null,
+        allPassed: false,
+        message:
+          '非公開テストの一部が制限時間（0.5 秒）内に終わりませんでした。無限ループになっていないか確かめてください。',
+      },
+    })
+    expect(await loopsOn('7301')).toEqual(loopedLate)
+
+    const right = await submit('console.log(Number(input()) * 2)')
+    expect(right.verdict).toBe('correct')
+    expect(right.feedback.hiddenTests).toEqual(counted(3))
+
+    // The author's own check of the reference solution still shows every test in full.
+    const check = await call('POST', `/questions/${questionId}/reference-check`, author.cookie)
+    expect(check.status).toBe(200)
+    expect(
+      check.body.tests.map((test: { name: string; hidden: boolean; stdout: string }) => [
+        test.name,
+        test.hidden,
+        test.stdout,
+      ]),
+    ).toEqual([
+      ['ひみつ7301', true, '14602\n'],
+      ['例', false, '2\n'],
+      ['ひみつ7302', true, '14604\n'],
+      ['ひみつ7303', true, '14606\n'],
+    ])
+    expect(check.body.tests[0].durationMs).toEqual(expect.any(Number))
+  }, 90_000)
 
   it('refuses a stale revision, someone else’s edit and a failing reference at publish', async () => {
     const { author, ids } = await publishedSet()

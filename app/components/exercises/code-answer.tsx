@@ -39,10 +39,12 @@ export function CodeAnswer(props: { content: CodeContent; submit: SubmitAnswer }
           timeLimitMs={content.timeLimitMs}
           onSubmit={async (code): Promise<CodeSubmitVerdict> => {
             const result = await props.submit({ kind: 'code', code })
+            if (result.feedback.kind !== 'code') throw new Error('not a code verdict')
             return {
               verdict: result.verdict,
               message: result.message,
-              tests: result.feedback.kind === 'code' ? result.feedback.tests : [],
+              tests: result.feedback.tests,
+              hiddenTests: result.feedback.hiddenTests,
             }
           }}
         />

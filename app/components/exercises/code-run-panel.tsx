@@ -12,16 +12,24 @@ import {
   type TestOutcome,
 } from '#features/exercises/code-run.ts'
 
-/** One test in the server's verdict: hidden ones by name and verdict only. */
+/** One visible test in the server's verdict, in full. */
 export type SubmittedTest = {
   name: string
-  hidden: boolean
   passed: boolean
   outcome: 'completed' | 'error' | 'timeout' | 'output-limit' | 'skipped'
   stdout: string | null
   stderr: string | null
   error: { message: string; line?: number } | null
-  /** A Japanese sentence for a timeout or an output limit. */
+  /** A Japanese sentence for a timeout, an output limit or a test not run. */
+  message: string | null
+}
+
+/** The hidden tests in the server's verdict: a count, never one by one (decision 046). */
+export type SubmittedHiddenTests = {
+  total: number
+  /** Null when they were not all run; `message` then says why. */
+  passed: number | null
+  allPassed: boolean
   message: string | null
 }
 
@@ -31,6 +39,7 @@ export type CodeSubmitVerdict = {
   /** The Japanese summary. */
   message: string
   tests: readonly SubmittedTest[]
+  hiddenTests: SubmittedHiddenTests
 }
 
 export type CodeRunPanelProps = {
@@ -329,7 +338,7 @@ function Verdict({ verdict }: { verdict: CodeSubmitVerdict }) {
           <li key={test.name} data-test-passed={test.passed}>
             <p>
               {test.passed ? '✓ 合格' : test.outcome === 'skipped' ? '− 未実行' : '✗ 不合格'}：
-              {test.hidden ? `非公開テスト（${test.name}）` : test.name}
+              {test.name}
             </p>
             {test.message && <p className="text-red-700 dark:text-red-300">{test.message}</p>}
             {test.error && (
@@ -337,10 +346,28 @@ function Verdict({ verdict }: { verdict: CodeSubmitVerdict }) {
                 {runErrorMessage(test.error)}
               </p>
             )}
-            {!test.hidden && test.stdout ? <pre className={preClass}>{test.stdout}</pre> : null}
+            {test.stdout ? <pre className={preClass}>{test.stdout}</pre> : null}
           </li>
         ))}
+        {verdict.hiddenTests.total > 0 && <HiddenTests hidden={verdict.hiddenTests} />}
       </ul>
     </div>
+  )
+}
+
+/** The hidden tests as one line: how many passed, or why that is not known. */
+function HiddenTests({ hidden }: { hidden: SubmittedHiddenTests }) {
+  return (
+    <li data-hidden-tests-passed={hidden.allPassed}>
+      <p>
+        {hidden.allPassed ? '✓ 合格' : '✗ 不合格'}：非公開テスト{' '}
+        {hidden.passed === null
+          ? `${hidden.total} 件`
+          : hidden.allPassed
+            ? `${hidden.total} 件すべてに合格しました`
+            : `${hidden.total} 件中 ${hidden.passed} 件に合格しました`}
+      </p>
+      {hidden.message && <p className="text-red-700 dark:text-red-300">{hidden.message}</p>}
+    </li>
   )
 }

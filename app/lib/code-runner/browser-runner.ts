@@ -253,10 +253,13 @@ export function createBrowserRunner(options: BrowserRunnerOptions = {}): Browser
                 ? { ...base, outcome: 'error', error: message.error ?? { message: 'Error' } }
                 : { ...base, outcome: 'completed' },
             )
+            if (message.replace) retire(worker)
             return
           }
           case 'failed':
+            // The worker cannot run anything more: the next run gets a new one.
             end(unavailable(message.reason, output))
+            retire(worker)
             return
         }
       })

@@ -20,15 +20,16 @@ const scope = globalThis as unknown as {
   console: Console
 }
 const startedLoading = performance.now()
-const timers = {
-  setTimeout: scope.setTimeout.bind(scope),
-  clearTimeout: scope.clearTimeout.bind(scope),
-  setInterval: scope.setInterval.bind(scope),
-  clearInterval: scope.clearInterval.bind(scope),
-}
+const timers = { setTimeout: scope.setTimeout.bind(scope) }
 const indirectEval = scope.eval
 const now = performance.now.bind(performance)
 const post = lockDown() as (message: WorkerMessage) => void
+// The worker's own name is a global no program declares: without it, an undeclared `name` is a
+// ReferenceError, as on the server, not the worker's name printed.
+for (let holder: object | null = scope; holder && holder !== Object.prototype; ) {
+  Reflect.deleteProperty(holder, 'name')
+  holder = Object.getPrototypeOf(holder) as object | null
+}
 
 let finished = false
 let startedAt = 0
@@ -72,49 +73,69 @@ function learnerConsole(): Console {
   } as Console
 }
 
+type Timer = { at: number; handler: unknown; args: unknown[]; every?: number }
+
 /**
- * Timers the program sets, counted, so that a run ends (like Node's) once its code has run and
- * no timer it set is pending; a setInterval never cleared runs into the time limit.
+ * Timers on a virtual clock, as the server runs them (server/code-sandbox/quickjs-runner.ts):
+ * once the program and its promise jobs are done, the earliest timer runs at once, and so on
+ * until none is left; the time limit is for computing, not for waiting. A setInterval never
+ * cleared runs into the time limit.
  */
-function countedTimers() {
-  const pending = new Set<unknown>()
+function virtualTimers() {
+  const pending = new Map<number, Timer>()
+  let nextId = 1
+  let clock = 0
+  const add = (handler: unknown, ms: unknown, args: unknown[], every: boolean) => {
+    const id = nextId++
+    const delay = Math.max(every ? 1 : 0, Number(ms) || 0)
+    pending.set(id, { at: clock + delay, handler, args, every: every ? delay : undefined })
+    return id
+  }
+  const clear = (id: unknown) => {
+    pending.delete(Number(id))
+  }
   return {
-    pending,
-    setTimeout: (handler: unknown, delay?: number, ...args: unknown[]) => {
-      const id = timers.setTimeout(() => {
-        pending.delete(id)
-        if (typeof handler === 'function') handler(...args)
-      }, delay)
-      pending.add(id)
-      return id
-    },
-    clearTimeout: (id: unknown) => {
-      pending.delete(id)
-      timers.clearTimeout(id as number)
-    },
-    setInterval: (handler: unknown, delay?: number, ...args: unknown[]) => {
-      const id = timers.setInterval(() => {
-        if (typeof handler === 'function') handler(...args)
-      }, delay)
-      pending.add(id)
-      return id
-    },
-    clearInterval: (id: unknown) => {
-      pending.delete(id)
-      timers.clearInterval(id as number)
+    setTimeout: (handler: unknown, ms?: unknown, ...args: unknown[]) =>
+      add(handler, ms, args, false),
+    setInterval: (handler: unknown, ms?: unknown, ...args: unknown[]) =>
+      add(handler, ms, args, true),
+    clearTimeout: clear,
+    clearInterval: clear,
+    /** Runs the earliest timer; false when none is left. */
+    tick(): boolean {
+      let first: [number, Timer] | undefined
+      for (const entry of pending) if (!first || entry[1].at < first[1].at) first = entry
+      if (!first) return false
+      const [id, timer] = first
+      clock = timer.at
+      if (timer.every === undefined) pending.delete(id)
+      else timer.at = clock + timer.every
+      if (typeof timer.handler === 'function') timer.handler(...timer.args)
+      return true
     },
   }
 }
 
-function whenIdle(pending: Set<unknown>) {
-  const check = () => {
+// A task of its own after the promise jobs queued so far (setTimeout's nesting clamp would make
+// a program with many timers wait).
+const channel = new MessageChannel()
+let nextTask: () => void = () => {}
+channel.port1.onmessage = () => nextTask()
+const afterJobs = (task: () => void) => {
+  nextTask = task
+  channel.port2.postMessage(null)
+}
+
+function whenIdle(clock: ReturnType<typeof virtualTimers>) {
+  const step = () => {
     if (finished) return
-    if (pending.size === 0)
+    if (!clock.tick()) {
       finish({ type: 'done', outcome: 'completed', durationMs: now() - startedAt })
-    else timers.setTimeout(check, 1)
+      return
+    }
+    afterJobs(step)
   }
-  // A macrotask later: promises the program chained have settled by then.
-  timers.setTimeout(check, 0)
+  afterJobs(step)
 }
 
 scope.addEventListener('error', (event) => {
@@ -148,12 +169,12 @@ scope.addEventListener('message', (event) => {
   if (lines.at(-1) === '') lines.pop()
   scope.input = () => (lines.length > 0 ? (lines.shift() ?? null) : null)
   scope.console = learnerConsole()
-  const counted = countedTimers()
+  const clock = virtualTimers()
   Object.assign(scope, {
-    setTimeout: counted.setTimeout,
-    clearTimeout: counted.clearTimeout,
-    setInterval: counted.setInterval,
-    clearInterval: counted.clearInterval,
+    setTimeout: clock.setTimeout,
+    clearTimeout: clock.clearTimeout,
+    setInterval: clock.setInterval,
+    clearInterval: clock.clearInterval,
   })
   post({ type: 'started' })
   startedAt = now()
@@ -161,7 +182,7 @@ scope.addEventListener('message', (event) => {
   // a caught one would not carry (V8 puts no position on an eval's SyntaxError).
   timers.setTimeout(() => {
     indirectEval(`${message.code}\n//# sourceURL=${LEARNER_FILE.javascript}`)
-    whenIdle(counted.pending)
+    whenIdle(clock)
   }, 0)
 })
 

@@ -23,6 +23,8 @@ export type WorkerMessage =
       outcome: 'completed' | 'error'
       durationMs: number
       error?: { message: string; line?: number }
+      /** The worker is to be replaced before the next run. */
+      replace?: boolean
     }
 
 const isNumber = (value: unknown): value is number =>
@@ -68,6 +70,7 @@ export function parseWorkerMessage(data: unknown): WorkerMessage | undefined {
           outcome: 'error',
           durationMs: message.durationMs,
           error: { message: error.message, ...(line && { line }) },
+          ...(message.replace === true && { replace: true }),
         }
       }
       return { type: 'done', outcome: 'completed', durationMs: message.durationMs }
