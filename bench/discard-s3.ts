@@ -1,6 +1,6 @@
 /**
  * The ceiling of the storage benchmark: the least a server that keeps what S3 clients send can
- * do (issue 19 item 6). A PUT's body is hashed as S3 requires (SHA-256 checked against the
+ * do. A PUT's body is hashed as S3 requires (SHA-256 checked against the
  * signed `x-amz-content-sha256`, MD5 for the ETag, the CRC32 the SDK sends checked), written to
  * a file and flushed, then answered; no signature, index or metadata. Other calls get the
  * smallest valid responses, and GET bodies come from one preallocated buffer, as long as the

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (realtime, issue 17 item 7): the /realtime endpoint next to a bare `ws` server
+ * `npm run bench` (realtime): the /realtime endpoint next to a bare `ws` server
  * (ws-relay.ts) in the same run, each figure printed beside the bare one with its goal (latency
  * at most 2× the bare server's, throughput at least half of it); not a test.
  *
@@ -475,7 +475,7 @@ async function main(): Promise<number> {
       (rowsToRun.has('publish') || rowsToRun.has('write')) &&
       (await redisReachable(REDIS_URL, 'bench/realtime.ts'))
     ) {
-      // Instances behind a balancer share PostgreSQL (issue 17 item 3), not a SQLite file: two
+      // Instances behind a balancer share PostgreSQL, not a SQLite file: two
       // processes on one file wait for each other's write lock with their event loops blocked.
       const appDatabase = await postgresDatabase()
       const bareDatabase = appDatabase && (await postgresDatabase())
@@ -558,7 +558,7 @@ async function main(): Promise<number> {
       `\nlatency: from each delivery's scheduled time at ${RATE}/s (open loop) to its frame's ` +
         `arrival at B; max/s: ${LANES} senders each waiting for its delivery (closed loop); ` +
         'server µs/delivery: CPU time of the side’s server processes over both phases, per ' +
-        'delivery (steadier than latency on a shared machine). Goals (issue 17 item 7): ' +
+        'delivery (steadier than latency on a shared machine). Goals: ' +
         `latency ≤ ${LATENCY_GOAL}× bare, throughput ≥ ${THROUGHPUT_GOAL}× bare.` +
         '\nwhat each side does per delivery:',
     )

@@ -37,7 +37,7 @@ const selectedRows = process.env.BENCH_ROWS?.split(',').map((name) => name.trim(
 
 /** Guest pages from the page cache, by requests per second. */
 const CACHED_TARGET = 0.25
-/** Pages rendered per request (a cache miss, a signed-in reader), by server CPU (issue 19). */
+/** Pages rendered per request (a cache miss, a signed-in reader), by server CPU. */
 const RENDERED_TARGET = 0.35
 /** `/api/courses` against bare Fastify serialising the same body, by server CPU. */
 const JSON_TARGET = 0.5

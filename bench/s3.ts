@@ -75,7 +75,7 @@ const ROWS: Row[] = [
   { name: 'GET 1 MiB', operation: 'get', size: MiB, concurrency: 8 },
   { name: 'multipart 64 MiB', operation: 'multipart', size: 64 * MiB, concurrency: 1 },
 ]
-// Rows whose app/ceiling ratio has a goal (issue 19 item 6 for the PUT, issue 4 for the GET).
+// Rows whose app/ceiling ratio has a goal (the storage benchmark goals in the README).
 const CEILING_GOAL_ROWS = new Set(['PUT 1 MiB', 'GET 1 MiB'])
 
 async function main(): Promise<number> {

@@ -1,5 +1,5 @@
 /**
- * Bytes on the wire per page (issue 19): the HTML and the first-load JavaScript and CSS a guest's
+ * Bytes on the wire per page: the HTML and the first-load JavaScript and CSS a guest's
  * browser fetches, as sent to a client that accepts brotli, to one that accepts gzip, and
  * uncompressed (the baseline: what every page cost before compression).
  */

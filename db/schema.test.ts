@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest'
 import { type Database, openTestDatabase, testEngines } from './test-support.ts'
 
 /**
- * db/schema.ts is written by hand beside the migrations; this keeps the two in step (issue 15
- * item 7). Every table and column of the migrated database, on each engine, must be in the
+ * db/schema.ts is written by hand beside the migrations; this keeps the two in step.
+ * Every table and column of the migrated database, on each engine, must be in the
  * Kysely types with the same nullability and broad type, and every typed column must exist.
  */
 

@@ -167,7 +167,7 @@ const environmentSchema = z.object({
     .enum(['enabled', 'disabled'], { error: 'must be enabled or disabled' })
     .default('enabled'),
   ADMIN_USERS: z.string().default(''),
-  // Plans (issue 18, docs/decisions/038): prices before the 10 % consumption tax, in yen.
+  // Plans (docs/decisions/038): prices before the 10 % consumption tax, in yen.
   PLAN_PREMIUM_MONTHLY_YEN: wholeNumber('a whole number of yen', 1_000_000).default(980),
   PLAN_PREMIUM_YEARLY_YEN: wholeNumber('a whole number of yen', 10_000_000).default(9800),
   PAYMENT_GATEWAY: z

@@ -12,7 +12,7 @@ import {
 import type { RealtimePublisher } from './realtime/index.ts'
 
 /**
- * The live bell (issue 17): notifications are written by features (a like, a comment, a follow)
+ * The live bell: notifications are written by features (a like, a comment, a follow)
  * inside their transactions, from /api routes and page actions alike. Each request runs with a
  * collector of the users whose unread count its writes may change; once the answer is sent, the
  * transaction has committed, and each of those users' open pages gets the count as it now is.

@@ -7,7 +7,7 @@ import {
 import type { QueuedMailDelivery } from './mail/mailer.ts'
 
 /**
- * The renewal scheduler (issue 18 item 3): every `intervalMs` it renews, retries or ends the
+ * The renewal scheduler: every `intervalMs` it renews, retries or ends the
  * subscriptions whose period has passed, then starts delivering the receipts and notices it
  * wrote. Several instances may run it at once (runDueRenewals claims rows with SKIP LOCKED and
  * charges with a key per period). `app.renewals.run()` runs a pass now (tests move the clock

@@ -30,7 +30,7 @@ import { createStripeGateway } from './payments/stripe-gateway.ts'
 import { serializeRequest } from './request-log.ts'
 import { registerStripeWebhook, STRIPE_WEBHOOK_PATH } from './stripe-webhook.ts'
 
-// Stripe mode's webhook (issue 18 item 2, decision 040) on both engines: deliveries signed with
+// Stripe mode's webhook (decision 040) on both engines: deliveries signed with
 // the `stripe` package's own test helper, against the real route, the real verification and the
 // real database; the calls we make to Stripe go to a local stand-in that records them.
 

@@ -8,7 +8,7 @@ import { type HostedGateway, WebhookSignatureError } from './payments/gateway.ts
 export const STRIPE_WEBHOOK_PATH = '/api/payments/stripe/webhook'
 
 /**
- * Stripe's webhook endpoint (issue 18 item 2, docs/decisions/040). The signature covers the
+ * Stripe's webhook endpoint (docs/decisions/040). The signature covers the
  * exact bytes Stripe sent, so the body is kept raw here (its own plugin, its own parser). A
  * delivery whose signature does not match changes nothing and is answered 400; a replay (an
  * event id already stored) is answered 200 and changes nothing. Not part of the product API's

@@ -1,6 +1,6 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely'
 
-// Exercises (issue 16, docs/decisions/031): a study's ordered questions, each with its own
+// Exercises (docs/decisions/031): a study's ordered questions, each with its own
 // revision; the kind-specific part (options with their correct flags, accepted answers, tests)
 // is one JSON column parsed by `questionBody` on read. Learners' attempts keep the answer as
 // sent and the server's verdict; `question_progress` is one row per (learner, question) with

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 
-// Direct messages (issue 17, docs/decisions/035): one room per pair of users, its two members'
+// Direct messages (docs/decisions/035): one room per pair of users, its two members'
 // read markers, and plain-text messages. Each room counts its changes (`version`): a new
 // message takes the next number as its `seq` (its place in the room) and its `version`; an edit
 // or a delete gives it the next number again. "What changed after version V" is then one

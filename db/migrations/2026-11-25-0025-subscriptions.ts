@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 
-// Plans and card payments (issue 18, docs/decisions/038). `subscriptions` is the single source of
+// Plans and card payments (docs/decisions/038). `subscriptions` is the single source of
 // "premium" (features/plans/subscription-state.ts); `charges` is the billing history and the
 // idempotency record of every charge we ask a gateway for; the embedded test gateway keeps its own
 // ledger (`payment_gateway_charges`) as a real provider would, so a retried charge after a crash

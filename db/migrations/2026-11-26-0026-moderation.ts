@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 
-// Reports and moderation (issue 17 item 4, docs/decisions/039). Users report a message, a user or
+// Reports and moderation (docs/decisions/039). Users report a message, a user or
 // a piece of content; admins hide content, suspend users or dismiss the reports. Hiding is two
 // columns on each hideable table (when, and the reason shown to the author), so every read path
 // filters with one `hidden_at is null`; every admin action is a row of `moderation_actions`, the

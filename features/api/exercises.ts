@@ -23,7 +23,7 @@ const studyParams = z.object({ studyId: pathId })
 const questionParams = z.object({ questionId: pathId })
 
 /**
- * Exercises (issue 16): a study's questions for learners and for their author, the author's
+ * Exercises: a study's questions for learners and for their author, the author's
  * writes, answers graded by the server, one's own attempts, and /exercises across studies.
  */
 export const exerciseRoutes = {

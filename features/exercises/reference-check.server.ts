@@ -6,7 +6,7 @@ import { type CodeVerifier, referenceTestReports, runAllTests } from './answers.
 import type { ReferenceFailure, ReferenceTestReport } from './question-views.ts'
 import { bodyOf, questionsOfStudies, readQuestionForEditor } from './questions.server.ts'
 
-// A code question's reference solution must pass its own tests (issue 16 item 2): the author
+// A code question's reference solution must pass its own tests: the author
 // can run it from the editor, and publishing a study refuses while one fails.
 
 /** What failed, in Japanese, from the first failing test's report. */

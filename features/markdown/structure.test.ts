@@ -11,7 +11,7 @@ import {
 } from './structure.ts'
 
 describe('markdownStructureError', () => {
-  it('refuses the bombs of issue 13, each with its reason', () => {
+  it('refuses the known Markdown bombs, each with its reason', () => {
     expect(markdownStructureError('*a**'.repeat(22500))).toBe(MARKDOWN_EMPHASIS_MESSAGE)
     expect(markdownStructureError('>'.repeat(90000))).toBe(MARKDOWN_NESTING_MESSAGE)
     expect(markdownStructureError('>'.repeat(3000))).toBe(MARKDOWN_NESTING_MESSAGE)

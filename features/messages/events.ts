@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { messageView } from './message-views.ts'
 
 /**
- * The realtime events of direct messages (issue 17; the seam in docs/decisions/035): product
+ * The realtime events of direct messages (the seam in docs/decisions/035): product
  * facts the server publishes to a room's members after the change is committed, and the
  * browser parses before trusting. Each one is also recoverable from /api (a room's changes after
  * a version), so a client that missed it loses nothing.

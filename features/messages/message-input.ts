@@ -4,7 +4,7 @@ import { pageQuery } from '#features/pagination.ts'
 /** A direct message is a chat line, not an article: long texts belong in a study or a story. */
 export const MESSAGE_MAX_LENGTH = 2_000
 
-/** How long the sender may still edit or delete a message (issue 17 item 1). */
+/** How long the sender may still edit or delete a message. */
 export const MESSAGE_EDIT_WINDOW_MS = 10 * 60 * 1000
 
 export const MESSAGE_TOO_LONG = `メッセージは${MESSAGE_MAX_LENGTH.toLocaleString('ja-JP')}文字以内で入力してください`

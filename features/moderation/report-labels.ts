@@ -1,7 +1,7 @@
 import type { ModerationSubjectKind, ReportReason } from '#db/schema.ts'
 
 // Plain data, no zod: the report button is on pages guests read, whose first load must not
-// bring zod (issue 19's budget); report-input.ts builds its schema from these.
+// bring zod (the first-load budget); report-input.ts builds its schema from these.
 
 /** The reasons a reporter picks from, stored as keys and shown with these labels. */
 export const REPORT_REASONS: Record<ReportReason, string> = {

@@ -16,7 +16,7 @@ import {
 } from './subscriptions.server.ts'
 
 /**
- * Issue 18 item 6 with a real SIGKILL: a renewal pass in another process is killed right after
+ * A renewal killed mid-pass, with a real SIGKILL: a renewal pass in another process is killed right after
  * the provider charged, or inside the transaction recording the charge; the next pass, here,
  * must neither charge twice nor lose the charge, and the killed process must leave nothing half
  * written (SQLite's WAL, PostgreSQL's rollback of the dead connection's transaction).

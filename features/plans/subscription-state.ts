@@ -1,6 +1,6 @@
 import { type PaidPlanId, type PlanInterval, periodEnd } from './plan-catalogue.ts'
 
-// The subscription state machine: the single source of "premium" (issue 18 item 3), pure so that
+// The subscription state machine: the single source of "premium", pure so that
 // the renewal scheduler, the checkout, Stripe's webhooks and the plan rule all apply the same
 // transitions. Modelled on Stripe Billing's states:
 //

@@ -30,7 +30,7 @@ import {
 } from './subscription-state.ts'
 
 /**
- * Subscriptions in the database (issue 18, docs/decisions/038): checkout with the embedded
+ * Subscriptions in the database (docs/decisions/038): checkout with the embedded
  * gateway, the authentication step, cancel / resume / switch, and the renewal scheduler. Every
  * charge is first written as a `charges` row keyed by its idempotency key and only then asked of
  * the gateway with that key, so a double click, a retry or a process killed mid-renewal neither

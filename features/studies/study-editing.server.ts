@@ -70,7 +70,7 @@ export const { unpublish: unpublishStudy, remove: deleteStudy } = itemWrites(STU
 /**
  * Publishes a study: it appears in the lists and the author's history records it. A study
  * with code questions is published only when every reference solution passes its own tests on
- * the server's `verifier` (issue 16 item 2); otherwise the refusal names each failing question.
+ * the server's `verifier`; otherwise the refusal names each failing question.
  * The runs happen before the transaction, and a question changed meanwhile makes it stale.
  */
 export async function publishStudy(

@@ -1,4 +1,4 @@
-// The payment service's port, which the plans feature charges through (issue 18 item 2): two
+// The payment service's port, which the plans feature charges through: two
 // implementations, the embedded test gateway (embedded-gateway.ts, the default, no account
 // anywhere) and Stripe. Amounts are whole yen (JPY has no minor unit). Like the other protocol
 // services, this folder never imports product features.

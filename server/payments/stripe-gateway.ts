@@ -8,7 +8,7 @@ import {
 } from './gateway.ts'
 
 /**
- * The Stripe gateway (issue 18 item 2, docs/decisions/040): subscribing through Stripe Checkout
+ * The Stripe gateway (docs/decisions/040): subscribing through Stripe Checkout
  * Sessions, card changes and cancellation through the Customer Portal, and webhook events
  * verified with the official package and translated into the gateway-neutral facts of
  * gateway.ts, which the plans feature applies to our own subscription state. Stripe renews by

@@ -1,4 +1,4 @@
-"""Issue 20 through boto3 (Debian's python3-boto3), against the endpoint's own origin.
+"""The S3 endpoint through boto3 (Debian's python3-boto3), against the endpoint's own origin.
 
 Run by tests/integration/storage/boto3.test.ts, which starts the server and passes:
   S3_ENDPOINT   http://127.0.0.1:PORT (the root of STORAGE_LISTEN_PORT)

@@ -9,7 +9,7 @@ import { waitForHydration } from './browser.ts'
 import { browserSuite } from './suite.ts'
 
 /**
- * axe-core finds nothing on any route of the seed's route table (issue 14 item 5): as a guest
+ * axe-core finds nothing on any route of the seed's route table: as a guest
  * and signed in, light and dark, at 1280×900 and 390×844. Each route shows real content: the
  * demo seed's courses (a premium-locked lesson too), labs, stories and studies, and a user who
  * has published one of each, has drafts, a history, followers and unread notifications.

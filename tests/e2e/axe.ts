@@ -1,7 +1,7 @@
 import axe from 'axe-core'
 import type { Page } from 'playwright-core'
 
-/** The two sizes the site is checked at (issue 14): a laptop and a phone. */
+/** The two sizes the site is checked at: a laptop and a phone. */
 export const SCREENS = [
   { name: 'desktop', width: 1280, height: 900 },
   { name: 'mobile', width: 390, height: 844 },

@@ -4,7 +4,7 @@ import { collectPageErrors, waitForHydration } from './browser.ts'
 import { browserSuite } from './suite.ts'
 
 /**
- * Issue 18's "Done when" for the contact form: a guest sends it and sees the confirmation; an
+ * The contact form end to end: a guest sends it and sees the confirmation; an
  * admin (named by ADMIN_USERS) answers from /admin/contact; the guest's mailbox has the reply.
  * axe checks the form, the confirmation and both admin pages.
  */

@@ -8,7 +8,7 @@ import { collectPageErrors, waitForHydration } from './browser.ts'
 import { browserSuite } from './suite.ts'
 
 /**
- * Direct messages in Chromium with two browser contexts (issue 17): A starts a room from B's
+ * Direct messages in Chromium with two browser contexts: A starts a room from B's
  * profile, messages cross both ways live, unread counts and read markers follow, older messages
  * load on scrolling up without the view jumping, and axe finds nothing on /dms and /dms/{id}.
  */

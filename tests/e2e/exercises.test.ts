@@ -5,7 +5,7 @@ import { collectPageErrors, markdownEditor, waitForHydration } from './browser.t
 import { browserSuite } from './suite.ts'
 
 /**
- * Issue 16's "Done when", in Chromium against the real server: an author writes a study with
+ * Exercises end to end, in Chromium against the real server: an author writes a study with
  * one question of each kind (the publish is refused while a reference solution fails, naming
  * the question) and publishes it; a learner answers each wrong then right, runs JavaScript and
  * Python in the browser (an infinite loop ends at the time limit), submits code the server

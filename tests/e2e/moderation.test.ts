@@ -10,7 +10,7 @@ import { collectPageErrors, waitForHydration } from './browser.ts'
 import { browserSuite } from './suite.ts'
 
 /**
- * Reports and moderation in Chromium (issue 17 item 4): A reports B's message from the room, an
+ * Reports and moderation in Chromium: A reports B's message from the room, an
  * admin opens /admin/reports and hides it; B sees it marked hidden, A no longer sees its text;
  * the admin suspends B, whose session ends and whose next sign-in is refused in Japanese. axe
  * checks the report dialog and every admin page.

@@ -6,7 +6,7 @@ import { payWith } from './card-form.ts'
 import { browserSuite } from './suite.ts'
 
 /**
- * Issue 18's "Done when" for plans: a free learner hits a premium lesson, goes to /plans, pays
+ * Plans end to end: a free learner hits a premium lesson, goes to /plans, pays
  * with 4242… and reads the lesson at once; a declined card and the authentication card show the
  * right Japanese messages; cancel keeps premium until the period ends (the test server's clock
  * moved on, the renewal scheduler run), then free; resuming before the end keeps premium (the

@@ -8,7 +8,7 @@ import { BUCKET, type Person, signedInUser } from '#tests/integration/storage/su
 import { browserSuite } from './suite.ts'
 
 /**
- * The account takeover of issue 13: a signed-in user uploads a page or an SVG with a script
+ * An account takeover through uploads: a signed-in user uploads a page or an SVG with a script
  * into the public or protected prefix, and a victim opens its URL. In Chromium, signed in, the
  * script must neither run nor reach the victim's cookies or the API.
  */

@@ -9,7 +9,7 @@ import { payWith } from './card-form.ts'
 import { browserSuite } from './suite.ts'
 
 /**
- * A newcomer's first hour (issue 14, "Done when"), at desktop and phone sizes, on the server
+ * A newcomer's first hour , at desktop and phone sizes, on the server
  * `npm start` runs (production mode, no SMTP_URL): sign up through the pages with the code from
  * the mailbox page, choosing a username; create and publish a course with a lesson; follow
  * someone, like and comment; read the notifications another user's actions caused; check the

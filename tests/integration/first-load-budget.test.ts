@@ -9,7 +9,7 @@ import {
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /**
- * The first-load JavaScript budget (issue 19, decision 029), in brotli bytes as sent: bytes are
+ * The first-load JavaScript budget (decision 029), in brotli bytes as sent: bytes are
  * stable from run to run, unlike times, so this is a test. A page over budget means something
  * heavy (the AWS SDK, Amplify, CodeMirror, Shiki) became a static import of a page that does not
  * need it before the reader acts: load it on use instead.

@@ -21,7 +21,7 @@ import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
 import { startTcpProxy, type TcpProxy } from '#tests/support/tcp-proxy.ts'
 
 /**
- * Issue 17 item 3: two server processes on one database and one Redis, behind no load balancer
+ * Two server processes on one database and one Redis, behind no load balancer
  * but reached one each by two users. Redis is the machine's, shared with other work, so it is
  * reached through a proxy this test controls: stopping the proxy is Redis going away.
  */

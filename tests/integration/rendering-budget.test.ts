@@ -4,7 +4,7 @@ import { callApi, fetchPage } from '#tests/support/http.ts'
 import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
-/** Issue 13's Markdown bombs against the real server: refused at save, never run on its thread. */
+/** Markdown bombs against the real server: refused at save, never run on its thread. */
 
 let server: TestServer
 let author: string

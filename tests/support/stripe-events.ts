@@ -2,8 +2,8 @@ import Stripe from 'stripe'
 
 /**
  * Stripe webhook deliveries for tests, shaped as Stripe's API version of the `stripe` package
- * sends them, and signed with the package's own test helper (`generateTestHeaderString`), as
- * issue 18 asks: the route verifies them exactly as it verifies Stripe's.
+ * sends them, and signed with the package's own test helper (`generateTestHeaderString`), so
+ * that the route verifies them exactly as it verifies Stripe's.
  */
 
 const signer = new Stripe('sk_test_signer')

@@ -3,8 +3,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 /**
- * A local stand-in for the few Stripe API calls the Stripe gateway makes (issue 18: "the
- * outgoing API calls are the only part checked against a local stand-in"): it records every
+ * A local stand-in for the few Stripe API calls the Stripe gateway makes (the
+ * outgoing API calls are the only part checked against a local stand-in): it records every
  * request as Stripe would receive it (method, path, headers, the form-encoded body decoded)
  * and answers Checkout Sessions, portal sessions and subscriptions the test put in `subscriptions`.
  * The `stripe` client is pointed at it with its `host`, `port` and `protocol` options. A session's

@@ -73,7 +73,7 @@ const preClass =
   'mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-100 p-2 font-mono text-xs text-slate-900 dark:bg-slate-900 dark:text-slate-100'
 
 /**
- * A code question for the learner (issue 16 item 3): the program in a code editor, 「実行」 to
+ * A code question for the learner: the program in a code editor, 「実行」 to
  * run the visible tests in this browser (app/lib/code-runner: Workers, no server round trip)
  * with each test's expected and actual output, 「提出」 for the server's verdict. Shows the time
  * limit, the Japanese timeout message, an error's line (highlighted in the editor) and

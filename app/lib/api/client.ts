@@ -6,7 +6,7 @@ type ApiRoutes = typeof apiRoutes
 
 /**
  * A route by name (`'people.follow'`), or its contract itself. The contracts are zod schemas, and
- * a page a guest reads must not download zod before the reader acts (issue 19's first-load
+ * a page a guest reads must not download zod before the reader acts (the first-load
  * budget): its components name routes, and the contracts load on the first call. Editors, which
  * load zod anyway, may pass the contract.
  */

@@ -1,7 +1,7 @@
 /**
  * The S3 client and the multipart upload task, downloaded when someone picks a file: the AWS
  * SDK is most of a page's JavaScript, and pages that show covers or editors' fields must not
- * pay for it before anything is uploaded (issue 19's first-load budget).
+ * pay for it before anything is uploaded (the first-load budget).
  */
 export type Uploader = typeof import('./s3.client.ts') & typeof import('./upload-task.ts')
 

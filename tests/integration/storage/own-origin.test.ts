@@ -108,7 +108,7 @@ describe('the storage origin through the AWS SDK v3', () => {
   })
 })
 
-describe('issue 20 through boto3 (tests/boto3/test_s3_endpoint.py)', () => {
+describe('the S3 endpoint through boto3 (tests/boto3/test_s3_endpoint.py)', () => {
   it('passes every boto3 test against the storage origin', { timeout: 120_000 }, async () => {
     const script = path.resolve(import.meta.dirname, '../../boto3/test_s3_endpoint.py')
     const environment = {

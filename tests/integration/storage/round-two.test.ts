@@ -28,7 +28,7 @@ import {
   startStorageServer,
 } from './support.ts'
 
-// Issue 20's operations and behaviours through the AWS SDK v3 (tests/boto3 has boto3's side).
+// The second round of S3 operations and behaviours through the AWS SDK v3 (tests/boto3 has boto3's side).
 
 let server: TestServer
 let user: Person

@@ -10,7 +10,7 @@ import {
 import { bodyOf, type Contract, expectS3Error, owned } from './support.ts'
 
 export function describeMultipartRoundTwo(contract: Contract): void {
-  describe('multipart, round two (issue 20)', { timeout: 30_000 }, () => {
+  describe('multipart, round two', { timeout: 30_000 }, () => {
     const { newBucket, expectNoLeftovers } = contract
     let bucket: string
     beforeAll(async () => {
