@@ -68,7 +68,17 @@ const REFUSALS = [
  * `save()` while /healthz is asked every 10 ms: each ping's delay is counted from when it was
  * due, so a blocked event loop shows however the block and the pings interleave.
  */
-async function savedWhilePinging<T>(save: () => Promise<T>, delays: number[]): Promise<T> {
+/**
+ * Saves while pinging /healthz, each ping's delay pushed to `delays`, and the CPU time the main
+ * thread (where the server's requests are handled, in this process) spent meanwhile pushed to
+ * `mainThreadMs`: unlike a ping's delay, that does not grow when the machine is busy elsewhere.
+ */
+async function savedWhilePinging<T>(
+  save: () => Promise<T>,
+  delays: number[],
+  mainThreadMs: number[],
+): Promise<T> {
+  const cpu = process.threadCpuUsage()
   let done = false
   const saving = save().finally(() => {
     done = true
@@ -88,6 +98,8 @@ async function savedWhilePinging<T>(save: () => Promise<T>, delays: number[]): P
     await new Promise((resolve) => setTimeout(resolve, 10))
     due = performance.now()
   }
+  const used = process.threadCpuUsage(cpu)
+  mainThreadMs.push((used.user + used.system) / 1000)
   return saving
 }
 
@@ -240,12 +252,13 @@ describe('saving text never blocks the site', () => {
       const kind = KINDS[name] as Kind
       const author = await newSignedInUser(server, `stress_${name}`)
       const delays: number[] = []
+      const mainThreadMs: number[] = []
       const outcomes: string[] = []
       const refusals = new Map<string, string>()
       for (const [shape, text] of stressingTexts(kind.size)) {
         expect(text.length).toBeLessThanOrEqual(kind.size)
         const before = await kind.count()
-        const answer = await savedWhilePinging(() => kind.save(author, text), delays)
+        const answer = await savedWhilePinging(() => kind.save(author, text), delays, mainThreadMs)
         if (answer.status === 400) {
           // Refused whole, with a reason the author can act on, and nothing written.
           expect(answer.body.error.code, shape).toBe('VALIDATION_FAILED')
@@ -268,14 +281,15 @@ describe('saving text never blocks the site', () => {
       if (kind.readsImages) {
         expect(refusals.get('deep lists')).toBe(MARKDOWN_IMAGES_UNREADABLE_MESSAGE)
       }
-      // The reported text took seconds on the request thread, and /healthz waited as long.
-      // Off it, /healthz answers within 100 ms; the machine is shared, so a stray scheduling
-      // pause is allowed in a few pings, never a pause of a second.
-      const report = `${outcomes.join(', ')}; delays ${delays.map((delay) => delay.toFixed(0)).join(' ')}`
-      delays.sort((a, b) => a - b)
+      // The reported text took 10 to 40 s of the request thread's CPU, and /healthz waited as
+      // long. Off it, a whole save (pings included) costs that thread a small fraction of a
+      // second, so no request can wait behind it for longer. Pings are answered all along; how
+      // fast depends on what else the machine runs (CI runs other suites beside this one), so
+      // their bound only tells a freeze from a busy machine.
+      const report = `${outcomes.join(', ')}; main thread ms ${mainThreadMs.map((ms) => ms.toFixed(0)).join(' ')}; delays ${delays.map((delay) => delay.toFixed(0)).join(' ')}`
+      expect(Math.max(...mainThreadMs), report).toBeLessThan(1000)
       expect(delays.length, report).toBeGreaterThan(0)
-      expect(delays[Math.floor(delays.length * 0.95)], report).toBeLessThan(100)
-      expect(delays.at(-1), report).toBeLessThan(1000)
+      expect(Math.max(...delays), report).toBeLessThan(5000)
     },
     180_000,
   )
