@@ -43,6 +43,15 @@ export type PendingDependents = {
   apply(trx: Kysely<DB>, partId: string, fields: unknown, now: number): Promise<void>
 }
 
+/** One part's pending revision: its id and its fields as saved (JSON text). */
+export type PendingPart = { subject_id: string; fields: string }
+
+/**
+ * A check of the parts' pending fields before they go live (a study's reference solutions), run
+ * outside the transaction; the parts are applied only if their pending fields are still these.
+ */
+export type PendingPartsCheck = (parts: readonly PendingPart[]) => Promise<void>
+
 /** The pending revisions of an item's parts. */
 async function pendingParts(db: Kysely<DB>, parts: PendingDependents | undefined, id: string) {
   if (!parts) return []
@@ -149,6 +158,7 @@ export async function publishPendingRevision<
   id: string,
   input: z.input<typeof basedOnRevision>,
   now = Date.now(),
+  checkParts?: PendingPartsCheck,
 ): Promise<{ revision: number }> {
   const { revision } = parseInput(basedOnRevision, input)
   const item = await editableItem(db, spec.kind, actor, id)
@@ -159,7 +169,18 @@ export async function publishPendingRevision<
   }
   const fields = pending && parseInput(spec.update, { ...JSON.parse(pending.fields), revision })
   if (fields) await spec.check(db, item, fields)
+  if (parts.length > 0) await checkParts?.(parts)
   return editItem(db, spec.kind, actor, id, revision, now, async (trx) => {
+    // A part saved again meanwhile (its edits leave the item's revision alone) was not checked,
+    // and its newer text must not be dropped.
+    const current = await pendingParts(trx, spec.parts, id)
+    const seen = new Map(parts.map((part) => [part.subject_id, part.fields]))
+    if (
+      current.length !== parts.length ||
+      current.some((part) => seen.get(part.subject_id) !== part.fields)
+    ) {
+      throw ContentError.stale()
+    }
     if (fields) {
       await spec.write(trx, id, fields, now)
       await dropPendingRevision(trx, spec.subjectKind, id)
@@ -256,8 +277,9 @@ export function pendingWrites<T extends AuthoredTable, U extends z.ZodType<{ rev
       id: string,
       input: z.input<typeof basedOnRevision>,
       now = Date.now(),
+      checkParts?: PendingPartsCheck,
     ): Promise<{ revision: number }> =>
-      publishPendingRevision(db, spec(images), actor, id, input, now),
+      publishPendingRevision(db, spec(images), actor, id, input, now, checkParts),
     /** 「変更を破棄」: drops the pending revision. */
     discardRevision: (
       db: Kysely<DB>,

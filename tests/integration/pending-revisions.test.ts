@@ -281,4 +281,74 @@ describe('pending revisions of published items', () => {
     expect(after).toContain('編集中の問題文')
     expect(after).not.toContain('公開版の問題文')
   })
+  it("checks a pending code question's reference solution at 更新する, and publishes nothing while it fails", async () => {
+    const author = await newSignedInUser(server, 'pcode')
+    const learner = await newSignedInUser(server, 'pcodelearner')
+    const study = await call('POST', '/studies', author, {
+      title: 'コード',
+      summary: '',
+      notes: '',
+    })
+    const studyId = study.body.id as string
+    const code = {
+      kind: 'code',
+      prompt: '公開版：1 を足して出力してください',
+      explanation: '解説',
+      language: 'javascript',
+      starterCode: '',
+      referenceSolution: 'console.log(Number(input()) + 1)',
+      timeLimitMs: 1000,
+      tests: [{ name: '1 に足す', stdin: '1', expectedOutput: '2' }],
+    }
+    const question = await call('POST', `/studies/${studyId}/questions`, author, code)
+    expect(question.status).toBe(201)
+    const questionId = question.body.id as string
+    const published = await call('POST', `/studies/${studyId}/publish`, author, {
+      revision: study.body.revision,
+    })
+    expect(published.status, JSON.stringify(published.body)).toBe(200)
+
+    // The tests change so that the (unchanged) reference solution no longer passes them.
+    const broken = await call('PUT', `/questions/${questionId}`, author, {
+      ...code,
+      prompt: '編集中：2 を足して出力してください',
+      tests: [{ name: '2 に足す', stdin: '1', expectedOutput: '3' }],
+      revision: question.body.revision,
+    })
+    expect(broken.status).toBe(200)
+    const draft = await call('GET', `/studies/${studyId}/draft`, author)
+    const refused = await call('POST', `/studies/${studyId}/pending/publish`, author, {
+      revision: draft.body.revision,
+    })
+    expect(refused.status).toBe(409)
+    expect(refused.body.error.message).toContain(
+      '問題 1 の模範解答がテスト「2 に足す」に合格しません',
+    )
+    expect(refused.body.error.fields[`questions.${questionId}`][0]).toContain('2 に足す')
+    // Nothing went live, and the edit still waits.
+    const setPath = `/users/${author.username}/studies/${studyId}/exercises`
+    const shown = JSON.stringify((await call('GET', setPath, learner)).body)
+    expect(shown).toContain('公開版：1 を足して')
+    expect(shown).not.toContain('編集中')
+    const still = await call('GET', `/studies/${studyId}/draft`, author)
+    expect(typeof still.body.pendingSince).toBe('number')
+    expect((await call('GET', `/questions/${questionId}/draft`, author)).body.prompt).toBe(
+      '編集中：2 を足して出力してください',
+    )
+
+    // With a reference solution that passes, 更新する goes ahead.
+    const fixed = await call('PUT', `/questions/${questionId}`, author, {
+      ...code,
+      prompt: '編集中：2 を足して出力してください',
+      referenceSolution: 'console.log(Number(input()) + 2)',
+      tests: [{ name: '2 に足す', stdin: '1', expectedOutput: '3' }],
+      revision: broken.body.revision,
+    })
+    expect(fixed.status).toBe(200)
+    const updated = await call('POST', `/studies/${studyId}/pending/publish`, author, {
+      revision: still.body.revision,
+    })
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200)
+    expect(JSON.stringify((await call('GET', setPath, learner)).body)).toContain('編集中')
+  }, 60_000)
 })
