@@ -8,6 +8,7 @@ import {
   type EditableKind,
   editableItem,
   editItem,
+  markDraft,
   type PublishableTable,
 } from './editable-item.server.ts'
 import type { ImageStorage } from './images/uploaded-image.server.ts'
@@ -194,6 +195,49 @@ export async function publishPendingRevision<
   })
 }
 
+/**
+ * 「非公開に戻す」: the item goes back to draft, and its pending revision (and its parts') becomes
+ * the draft's text, since a draft's editor and 公開する work on the row. The fields were checked
+ * when saved; a pending revision that no longer reads under today's rules stays as it is.
+ */
+export async function unpublishWithPendingRevision<
+  T extends AuthoredTable,
+  F extends { revision: number },
+>(
+  db: Kysely<DB>,
+  spec: PendingSpec<T, F>,
+  actor: Actor | undefined,
+  id: string,
+  input: z.input<typeof basedOnRevision>,
+  now = Date.now(),
+): Promise<{ revision: number }> {
+  const { revision } = parseInput(basedOnRevision, input)
+  return editItem(db, spec.kind, actor, id, revision, now, async (trx) => {
+    const pending = await pendingRow(trx, spec.subjectKind, id)
+    const fields =
+      pending && spec.update.safeParse({ ...JSON.parse(pending.fields), revision }).data
+    if (fields) {
+      await spec.write(trx, id, fields, now)
+      await dropPendingRevision(trx, spec.subjectKind, id)
+    }
+    for (const part of await pendingParts(trx, spec.parts, id)) {
+      if (!spec.parts) break
+      const applied = await spec.parts
+        .apply(trx, part.subject_id, JSON.parse(part.fields), now)
+        .then(
+          () => true,
+          (error: unknown) => {
+            // Refused before anything was written: the part's text waits, shown as far as it reads.
+            if (error instanceof ContentError) return false
+            throw error
+          },
+        )
+      if (applied) await dropPendingRevision(trx, spec.parts.kind, part.subject_id)
+    }
+    return markDraft(trx, spec.kind.table, id)
+  })
+}
+
 /** 「変更を破棄」: drops the pending revision; the editor goes back to the published version. */
 export async function discardPendingRevision<T extends AuthoredTable>(
   db: Kysely<DB>,
@@ -280,6 +324,16 @@ export function pendingWrites<T extends AuthoredTable, U extends z.ZodType<{ rev
       checkParts?: PendingPartsCheck,
     ): Promise<{ revision: number }> =>
       publishPendingRevision(db, spec(images), actor, id, input, now, checkParts),
+    /** 「非公開に戻す」: back to draft, with the pending revision as the draft's text. */
+    unpublish: (
+      db: Kysely<DB>,
+      images: ImageStorage,
+      actor: Actor | undefined,
+      id: string,
+      input: z.input<typeof basedOnRevision>,
+      now = Date.now(),
+    ): Promise<{ revision: number }> =>
+      unpublishWithPendingRevision(db, spec(images), actor, id, input, now),
     /** 「変更を破棄」: drops the pending revision. */
     discardRevision: (
       db: Kysely<DB>,

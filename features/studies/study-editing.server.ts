@@ -61,7 +61,11 @@ const studyWrites = pendingWrites(
   }),
   PENDING_QUESTIONS,
 )
-export const { update: updateStudy, discardRevision: discardStudyRevision } = studyWrites
+export const {
+  update: updateStudy,
+  unpublish: unpublishStudy,
+  discardRevision: discardStudyRevision,
+} = studyWrites
 
 /**
  * 「更新する」 of a study: its pending fields and its questions' go live together. A pending
@@ -84,10 +88,8 @@ export async function publishStudyRevision(
   })
 }
 
-/**
- * Unpublish (only its owner sees it again) and delete (its questions and tag links cascade).
- */
-export const { unpublish: unpublishStudy, remove: deleteStudy } = itemWrites(STUDY, 'study')
+/** Delete (its questions and tag links cascade). */
+export const { remove: deleteStudy } = itemWrites(STUDY, 'study')
 
 /**
  * Publishes a study: it appears in the lists and the author's history records it. A study

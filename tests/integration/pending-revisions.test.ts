@@ -351,4 +351,149 @@ describe('pending revisions of published items', () => {
     expect(updated.status, JSON.stringify(updated.body)).toBe(200)
     expect(JSON.stringify((await call('GET', setPath, learner)).body)).toContain('編集中')
   }, 60_000)
+
+  it('makes the pending revision the draft on 非公開に戻す, so 公開する then publishes what the editor showed', async () => {
+    const author = await newSignedInUser(server, 'punpublish')
+    const reader = await newSignedInUser(server, 'punreader')
+
+    // A study with a pending edit of its own fields and of its question.
+    const { studyId, revision } = await publishedStudy(author)
+    const single = {
+      kind: 'single',
+      prompt: '公開版の問題文',
+      explanation: '解説',
+      options: [
+        { id: 'right', text: 'せいかい', correct: true },
+        { id: 'wrong', text: 'まちがい', correct: false },
+      ],
+    }
+    const question = await call('POST', `/studies/${studyId}/questions`, author, single)
+    const questionId = question.body.id as string
+    const questionSaved = await call('PUT', `/questions/${questionId}`, author, {
+      ...single,
+      prompt: '編集中の問題文',
+      revision: question.body.revision,
+    })
+    expect(questionSaved.status).toBe(200)
+    const saved = await call('PUT', `/studies/${studyId}`, author, {
+      title: '二分探索のノート',
+      summary: '編集中の概要',
+      notes: '# 二分探索',
+      tags: ['アルゴリズム'],
+      revision,
+    })
+    expect(saved.status).toBe(200)
+    const unpublished = await call('POST', `/studies/${studyId}/unpublish`, author, {
+      revision: saved.body.revision,
+    })
+    expect(unpublished.status).toBe(200)
+    const draft = await call('GET', `/studies/${studyId}/draft`, author)
+    expect(draft.body.status).toBe('draft')
+    expect(draft.body.summary).toBe('編集中の概要')
+    expect(draft.body.pendingSince).toBeNull()
+    expect((await call('GET', `/questions/${questionId}/draft`, author)).body.prompt).toBe(
+      '編集中の問題文',
+    )
+    const republished = await call('POST', `/studies/${studyId}/publish`, author, {
+      revision: unpublished.body.revision,
+    })
+    expect(republished.status).toBe(200)
+    expect(
+      (await call('GET', `/users/${author.username}/studies/${studyId}`, reader)).body.summary,
+    ).toBe('編集中の概要')
+    const set = `/users/${author.username}/studies/${studyId}/exercises`
+    expect(JSON.stringify((await call('GET', set, reader)).body)).toContain('編集中の問題文')
+    expect((await call('GET', `/studies/${studyId}/draft`, author)).body.pendingSince).toBeNull()
+
+    // A lab and a story the same way.
+    const lab = await call('POST', '/labs', author, { title: '天気アプリ', description: '公開版' })
+    const labId = lab.body.id as string
+    const labPublished = await call('POST', `/labs/${labId}/publish`, author, {
+      revision: lab.body.revision,
+    })
+    const labSaved = await call('PUT', `/labs/${labId}`, author, {
+      title: '天気アプリ',
+      description: '編集中の説明',
+      revision: labPublished.body.revision,
+    })
+    const labUnpublished = await call('POST', `/labs/${labId}/unpublish`, author, {
+      revision: labSaved.body.revision,
+    })
+    expect(labUnpublished.status).toBe(200)
+    const labDraft = await call('GET', `/labs/${labId}/draft`, author)
+    expect(labDraft.body.description).toBe('編集中の説明')
+    expect(labDraft.body.pendingSince).toBeNull()
+    const story = await call('POST', '/labs_stories', author, { title: '作った話', body: '公開版' })
+    const storyId = story.body.id as string
+    const storyPublished = await call('POST', `/labs_stories/${storyId}/publish`, author, {
+      revision: story.body.revision,
+    })
+    const storySaved = await call('PUT', `/labs_stories/${storyId}`, author, {
+      title: '作った話',
+      body: '編集中の本文',
+      revision: storyPublished.body.revision,
+    })
+    await call('POST', `/labs_stories/${storyId}/unpublish`, author, {
+      revision: storySaved.body.revision,
+    })
+    const storyDraft = await call('GET', `/labs_stories/${storyId}/draft`, author)
+    expect(storyDraft.body.body).toBe('編集中の本文')
+    expect(storyDraft.body.pendingSince).toBeNull()
+
+    // A course with a pending edit of its own fields and of a lesson.
+    const created = await call('POST', '/courses', author, { title: 'CSS 入門', summary: '公開版' })
+    const courseId = created.body.id as string
+    const section = await call('POST', `/courses/${courseId}/sections`, author, {
+      title: '第 1 章',
+      revision: created.body.revision,
+    })
+    const lesson = await call('POST', `/courses/${courseId}/lessons`, author, {
+      sectionId: section.body.sectionId,
+      title: '色',
+      revision: section.body.revision,
+    })
+    const lessonPath = `/courses/${courseId}/lessons/${lesson.body.lessonId}`
+    const lessonBody = { title: '色', access: 'free' }
+    const first = await call('PUT', lessonPath, author, {
+      ...lessonBody,
+      body: '公開版の本文',
+      revision: 1,
+    })
+    const coursePublished = await call('POST', `/courses/${courseId}/publish`, author, {
+      revision: lesson.body.revision,
+    })
+    expect(coursePublished.status).toBe(200)
+    const courseSaved = await call('PUT', `/courses/${courseId}`, author, {
+      title: 'CSS 入門',
+      summary: '編集中の概要',
+      revision: coursePublished.body.revision,
+    })
+    await call('PUT', lessonPath, author, {
+      ...lessonBody,
+      body: '編集中の本文',
+      revision: first.body.revision,
+    })
+    const courseUnpublished = await call('POST', `/courses/${courseId}/unpublish`, author, {
+      revision: courseSaved.body.revision,
+    })
+    expect(courseUnpublished.status).toBe(200)
+    const courseDraft = await call('GET', `/courses/${courseId}/draft`, author)
+    expect(courseDraft.body.summary).toBe('編集中の概要')
+    expect(courseDraft.body.sections[0].lessons[0].body).toBe('編集中の本文')
+    expect(courseDraft.body.pendingSince).toBeNull()
+    await call('POST', `/courses/${courseId}/publish`, author, {
+      revision: courseUnpublished.body.revision,
+    })
+    expect(
+      JSON.stringify(
+        (
+          await call(
+            'GET',
+            `/users/${author.username}/courses/${courseId}/lessons/${lesson.body.lessonId}`,
+            reader,
+          )
+        ).body,
+      ),
+    ).toContain('編集中の本文')
+  })
 })
