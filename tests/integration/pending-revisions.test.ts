@@ -37,6 +37,91 @@ async function publishedStudy(author: Person) {
   return { studyId, revision: published.body.revision as number }
 }
 
+/** A published lab and story of `author`'s, each with an edit of its text waiting. */
+async function labAndStoryWithPendingEdits(author: Person) {
+  const lab = await call('POST', '/labs', author, { title: '天気アプリ', description: '公開版' })
+  const labId = lab.body.id as string
+  const labPublished = await call('POST', `/labs/${labId}/publish`, author, {
+    revision: lab.body.revision,
+  })
+  const labSaved = await call('PUT', `/labs/${labId}`, author, {
+    title: '天気アプリ',
+    description: '編集中の説明',
+    revision: labPublished.body.revision,
+  })
+  expect(labSaved.status).toBe(200)
+  const story = await call('POST', '/labs_stories', author, { title: '作った話', body: '公開版' })
+  const storyId = story.body.id as string
+  const storyPublished = await call('POST', `/labs_stories/${storyId}/publish`, author, {
+    revision: story.body.revision,
+  })
+  const storySaved = await call('PUT', `/labs_stories/${storyId}`, author, {
+    title: '作った話',
+    body: '編集中の本文',
+    revision: storyPublished.body.revision,
+  })
+  expect(storySaved.status).toBe(200)
+  return {
+    labId,
+    labRevision: labSaved.body.revision as number,
+    storyId,
+    storyRevision: storySaved.body.revision as number,
+  }
+}
+
+/**
+ * A published course of `author`'s with one lesson, its summary and the lesson's body edited
+ * and waiting; the revisions those edits answered.
+ */
+async function courseWithPendingEdits(author: Person) {
+  const created = await call('POST', '/courses', author, {
+    title: 'HTML 入門',
+    summary: '公開版の概要',
+  })
+  const courseId = created.body.id as string
+  const section = await call('POST', `/courses/${courseId}/sections`, author, {
+    title: '第 1 章',
+    revision: created.body.revision,
+  })
+  const lesson = await call('POST', `/courses/${courseId}/lessons`, author, {
+    sectionId: section.body.sectionId,
+    title: 'タグ',
+    revision: section.body.revision,
+  })
+  const lessonId = lesson.body.lessonId as string
+  const lessonPath = `/courses/${courseId}/lessons/${lessonId}`
+  const firstBody = await call('PUT', lessonPath, author, {
+    title: 'タグ',
+    body: '公開版の本文',
+    access: 'free',
+    revision: 1,
+  })
+  const published = await call('POST', `/courses/${courseId}/publish`, author, {
+    revision: lesson.body.revision,
+  })
+  expect(published.status).toBe(200)
+  const edited = await call('PUT', `/courses/${courseId}`, author, {
+    title: 'HTML 入門',
+    summary: '編集中の概要',
+    revision: published.body.revision,
+  })
+  expect(edited.status).toBe(200)
+  const lessonEdited = await call('PUT', lessonPath, author, {
+    title: 'タグ',
+    body: '編集中の本文',
+    access: 'free',
+    revision: firstBody.body.revision,
+  })
+  expect(lessonEdited.status).toBe(200)
+  return {
+    courseId,
+    lessonId,
+    lessonPath,
+    revision: edited.body.revision as number,
+    lessonRevision: lessonEdited.body.revision as number,
+  }
+}
+
 describe('pending revisions of published items', () => {
   it('keeps a published study as readers see it until 更新する, then shows the edit', async () => {
     const author = await newSignedInUser(server, 'pendingauthor')
@@ -120,39 +205,18 @@ describe('pending revisions of published items', () => {
 
   it('holds edits of published labs and stories the same way', async () => {
     const author = await newSignedInUser(server, 'pendinglabs')
-    const lab = await call('POST', '/labs', author, { title: '天気アプリ', description: '公開版' })
-    const labId = lab.body.id as string
-    const labPublished = await call('POST', `/labs/${labId}/publish`, author, {
-      revision: lab.body.revision,
-    })
-    const labSaved = await call('PUT', `/labs/${labId}`, author, {
-      title: '天気アプリ',
-      description: '編集中の説明',
-      revision: labPublished.body.revision,
-    })
-    expect(labSaved.status).toBe(200)
+    const { labId, storyId, storyRevision } = await labAndStoryWithPendingEdits(author)
     expect((await call('GET', `/users/${author.username}/labs/${labId}`)).body.description).toBe(
       '公開版',
     )
     expect((await call('GET', `/labs/${labId}/draft`, author)).body.description).toBe(
       '編集中の説明',
     )
-
-    const story = await call('POST', '/labs_stories', author, { title: '作った話', body: '公開版' })
-    const storyId = story.body.id as string
-    const storyPublished = await call('POST', `/labs_stories/${storyId}/publish`, author, {
-      revision: story.body.revision,
-    })
-    const storySaved = await call('PUT', `/labs_stories/${storyId}`, author, {
-      title: '作った話',
-      body: '編集中の本文',
-      revision: storyPublished.body.revision,
-    })
     expect((await call('GET', `/users/${author.username}/labs_stories/${storyId}`)).body.body).toBe(
       '公開版',
     )
     await call('POST', `/labs_stories/${storyId}/pending/publish`, author, {
-      revision: storySaved.body.revision,
+      revision: storyRevision,
     })
     expect((await call('GET', `/users/${author.username}/labs_stories/${storyId}`)).body.body).toBe(
       '編集中の本文',
@@ -162,46 +226,8 @@ describe('pending revisions of published items', () => {
   it("holds a published course's fields and lessons until 更新する, and drops them with 変更を破棄", async () => {
     const author = await newSignedInUser(server, 'pcourse')
     const reader = await newSignedInUser(server, 'pcreader')
-    const created = await call('POST', '/courses', author, {
-      title: 'HTML 入門',
-      summary: '公開版の概要',
-    })
-    const courseId = created.body.id as string
-    const section = await call('POST', `/courses/${courseId}/sections`, author, {
-      title: '第 1 章',
-      revision: created.body.revision,
-    })
-    const lesson = await call('POST', `/courses/${courseId}/lessons`, author, {
-      sectionId: section.body.sectionId,
-      title: 'タグ',
-      revision: section.body.revision,
-    })
-    const lessonId = lesson.body.lessonId as string
-    const lessonPath = `/courses/${courseId}/lessons/${lessonId}`
-    const firstBody = await call('PUT', lessonPath, author, {
-      title: 'タグ',
-      body: '公開版の本文',
-      access: 'free',
-      revision: 1,
-    })
-    const published = await call('POST', `/courses/${courseId}/publish`, author, {
-      revision: lesson.body.revision,
-    })
-    expect(published.status).toBe(200)
-
-    const edited = await call('PUT', `/courses/${courseId}`, author, {
-      title: 'HTML 入門',
-      summary: '編集中の概要',
-      revision: published.body.revision,
-    })
-    expect(edited.status).toBe(200)
-    const lessonEdited = await call('PUT', lessonPath, author, {
-      title: 'タグ',
-      body: '編集中の本文',
-      access: 'free',
-      revision: firstBody.body.revision,
-    })
-    expect(lessonEdited.status).toBe(200)
+    const { courseId, lessonId, lessonPath, revision, lessonRevision } =
+      await courseWithPendingEdits(author)
     const readCourse = () => call('GET', `/users/${author.username}/courses/${courseId}`, reader)
     const readLesson = () =>
       call('GET', `/users/${author.username}/courses/${courseId}/lessons/${lessonId}`, reader)
@@ -213,7 +239,7 @@ describe('pending revisions of published items', () => {
     expect(typeof draft.body.pendingSince).toBe('number')
 
     const updated = await call('POST', `/courses/${courseId}/pending/publish`, author, {
-      revision: edited.body.revision,
+      revision,
     })
     expect(updated.status).toBe(200)
     expect((await readCourse()).body.summary).toBe('編集中の概要')
@@ -224,7 +250,7 @@ describe('pending revisions of published items', () => {
       title: 'タグ',
       body: 'やめる本文',
       access: 'free',
-      revision: lessonEdited.body.revision,
+      revision: lessonRevision,
     })
     expect(again.status).toBe(200)
     const discarded = await call('POST', `/courses/${courseId}/pending/discard`, author, {
@@ -406,75 +432,24 @@ describe('pending revisions of published items', () => {
     expect((await call('GET', `/studies/${studyId}/draft`, author)).body.pendingSince).toBeNull()
 
     // A lab and a story the same way.
-    const lab = await call('POST', '/labs', author, { title: '天気アプリ', description: '公開版' })
-    const labId = lab.body.id as string
-    const labPublished = await call('POST', `/labs/${labId}/publish`, author, {
-      revision: lab.body.revision,
-    })
-    const labSaved = await call('PUT', `/labs/${labId}`, author, {
-      title: '天気アプリ',
-      description: '編集中の説明',
-      revision: labPublished.body.revision,
-    })
+    const { labId, labRevision, storyId, storyRevision } = await labAndStoryWithPendingEdits(author)
     const labUnpublished = await call('POST', `/labs/${labId}/unpublish`, author, {
-      revision: labSaved.body.revision,
+      revision: labRevision,
     })
     expect(labUnpublished.status).toBe(200)
     const labDraft = await call('GET', `/labs/${labId}/draft`, author)
     expect(labDraft.body.description).toBe('編集中の説明')
     expect(labDraft.body.pendingSince).toBeNull()
-    const story = await call('POST', '/labs_stories', author, { title: '作った話', body: '公開版' })
-    const storyId = story.body.id as string
-    const storyPublished = await call('POST', `/labs_stories/${storyId}/publish`, author, {
-      revision: story.body.revision,
-    })
-    const storySaved = await call('PUT', `/labs_stories/${storyId}`, author, {
-      title: '作った話',
-      body: '編集中の本文',
-      revision: storyPublished.body.revision,
-    })
-    await call('POST', `/labs_stories/${storyId}/unpublish`, author, {
-      revision: storySaved.body.revision,
-    })
+    await call('POST', `/labs_stories/${storyId}/unpublish`, author, { revision: storyRevision })
     const storyDraft = await call('GET', `/labs_stories/${storyId}/draft`, author)
     expect(storyDraft.body.body).toBe('編集中の本文')
     expect(storyDraft.body.pendingSince).toBeNull()
 
     // A course with a pending edit of its own fields and of a lesson.
-    const created = await call('POST', '/courses', author, { title: 'CSS 入門', summary: '公開版' })
-    const courseId = created.body.id as string
-    const section = await call('POST', `/courses/${courseId}/sections`, author, {
-      title: '第 1 章',
-      revision: created.body.revision,
-    })
-    const lesson = await call('POST', `/courses/${courseId}/lessons`, author, {
-      sectionId: section.body.sectionId,
-      title: '色',
-      revision: section.body.revision,
-    })
-    const lessonPath = `/courses/${courseId}/lessons/${lesson.body.lessonId}`
-    const lessonBody = { title: '色', access: 'free' }
-    const first = await call('PUT', lessonPath, author, {
-      ...lessonBody,
-      body: '公開版の本文',
-      revision: 1,
-    })
-    const coursePublished = await call('POST', `/courses/${courseId}/publish`, author, {
-      revision: lesson.body.revision,
-    })
-    expect(coursePublished.status).toBe(200)
-    const courseSaved = await call('PUT', `/courses/${courseId}`, author, {
-      title: 'CSS 入門',
-      summary: '編集中の概要',
-      revision: coursePublished.body.revision,
-    })
-    await call('PUT', lessonPath, author, {
-      ...lessonBody,
-      body: '編集中の本文',
-      revision: first.body.revision,
-    })
+    const course = await courseWithPendingEdits(author)
+    const courseId = course.courseId
     const courseUnpublished = await call('POST', `/courses/${courseId}/unpublish`, author, {
-      revision: courseSaved.body.revision,
+      revision: course.revision,
     })
     expect(courseUnpublished.status).toBe(200)
     const courseDraft = await call('GET', `/courses/${courseId}/draft`, author)
@@ -489,7 +464,7 @@ describe('pending revisions of published items', () => {
         (
           await call(
             'GET',
-            `/users/${author.username}/courses/${courseId}/lessons/${lesson.body.lessonId}`,
+            `/users/${author.username}/courses/${courseId}/lessons/${course.lessonId}`,
             reader,
           )
         ).body,
