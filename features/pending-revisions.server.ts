@@ -8,6 +8,7 @@ import {
   type EditableKind,
   editableItem,
   editItem,
+  markDraft,
   type PublishableTable,
 } from './editable-item.server.ts'
 import type { ImageStorage } from './images/uploaded-image.server.ts'
@@ -42,6 +43,15 @@ export type PendingDependents = {
   /** Inside the transaction: writes a part's pending fields (as sent) to its row. */
   apply(trx: Kysely<DB>, partId: string, fields: unknown, now: number): Promise<void>
 }
+
+/** One part's pending revision: its id and its fields as saved (JSON text). */
+export type PendingPart = { subject_id: string; fields: string }
+
+/**
+ * A check of the parts' pending fields before they go live (a study's reference solutions), run
+ * outside the transaction; the parts are applied only if their pending fields are still these.
+ */
+export type PendingPartsCheck = (parts: readonly PendingPart[]) => Promise<void>
 
 /** The pending revisions of an item's parts. */
 async function pendingParts(db: Kysely<DB>, parts: PendingDependents | undefined, id: string) {
@@ -149,6 +159,7 @@ export async function publishPendingRevision<
   id: string,
   input: z.input<typeof basedOnRevision>,
   now = Date.now(),
+  checkParts?: PendingPartsCheck,
 ): Promise<{ revision: number }> {
   const { revision } = parseInput(basedOnRevision, input)
   const item = await editableItem(db, spec.kind, actor, id)
@@ -159,7 +170,18 @@ export async function publishPendingRevision<
   }
   const fields = pending && parseInput(spec.update, { ...JSON.parse(pending.fields), revision })
   if (fields) await spec.check(db, item, fields)
+  if (parts.length > 0) await checkParts?.(parts)
   return editItem(db, spec.kind, actor, id, revision, now, async (trx) => {
+    // A part saved again meanwhile (its edits leave the item's revision alone) was not checked,
+    // and its newer text must not be dropped.
+    const current = await pendingParts(trx, spec.parts, id)
+    const seen = new Map(parts.map((part) => [part.subject_id, part.fields]))
+    if (
+      current.length !== parts.length ||
+      current.some((part) => seen.get(part.subject_id) !== part.fields)
+    ) {
+      throw ContentError.stale()
+    }
     if (fields) {
       await spec.write(trx, id, fields, now)
       await dropPendingRevision(trx, spec.subjectKind, id)
@@ -170,6 +192,49 @@ export async function publishPendingRevision<
       await dropPendingRevision(trx, spec.parts.kind, part.subject_id)
     }
     return {}
+  })
+}
+
+/**
+ * 「非公開に戻す」: the item goes back to draft, and its pending revision (and its parts') becomes
+ * the draft's text, since a draft's editor and 公開する work on the row. The fields were checked
+ * when saved; a pending revision that no longer reads under today's rules stays as it is.
+ */
+export async function unpublishWithPendingRevision<
+  T extends AuthoredTable,
+  F extends { revision: number },
+>(
+  db: Kysely<DB>,
+  spec: PendingSpec<T, F>,
+  actor: Actor | undefined,
+  id: string,
+  input: z.input<typeof basedOnRevision>,
+  now = Date.now(),
+): Promise<{ revision: number }> {
+  const { revision } = parseInput(basedOnRevision, input)
+  return editItem(db, spec.kind, actor, id, revision, now, async (trx) => {
+    const pending = await pendingRow(trx, spec.subjectKind, id)
+    const fields =
+      pending && spec.update.safeParse({ ...JSON.parse(pending.fields), revision }).data
+    if (fields) {
+      await spec.write(trx, id, fields, now)
+      await dropPendingRevision(trx, spec.subjectKind, id)
+    }
+    for (const part of await pendingParts(trx, spec.parts, id)) {
+      if (!spec.parts) break
+      const applied = await spec.parts
+        .apply(trx, part.subject_id, JSON.parse(part.fields), now)
+        .then(
+          () => true,
+          (error: unknown) => {
+            // Refused before anything was written: the part's text waits, shown as far as it reads.
+            if (error instanceof ContentError) return false
+            throw error
+          },
+        )
+      if (applied) await dropPendingRevision(trx, spec.parts.kind, part.subject_id)
+    }
+    return markDraft(trx, spec.kind.table, id)
   })
 }
 
@@ -256,8 +321,19 @@ export function pendingWrites<T extends AuthoredTable, U extends z.ZodType<{ rev
       id: string,
       input: z.input<typeof basedOnRevision>,
       now = Date.now(),
+      checkParts?: PendingPartsCheck,
     ): Promise<{ revision: number }> =>
-      publishPendingRevision(db, spec(images), actor, id, input, now),
+      publishPendingRevision(db, spec(images), actor, id, input, now, checkParts),
+    /** 「非公開に戻す」: back to draft, with the pending revision as the draft's text. */
+    unpublish: (
+      db: Kysely<DB>,
+      images: ImageStorage,
+      actor: Actor | undefined,
+      id: string,
+      input: z.input<typeof basedOnRevision>,
+      now = Date.now(),
+    ): Promise<{ revision: number }> =>
+      unpublishWithPendingRevision(db, spec(images), actor, id, input, now),
     /** 「変更を破棄」: drops the pending revision. */
     discardRevision: (
       db: Kysely<DB>,

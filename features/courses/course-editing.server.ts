@@ -7,6 +7,7 @@ import { ContentError, parseInput } from '#features/content-error.ts'
 import { deleteItem, markDraft, markPublished } from '#features/editable-item.server.ts'
 import { replaceItemTags } from '#features/tags/item-tags.server.ts'
 import { basedOnRevision, courseFields } from './course-input.ts'
+import { applyPendingCourse } from './course-revisions.server.ts'
 import { COURSE, editCourse } from './editable-course.server.ts'
 
 /** Creates a course as a draft owned by the actor. */
@@ -124,7 +125,10 @@ function emptyLessonIssues(
   return issues
 }
 
-/** Takes a course back to draft: it leaves the catalogue and only its owner sees it. */
+/**
+ * Takes a course back to draft: it leaves the catalogue and only its owner sees it. Its pending
+ * fields and lessons' become the draft's text, which its editor and 公開する work on.
+ */
 export async function unpublishCourse(
   db: Kysely<DB>,
   actor: Actor | undefined,
@@ -133,9 +137,10 @@ export async function unpublishCourse(
   now = Date.now(),
 ): Promise<{ revision: number }> {
   const { revision } = parseInput(basedOnRevision, input)
-  return editCourse(db, actor, courseId, revision, now, (trx) =>
-    markDraft(trx, 'courses', courseId),
-  )
+  return editCourse(db, actor, courseId, revision, now, async (trx) => {
+    await applyPendingCourse(trx, courseId, now, false)
+    return markDraft(trx, 'courses', courseId)
+  })
 }
 
 /** Deletes a course with its sections, lessons, progress and tag links (foreign keys cascade). */

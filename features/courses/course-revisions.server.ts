@@ -65,6 +65,41 @@ async function pendingLessons(db: Kysely<DB>, courseId: string) {
 const lessonForm = lessonUpdate.omit({ revision: true })
 
 /**
+ * Inside an edit: the course's own pending fields and its lessons' written to their rows, and
+ * the pending revisions dropped. `strict` refuses fields that no longer read under today's
+ * rules; otherwise those stay pending (shown as far as they read). Answers whether anything was
+ * pending.
+ */
+export async function applyPendingCourse(
+  trx: Kysely<DB>,
+  courseId: string,
+  now: number,
+  strict: boolean,
+): Promise<boolean> {
+  const read = <S extends z.ZodType>(schema: S, fields: string): z.output<S> | undefined =>
+    strict ? parseInput(schema, JSON.parse(fields)) : schema.safeParse(JSON.parse(fields)).data
+  const own = await trx
+    .selectFrom('pending_revisions')
+    .select('fields')
+    .where('subject_kind', '=', 'course')
+    .where('subject_id', '=', courseId)
+    .executeTakeFirst()
+  const lessons = await pendingLessons(trx, courseId)
+  const course = own && read(courseFields, own.fields)
+  if (course) {
+    await writeCourseFields(trx, courseId, course, now)
+    await dropPendingRevision(trx, 'course', courseId)
+  }
+  for (const lesson of lessons) {
+    const form = read(lessonForm, lesson.fields)
+    if (!form) continue
+    await trx.updateTable('lessons').set(form).where('id', '=', lesson.id).execute()
+    await dropPendingRevision(trx, 'lesson', lesson.id)
+  }
+  return Boolean(own) || lessons.length > 0
+}
+
+/**
  * 「更新する」 of a course: its own pending fields and every lesson's become what learners read,
  * in one transaction. Lessons keep their revisions (their editors already show this text).
  */
@@ -77,24 +112,8 @@ export async function publishCourseRevision(
 ): Promise<{ revision: number }> {
   const { revision } = parseInput(basedOnRevision, input)
   return editCourse(db, actor, courseId, revision, now, async (trx) => {
-    const own = await trx
-      .selectFrom('pending_revisions')
-      .select('fields')
-      .where('subject_kind', '=', 'course')
-      .where('subject_id', '=', courseId)
-      .executeTakeFirst()
-    const lessons = await pendingLessons(trx, courseId)
-    if (!own && lessons.length === 0) {
+    if (!(await applyPendingCourse(trx, courseId, now, true))) {
       throw new ContentError('CONFLICT', 'まだ公開していない変更はありません')
-    }
-    if (own) {
-      await writeCourseFields(trx, courseId, parseInput(courseFields, JSON.parse(own.fields)), now)
-      await dropPendingRevision(trx, 'course', courseId)
-    }
-    for (const lesson of lessons) {
-      const form = parseInput(lessonForm, JSON.parse(lesson.fields))
-      await trx.updateTable('lessons').set(form).where('id', '=', lesson.id).execute()
-      await dropPendingRevision(trx, 'lesson', lesson.id)
     }
     return {}
   })

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
@@ -225,8 +226,14 @@ export async function runAllTests(
     .map((test, index) => ({ test, index }))
     .sort((a, b) => Number(a.test.hidden) - Number(b.test.hidden))
   const ordered = order.map(({ test }) => test)
+  // A question's revision moves on every save, but a published question's row keeps its tests
+  // while its edit waits (and after 「更新する」 the revision stays): the tests themselves name
+  // the verdict, so a verdict on one set of tests is never reused for another.
+  const testsDigest = createHash('sha256')
+    .update(JSON.stringify([body.timeLimitMs, body.tests]))
+    .digest('hex')
   const { outcomes } = await verifier.verify(
-    `${question.id}:${question.revision}`,
+    `${question.id}:${question.revision}:${testsDigest}`,
     { language: body.language, code, timeLimitMs: body.timeLimitMs },
     ordered,
     { learner },

@@ -3,8 +3,14 @@ import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
 import { type CodeVerifier, referenceTestReports, runAllTests } from './answers.server.ts'
+import { questionBody } from './question-input.ts'
 import type { ReferenceFailure, ReferenceTestReport } from './question-views.ts'
-import { bodyOf, questionsOfStudies, readQuestionForEditor } from './questions.server.ts'
+import {
+  bodyOf,
+  type QuestionBody,
+  questionsOfStudies,
+  readQuestionForEditor,
+} from './questions.server.ts'
 
 // A code question's reference solution must pass its own tests: the author
 // can run it from the editor, and publishing a study refuses while one fails.
@@ -36,25 +42,68 @@ export async function referenceFailures(
   const checked = new Map<string, number>()
   for (const row of rows) {
     if (row.kind !== 'code') continue
-    const body = bodyOf(row)
-    if (body.kind !== 'code') continue
-    const { passed, outcomes } = await runAllTests(
-      verifier,
-      row,
-      body,
-      body.referenceSolution,
-      author,
-    )
+    const failure = await referenceFailure(verifier, row, bodyOf(row), author)
     checked.set(row.id, row.revision)
-    if (!passed) {
-      failures.push({
-        questionId: row.id,
-        position: row.position,
-        message: failureMessage(row.position, referenceTestReports(body, outcomes)),
-      })
-    }
+    if (failure) failures.push(failure)
   }
   return { failures, checked }
+}
+
+/**
+ * The same check of a published study's pending question edits, before 「更新する」 makes them
+ * what learners are graded against: each pending code question's tests, time limit and
+ * reference solution as they wait.
+ */
+export async function pendingReferenceFailures(
+  db: Kysely<DB>,
+  verifier: CodeVerifier,
+  pending: readonly { subject_id: string; fields: string }[],
+  author: string,
+): Promise<ReferenceFailure[]> {
+  if (pending.length === 0) return []
+  const rows = await db
+    .selectFrom('questions')
+    .select(['id', 'revision', 'position'])
+    .where(
+      'id',
+      'in',
+      pending.map((part) => part.subject_id),
+    )
+    .execute()
+  const byId = new Map(rows.map((row) => [row.id, row]))
+  const failures: ReferenceFailure[] = []
+  for (const part of pending) {
+    const row = byId.get(part.subject_id)
+    // A body that no longer reads is refused by 「更新する」's own parse.
+    const body = questionBody.safeParse(JSON.parse(part.fields))
+    if (!row || !body.success) continue
+    const failure = await referenceFailure(verifier, row, body.data, author)
+    if (failure) failures.push(failure)
+  }
+  return failures.sort((a, b) => a.position - b.position)
+}
+
+/** Runs one question's reference solution against all its tests: its failure, if it fails. */
+async function referenceFailure(
+  verifier: CodeVerifier,
+  row: { id: string; revision: number; position: number },
+  body: QuestionBody,
+  author: string,
+): Promise<ReferenceFailure | undefined> {
+  if (body.kind !== 'code') return undefined
+  const { passed, outcomes } = await runAllTests(
+    verifier,
+    row,
+    body,
+    body.referenceSolution,
+    author,
+  )
+  if (passed) return undefined
+  return {
+    questionId: row.id,
+    position: row.position,
+    message: failureMessage(row.position, referenceTestReports(body, outcomes)),
+  }
 }
 
 /** The refusal of a publish while reference solutions fail, each question named. */

@@ -75,6 +75,7 @@ export async function createLab(
 export const {
   update: updateLab,
   publishRevision: publishLabRevision,
+  unpublish: unpublishLab,
   discardRevision: discardLabRevision,
 } = pendingWrites(LAB, 'lab', (images: ImageStorage) => ({
   update: labUpdate,
@@ -99,9 +100,5 @@ export const {
   },
 }))
 
-/** Publish, unpublish and delete (its screenshots and tag links cascade; stories stay, unlinked). */
-export const {
-  publish: publishLab,
-  unpublish: unpublishLab,
-  remove: deleteLab,
-} = itemWrites(LAB, 'lab')
+/** Publish and delete (its screenshots and tag links cascade; stories stay, unlinked). */
+export const { publish: publishLab, remove: deleteLab } = itemWrites(LAB, 'lab')

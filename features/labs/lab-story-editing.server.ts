@@ -76,6 +76,7 @@ export async function createLabStory(
 export const {
   update: updateLabStory,
   publishRevision: publishLabStoryRevision,
+  unpublish: unpublishLabStory,
   discardRevision: discardLabStoryRevision,
 } = pendingWrites(LAB_STORY, 'lab_story', (images: ImageStorage) => ({
   update: labStoryUpdate,
@@ -87,9 +88,8 @@ export const {
   write: (trx, id, fields, now) => saveItemFields(trx, 'lab_stories', id, storyItem(fields), now),
 }))
 
-/** Publish, unpublish and delete (its tag links cascade). */
-export const {
-  publish: publishLabStory,
-  unpublish: unpublishLabStory,
-  remove: deleteLabStory,
-} = itemWrites(LAB_STORY, 'lab_story')
+/** Publish and delete (its tag links cascade). */
+export const { publish: publishLabStory, remove: deleteLabStory } = itemWrites(
+  LAB_STORY,
+  'lab_story',
+)

@@ -297,7 +297,7 @@ describe.each(testEngines)('labs and lab stories on %s', (engine) => {
       })
       const ofLab = await listPublishedLabStories(db, { limit: 5 }, { labId: lab.id })
       expect(ofLab.items.map((card) => [card.id, card.excerpt])).toEqual([[id, 'useReducer 本文']])
-      await unpublishLabStory(db, author, id, { revision: 2 })
+      await unpublishLabStory(db, images, author, id, { revision: 2 })
       expect((await listPublishedLabStories(db, { limit: 5 }, { labId: lab.id })).items).toEqual([])
       // Deleting the lab keeps the story, unlinked.
       await deleteLab(db, author, lab.id)
@@ -317,7 +317,7 @@ describe.each(testEngines)('labs and lab stories on %s', (engine) => {
             (actor, id) => updateLab(db, images, actor, id, { title: '乗っ取り', revision: 1 }),
           ],
           ['publish', (actor, id) => publishLab(db, actor, id, { revision: 1 })],
-          ['unpublish', (actor, id) => unpublishLab(db, actor, id, { revision: 1 })],
+          ['unpublish', (actor, id) => unpublishLab(db, images, actor, id, { revision: 1 })],
           ['delete', (actor, id) => deleteLab(db, actor, id)],
         ],
       ],
@@ -331,7 +331,7 @@ describe.each(testEngines)('labs and lab stories on %s', (engine) => {
               updateLabStory(db, images, actor, id, { title: '乗っ取り', revision: 1 }),
           ],
           ['publish', (actor, id) => publishLabStory(db, actor, id, { revision: 1 })],
-          ['unpublish', (actor, id) => unpublishLabStory(db, actor, id, { revision: 1 })],
+          ['unpublish', (actor, id) => unpublishLabStory(db, images, actor, id, { revision: 1 })],
           ['delete', (actor, id) => deleteLabStory(db, actor, id)],
         ],
       ],

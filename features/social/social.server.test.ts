@@ -361,7 +361,7 @@ describe.each(testEngines)('likes, comments and notifications on %s', (engine) =
       await refused(listNotifications(db, undefined, {}), 'SIGN_IN_REQUIRED')
 
       // Taken back to draft, the study's title no longer reaches the reader through a reply.
-      await unpublishStudy(db, author, subject.id, { revision: 2 })
+      await unpublishStudy(db, noImages, author, subject.id, { revision: 2 })
       expect((await listNotifications(db, reader, {})).items).toEqual([])
       expect((await listNotifications(db, author, {})).items).toHaveLength(3)
     })

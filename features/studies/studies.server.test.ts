@@ -234,7 +234,7 @@ describe.each(testEngines)('studies on %s', (engine) => {
       expect(
         await db.selectFrom('history_events').select(['user_id', 'kind', 'subject_kind']).execute(),
       ).toEqual([{ user_id: author.userId, kind: 'published', subject_kind: 'study' }])
-      await unpublishStudy(db, author, id, { revision: 2 }, NOW + 6)
+      await unpublishStudy(db, noImages, author, id, { revision: 2 }, NOW + 6)
       await refused(readStudyForViewer(db, address(id), undefined), 'NOT_FOUND')
     })
 
@@ -271,7 +271,7 @@ describe.each(testEngines)('studies on %s', (engine) => {
         (actor, id) => updateStudy(db, noImages, actor, id, { title: '乗っ取り', revision: 1 }),
       ],
       ['publish', (actor, id) => publishStudy(db, actor, id, { revision: 1 })],
-      ['unpublish', (actor, id) => unpublishStudy(db, actor, id, { revision: 1 })],
+      ['unpublish', (actor, id) => unpublishStudy(db, noImages, actor, id, { revision: 1 })],
       ['delete', (actor, id) => deleteStudy(db, actor, id)],
     ]
 

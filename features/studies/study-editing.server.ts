@@ -14,7 +14,11 @@ import {
 } from '#features/editable-item.server.ts'
 import type { CodeVerifier } from '#features/exercises/answers.server.ts'
 import { PENDING_QUESTIONS } from '#features/exercises/questions.server.ts'
-import { referenceFailures, referenceRefusal } from '#features/exercises/reference-check.server.ts'
+import {
+  pendingReferenceFailures,
+  referenceFailures,
+  referenceRefusal,
+} from '#features/exercises/reference-check.server.ts'
 import { checkMarkdownImages, type ImageStorage } from '#features/images/uploaded-image.server.ts'
 import { pendingWrites } from '#features/pending-revisions.server.ts'
 import { STUDY } from './editable-study.server.ts'
@@ -46,11 +50,7 @@ export async function createStudy(
  * Saving a study's title, summary, notes and tags (the editor's form, autosaved; images new to
  * its notes must be its owner's); a published study's edits wait until 「更新する」.
  */
-export const {
-  update: updateStudy,
-  publishRevision: publishStudyRevision,
-  discardRevision: discardStudyRevision,
-} = pendingWrites(
+const studyWrites = pendingWrites(
   STUDY,
   'study',
   (images: ImageStorage) => ({
@@ -61,11 +61,35 @@ export const {
   }),
   PENDING_QUESTIONS,
 )
+export const {
+  update: updateStudy,
+  unpublish: unpublishStudy,
+  discardRevision: discardStudyRevision,
+} = studyWrites
 
 /**
- * Unpublish (only its owner sees it again) and delete (its questions and tag links cascade).
+ * 「更新する」 of a study: its pending fields and its questions' go live together. A pending
+ * code question goes live only once its reference solution passes its tests on the server's
+ * `verifier`, as at first publication; otherwise nothing is published and the edits wait.
  */
-export const { unpublish: unpublishStudy, remove: deleteStudy } = itemWrites(STUDY, 'study')
+export async function publishStudyRevision(
+  db: Kysely<DB>,
+  images: ImageStorage,
+  verifier: CodeVerifier,
+  actor: Actor | undefined,
+  studyId: string,
+  input: z.input<typeof basedOnRevision>,
+  now = Date.now(),
+): Promise<{ revision: number }> {
+  return studyWrites.publishRevision(db, images, actor, studyId, input, now, async (parts) => {
+    if (!actor) throw ContentError.signInRequired()
+    const failures = await pendingReferenceFailures(db, verifier, parts, actor.userId)
+    if (failures.length > 0) throw referenceRefusal(failures)
+  })
+}
+
+/** Delete (its questions and tag links cascade). */
+export const { remove: deleteStudy } = itemWrites(STUDY, 'study')
 
 /**
  * Publishes a study: it appears in the lists and the author's history records it. A study

@@ -33,8 +33,9 @@ export function registerStudyRoutes(
     readDraft: (actor, id) => readStudyForEditor(db, actor, id),
     update: (actor, id, body) => updateStudy(db, images, actor, id, body),
     publish: (actor, id, body) => publishStudy(db, actor, id, body, Date.now(), verifier),
-    unpublish: (actor, id, body) => unpublishStudy(db, actor, id, body),
-    publishRevision: (actor, id, body) => publishStudyRevision(db, images, actor, id, body),
+    unpublish: (actor, id, body) => unpublishStudy(db, images, actor, id, body),
+    publishRevision: (actor, id, body) =>
+      publishStudyRevision(db, images, verifier, actor, id, body),
     discardRevision: (actor, id, body) => discardStudyRevision(db, actor, id, body),
     remove: (actor, id) => deleteStudy(db, actor, id),
   })
