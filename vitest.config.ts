@@ -18,12 +18,7 @@ export default defineConfig({
       provider: 'v8',
       reporter: ['text-summary'],
       include: ['{app,server,db,features}/**/*.{ts,tsx}'],
-      exclude: [
-        '**/*.test.{ts,tsx}',
-        '**/test-*.ts',
-        '**/*.contract.ts',
-        '**/object-store-contract/**',
-      ],
+      exclude: ['**/*.test.{ts,tsx}', '**/test-*.ts'],
     },
     projects: [
       {

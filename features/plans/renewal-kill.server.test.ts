@@ -22,7 +22,7 @@ import {
  * written (SQLite's WAL, PostgreSQL's rollback of the dead connection's transaction).
  */
 
-const CHILD = path.join(import.meta.dirname, 'renewal-child.ts')
+const CHILD = path.join(import.meta.dirname, '../../tests/support/renewal-child.ts')
 const DAY = 24 * 3600 * 1000
 // 2026-11-25 10:00 JST; the first period ends a calendar month later, the renewal's a month after.
 const START = Date.UTC(2026, 10, 25, 1, 0, 0)

@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core'
-import { beforeAll, describe, expect, test } from 'vitest'
-import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
-import { callApi } from '#tests/support/http.ts'
-import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
+import { describe, expect, test } from 'vitest'
+import { callAs, directMessageRoom, sendMessage } from '#tests/support/direct-messages.ts'
+import { newSignedInUser } from '#tests/support/signed-in-user.ts'
 import { axeAtBothSizes } from './axe.ts'
 import { collectPageErrors, waitForHydration } from './browser.ts'
 import { browserSuite } from './suite.ts'
@@ -11,25 +10,24 @@ import { browserSuite } from './suite.ts'
  * Direct messages in Chromium with two browser contexts: A starts a room from B's
  * profile, messages cross both ways live, unread counts and read markers follow, older messages
  * load on scrolling up without the view jumping, and axe finds nothing on /dms and /dms/{id}.
+ * Each test signs up its own users; those that start in a room get one with a short
+ * conversation already in it.
  */
 const site = browserSuite({ DM_MESSAGES_PER_USER_PER_MINUTE: '1000' })
-const A = 'akari_dm'
-const B = 'bunta_dm'
-const C = 'chika_dm'
-const D = 'daichi_dm'
-const cookies: Record<string, string> = {}
 
-async function api(who: string, method: string, path: string, body?: unknown) {
-  const answer = await callApi(site.server.url, method, path, cookies[who], body)
-  expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBeLessThan(300)
-  return answer.body
+/** A room between new users A and B where A asked, B answered and A thanked (3 messages). */
+async function conversation() {
+  const { room, opener: a, other: b } = await directMessageRoom(site.server, ['akari', 'bunta'])
+  await sendMessage(
+    site.server,
+    a,
+    room,
+    'こんにちは！\n質問してもいいですか？ https://example.com/q',
+  )
+  await sendMessage(site.server, b, room, 'どうぞ！ <b>なんでも</b>')
+  await sendMessage(site.server, a, room, 'ありがとうございます')
+  return { A: a, B: b, room, roomPath: `/dms/${room}` }
 }
-
-beforeAll(async () => {
-  for (const name of [A, B, C, D]) {
-    cookies[name] = amplifyCookieHeader(CLIENT_ID, name, await signedInUser(site.server, name))
-  }
-}, 60_000)
 
 async function send(page: Page, text: string) {
   await page.locator('textarea[name="body"]').fill(text)
@@ -39,11 +37,11 @@ async function send(page: Page, text: string) {
 const messageList = (page: Page) => page.getByRole('log', { name: 'メッセージ' })
 
 describe('direct messages', () => {
-  let roomPath: string
-
   test('A starts a room from B’s profile; messages, unread counts and 既読 cross live', async () => {
-    const a = await site.newPage(cookies[A])
-    const b = await site.newPage(cookies[B])
+    const { username: A, cookie: aCookie } = await newSignedInUser(site.server, 'akari')
+    const { username: B, cookie: bCookie } = await newSignedInUser(site.server, 'bunta')
+    const a = await site.newPage(aCookie)
+    const b = await site.newPage(bCookie)
     const aErrors = collectPageErrors(a)
     const bErrors = collectPageErrors(b)
 
@@ -51,7 +49,7 @@ describe('direct messages', () => {
     await waitForHydration(a)
     await a.getByRole('button', { name: 'メッセージ' }).click()
     await a.waitForURL(/\/dms\/[0-9a-z]+$/)
-    roomPath = new URL(a.url()).pathname
+    const roomPath = new URL(a.url()).pathname
     await waitForHydration(a)
     await expect
       .poll(() => a.getByRole('heading', { level: 1 }).textContent())
@@ -111,13 +109,11 @@ describe('direct messages', () => {
   }, 90_000)
 
   test('older messages load on scrolling up, and the view stays where it was', async () => {
-    const room = roomPath.split('/').at(-1)
+    const { A, B, room, roomPath } = await conversation()
     for (let index = 1; index <= 40; index += 1) {
-      await api(index % 2 ? A : B, 'POST', `/dms/rooms/${room}/messages`, {
-        body: `古い順 ${index}`,
-      })
+      await sendMessage(site.server, index % 2 ? A : B, room, `古い順 ${index}`)
     }
-    const a = await site.newPage(cookies[A])
+    const a = await site.newPage(A.cookie)
     await a.goto(roomPath)
     await waitForHydration(a)
     const items = messageList(a).locator('li[data-message]')
@@ -157,7 +153,9 @@ describe('direct messages', () => {
   }, 90_000)
 
   test('a message that arrives while /dms is reloading its list still shows', async () => {
-    const d = await site.newPage(cookies[D])
+    const C = await newSignedInUser(site.server, 'chika')
+    const D = await newSignedInUser(site.server, 'daichi')
+    const d = await site.newPage(D.cookie)
     const errors = collectPageErrors(d)
     // The list's next reload is answered at once by the server but handed to the page only
     // when the test says: it read the rooms before C's message to D was stored.
@@ -174,22 +172,26 @@ describe('direct messages', () => {
     await waitForHydration(d)
     // The socket's `ready` makes the page catch up: that reload is the one held.
     await expect.poll(() => hold !== undefined, { timeout: 15_000 }).toBe(true)
-    const room = (await api(C, 'POST', '/dms/rooms', { username: D })) as { id: string }
-    await api(C, 'POST', `/dms/rooms/${room.id}/messages`, { body: 'リロード中のメッセージ' })
+    const room = await callAs(site.server, C, 'POST', '/dms/rooms', { username: D.username })
+    await sendMessage(site.server, C, room.body.id, 'リロード中のメッセージ')
     hold?.()
     await answered
     await expect
-      .poll(() => d.locator(`[data-room="${C}"] [data-unread]`).getAttribute('data-unread'), {
-        timeout: 15_000,
-      })
+      .poll(
+        () => d.locator(`[data-room="${C.username}"] [data-unread]`).getAttribute('data-unread'),
+        {
+          timeout: 15_000,
+        },
+      )
       .toBe('1')
     expect(errors).toEqual([])
   })
 
   test('axe finds nothing on /dms and /dms/{id}, light and dark, desktop and mobile', async () => {
-    const page = await site.newPage(cookies[B])
+    const { A, B, roomPath } = await conversation()
+    const page = await site.newPage(B.cookie)
     const failures: string[] = []
-    for (const path of ['/dms', roomPath, `/${A}`]) {
+    for (const path of ['/dms', roomPath, `/${A.username}`]) {
       await page.goto(path)
       await waitForHydration(page)
       failures.push(...(await axeAtBothSizes(page)))
@@ -198,8 +200,11 @@ describe('direct messages', () => {
   }, 120_000)
 
   test('B blocks A from A’s profile: A’s next message does not reach B, and A is not told', async () => {
-    const a = await site.newPage(cookies[A])
-    const b = await site.newPage(cookies[B])
+    const { A: aUser, B: bUser, room, roomPath } = await conversation()
+    const A = aUser.username
+    await sendMessage(site.server, bUser, room, 'ブロック前のメッセージ')
+    const a = await site.newPage(aUser.cookie)
+    const b = await site.newPage(bUser.cookie)
     await b.goto(`/${A}`)
     await waitForHydration(b)
     const block = b.locator('[data-block-button]')
@@ -227,19 +232,16 @@ describe('direct messages', () => {
     expect(await b.locator('[data-testid="unread-messages-badge"]').count()).toBe(0)
     expect(await b.locator(`[data-room="${A}"]`).count()).toBe(0)
     expect((await b.goto(roomPath))?.status()).toBe(404)
-    const hidden = await callApi(
-      site.server.url,
-      'GET',
-      `/dms/rooms/${roomPath.split('/').at(-1)}/changes?after=0`,
-      cookies[B],
-    )
+    const hidden = await callAs(site.server, bUser, 'GET', `/dms/rooms/${room}/changes?after=0`)
     expect(hidden.status).toBe(404)
 
     // Unblocked, the room is back, without what was sent during the block.
-    await api(B, 'DELETE', `/users/${A}/block`)
+    expect((await callAs(site.server, bUser, 'DELETE', `/users/${A}/block`)).status).toBeLessThan(
+      300,
+    )
     await b.goto(roomPath)
     await waitForHydration(b)
-    await expect.poll(() => messageList(b).getByText('古い順 40').count()).toBe(1)
+    await expect.poll(() => messageList(b).getByText('ブロック前のメッセージ').count()).toBe(1)
     expect(await messageList(b).getByText('ブロックされたあとのメッセージ').count()).toBe(0)
   }, 90_000)
 })

@@ -6,7 +6,7 @@ import WebSocket from 'ws'
 import { openConnection } from '#app/lib/realtime/connection.ts'
 import { type Server, startServer } from '#bench/servers.ts'
 import { createPostgresDatabase } from '#db/test-support.ts'
-import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
+import { directMessageRoom, type Member } from '#tests/support/direct-messages.ts'
 import { callApi } from '#tests/support/http.ts'
 import {
   closedHandshake,
@@ -14,16 +14,16 @@ import {
   pageHeaders,
   realtimeUrl,
   refusedHandshake,
-  subOf,
 } from '#tests/support/realtime.ts'
 import { redisReachable, TEST_REDIS_URL } from '#tests/support/redis.ts'
-import { CLIENT_ID, signedInUser } from '#tests/support/signed-in-user.ts'
+import { newSignedInUser } from '#tests/support/signed-in-user.ts'
 import { startTcpProxy, type TcpProxy } from '#tests/support/tcp-proxy.ts'
 
 /**
  * Two server processes on one database and one Redis, behind no load balancer
  * but reached one each by two users. Redis is the machine's, shared with other work, so it is
- * reached through a proxy this test controls: stopping the proxy is Redis going away.
+ * reached through a proxy this test controls: stopping the proxy is Redis going away. Each test
+ * signs up its own users and opens its own room.
  */
 
 const reachable = await redisReachable(TEST_REDIS_URL, 'realtime-two-instances.test.ts')
@@ -33,20 +33,6 @@ let one: Server
 let two: Server
 let dataDir: string
 let postgres: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined
-type User = { username: string; cookie: string; accessToken: string; id: string }
-let alice: User
-let bob: User
-let carol: User
-
-async function user(username: string): Promise<User> {
-  const tokens = await signedInUser(one, username)
-  return {
-    username,
-    cookie: amplifyCookieHeader(CLIENT_ID, username, tokens),
-    accessToken: tokens.accessToken,
-    id: subOf(tokens.accessToken),
-  }
-}
 
 beforeAll(async () => {
   if (!reachable) return
@@ -71,9 +57,6 @@ beforeAll(async () => {
   // One after the other: the first migrates the database.
   one = await start('instance 1')
   two = await start('instance 2')
-  alice = await user('rt2_alice')
-  bob = await user('rt2_bob')
-  carol = await user('rt2_carol')
 }, 120_000)
 
 afterAll(async () => {
@@ -83,7 +66,7 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
 
-const follow = (on: Server, who: User, whom: User, method = 'POST') =>
+const follow = (on: Server, who: Member, whom: Member, method = 'POST') =>
   callApi(on.url, method, `/users/${whom.username}/follow`, who.cookie)
 
 /** What `frame` resolves to, failing unless it came within 1 s from now (or had already come). */
@@ -94,15 +77,16 @@ async function withinASecond<T>(frame: Promise<T>): Promise<T> {
   return result
 }
 
-let room: string
-
 it.skipIf(!reachable)(
   'crosses instances within 1 s: a message, a read marker and the bell',
   async () => {
+    const alice = await newSignedInUser(one, 'rt2_alice')
+    const bob = await newSignedInUser(one, 'rt2_bob')
     const bobTab = await openSocket(two.url, pageHeaders(two.url, bob.cookie))
     const aliceTab = await openSocket(one.url, pageHeaders(one.url, alice.cookie))
-    room = (await callApi(one.url, 'POST', '/dms/rooms', alice.cookie, { username: bob.username }))
-      .body.id
+    const room = (
+      await callApi(one.url, 'POST', '/dms/rooms', alice.cookie, { username: bob.username })
+    ).body.id
     const created = bobTab.next('message.created', 5_000)
     const sent = await callApi(one.url, 'POST', `/dms/rooms/${room}/messages`, alice.cookie, {
       body: 'インスタンスをまたいで届きますか？',
@@ -134,6 +118,14 @@ it.skipIf(!reachable)(
 it.skipIf(!reachable)(
   'without Redis, clients catch up by polling and lose nothing; with it back, they are live again',
   async () => {
+    const {
+      room,
+      opener: alice,
+      other: bob,
+    } = await directMessageRoom(one, ['rt2_alice', 'rt2_bob'])
+    const carol = await newSignedInUser(one, 'rt2_carol')
+    // Bob's bell shows one notification before his page connects.
+    expect((await follow(one, alice, bob)).status).toBe(200)
     const counts: number[] = []
     const unreadMessages: number[] = []
     const events: unknown[] = []

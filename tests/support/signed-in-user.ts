@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider'
 import { expect } from 'vitest'
 import { amplifyCookieHeader } from '#server/web-session/test-tokens.ts'
+import { subOf } from './realtime.ts'
 import type { TestServer } from './test-server.ts'
 
 /** Any running server of the site: a test server, or one in a process of its own. */
@@ -78,17 +79,28 @@ export async function signedInCookie(target: Site, username: string): Promise<st
   return amplifyCookieHeader(CLIENT_ID, username, await signedInUser(target, username))
 }
 
+/** A user of a test: their name, session Cookie header, `sub` and access token. */
+export type SignedInMember = { username: string; cookie: string; id: string; accessToken: string }
+
 let people = 0
 
 /**
  * A new signed-in user whose name no other test of this file has, so each test sets up its
- * own state (its drafts, lists and notifications are its own): `prefix` plus a number.
+ * own state (its drafts, lists and notifications are its own): `prefix` plus a number. `id` is
+ * the user's `sub`, as admin routes name users.
  */
-export async function newSignedInUser(
-  target: TestServer,
-  prefix: string,
-): Promise<{ username: string; cookie: string }> {
+export async function newSignedInUser(target: Site, prefix: string): Promise<SignedInMember> {
   people += 1
-  const username = `${prefix}_${people}`
-  return { username, cookie: await signedInCookie(target, username) }
+  return signedInMember(target, `${prefix}_${people}`)
+}
+
+/** A new signed-in user of exactly this name (one the server's settings name, as an admin). */
+export async function signedInMember(target: Site, username: string): Promise<SignedInMember> {
+  const tokens = await signedInUser(target, username)
+  return {
+    username,
+    cookie: amplifyCookieHeader(CLIENT_ID, username, tokens),
+    id: subOf(tokens.accessToken),
+    accessToken: tokens.accessToken,
+  }
 }

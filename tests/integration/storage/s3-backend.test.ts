@@ -5,10 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTemporaryDatabase } from '#db/test-support.ts'
 import { referencedFiles } from '#server/storage/backends/indexed/object-index.ts'
 import {
-  CONTRACT_REMOVAL_DELAY_MS,
-  describeObjectStoreContract,
-} from '#server/storage/backends/object-store.contract.ts'
-import {
   createS3ContentObjects,
   listS3Leftovers,
 } from '#server/storage/backends/s3/s3-content-objects.ts'
@@ -16,6 +12,10 @@ import {
   createS3ObjectStore,
   S3_CONTENT_PREFIX,
 } from '#server/storage/backends/s3/s3-object-store.ts'
+import {
+  CONTRACT_REMOVAL_DELAY_MS,
+  describeObjectStoreContract,
+} from '#tests/contracts/object-store.contract.ts'
 import type { TestServer } from '#tests/support/test-server.ts'
 import { BUCKET, ROOT, root, startStorageServer } from './support.ts'
 

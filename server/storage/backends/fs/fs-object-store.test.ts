@@ -7,12 +7,12 @@ import { describe, expect, it } from 'vitest'
 import { type Database, openDatabase } from '#db/database.ts'
 import { migrateToLatest } from '#db/migrate.ts'
 import { createPostgresDatabase, openTemporaryDatabase } from '#db/test-support.ts'
+import { MIN_PART_SIZE, type ObjectStore } from '#server/storage/backends/object-store.ts'
 import {
   CONTRACT_REMOVAL_DELAY_MS,
   describeObjectStoreContract,
   type ObjectStoreUnderTest,
-} from '#server/storage/backends/object-store.contract.ts'
-import { MIN_PART_SIZE, type ObjectStore } from '#server/storage/backends/object-store.ts'
+} from '#tests/contracts/object-store.contract.ts'
 import { createFsObjectStore } from './fs-object-store.ts'
 import { findLeftovers } from './leftovers.ts'
 

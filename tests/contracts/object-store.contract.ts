@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect } from 'vitest'
-import type { ObjectStore } from './object-store.ts'
-import { describeBuckets } from './object-store-contract/buckets.ts'
-import { describeCopy } from './object-store-contract/copy.ts'
-import { describeListing } from './object-store-contract/listing.ts'
-import { describeMultipartRoundTwo } from './object-store-contract/multipart-round-two.ts'
-import { describeMultipartUploads } from './object-store-contract/multipart-uploads.ts'
-import { describeObjects } from './object-store-contract/objects.ts'
-import { type Contract, expectS3Error } from './object-store-contract/support.ts'
+import type { ObjectStore } from '#server/storage/backends/object-store.ts'
+import { describeBuckets } from './object-store/buckets.ts'
+import { describeCopy } from './object-store/copy.ts'
+import { describeListing } from './object-store/listing.ts'
+import { describeMultipartRoundTwo } from './object-store/multipart-round-two.ts'
+import { describeMultipartUploads } from './object-store/multipart-uploads.ts'
+import { describeObjects } from './object-store/objects.ts'
+import { type Contract, expectS3Error } from './object-store/support.ts'
 
 /**
  * How long a store under test lets removals gather: longer than any test, so that only
@@ -28,7 +28,7 @@ export type ObjectStoreUnderTest = {
 
 /**
  * The behaviour every `ObjectStore` must show, as the interface documents it, one file per
- * area in object-store-contract/. Each backend's test runs it (`fs` on SQLite and PostgreSQL;
+ * area in object-store/. Each backend's test runs it (`fs` on SQLite and PostgreSQL;
  * `s3` against a running endpoint).
  */
 export function describeObjectStoreContract(

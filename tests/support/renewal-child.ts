@@ -1,4 +1,4 @@
-// The child process of renewal-kill.server.test.ts: runs one renewal pass on the database the
+// The child process of features/plans/renewal-kill.server.test.ts: runs one renewal pass on the database the
 // test names, at the moment it names, and stops dead at one point of it: `charged` right after
 // the provider made the charge, `recording` inside the transaction that records it (once the
 // subscription's new period is written, before the commit). There it prints the point's name
@@ -11,10 +11,10 @@ import {
   UpdateQueryNode,
 } from 'kysely'
 import { type DatabaseSettings, openDatabase } from '#db/database.ts'
+import { testPrices } from '#features/plans/billing-test-support.ts'
+import { runDueRenewals } from '#features/plans/subscriptions.server.ts'
 import { createEmbeddedGateway } from '#server/payments/embedded-gateway.ts'
 import type { CardGateway } from '#server/payments/gateway.ts'
-import { testPrices } from './billing-test-support.ts'
-import { runDueRenewals } from './subscriptions.server.ts'
 
 const [settingsJson, nowText, stage] = process.argv.slice(2)
 if (!settingsJson || !nowText || (stage !== 'charged' && stage !== 'recording'))
