@@ -53,8 +53,11 @@ export async function apiPlugin(
   },
 ): Promise<void> {
   api.decorate('guestAnswers', options.guestAnswers)
-  const actor = async (request: FastifyRequest): Promise<Actor | undefined> =>
-    actorOf(await options.user(request))
+  api.decorate(
+    'actorOf',
+    async (request: FastifyRequest): Promise<Actor | undefined> =>
+      actorOf(await options.user(request)),
+  )
   api.addHook('onRequest', refuseCrossSiteWrites(options.siteOrigin))
   api.addHook('onSend', keepSignedInAnswersPrivate)
   api.setErrorHandler((error: FastifyError, request, reply) => {
@@ -95,16 +98,16 @@ export async function apiPlugin(
   validateWithZod(api)
   // Before the routes: it collects each as it is registered.
   await registerOpenApi(api)
-  registerCourseRoutes(api, options.db, options.images, actor)
-  registerStudyRoutes(api, options.db, options.images, options.exercises.verifier, actor)
-  registerExerciseRoutes(api, options.db, options.markdown, options.exercises, actor)
+  registerCourseRoutes(api, options.db, options.images)
+  registerStudyRoutes(api, options.db, options.images, options.exercises.verifier)
+  registerExerciseRoutes(api, options.db, options.markdown, options.exercises)
   registerExampleRoutes(api, options.exercises)
-  registerLabRoutes(api, options.db, options.images, actor)
-  registerUploadRoutes(api, options.images, actor)
-  registerSocialRoutes(api, options.db, options.markdown, actor)
-  registerPeopleRoutes(api, options.db, actor)
-  registerMessageRoutes(api, options.db, actor, options.messages)
-  registerModerationRoutes(api, options.db, actor, options.moderation)
+  registerLabRoutes(api, options.db, options.images)
+  registerUploadRoutes(api, options.images)
+  registerSocialRoutes(api, options.db, options.markdown)
+  registerPeopleRoutes(api, options.db)
+  registerMessageRoutes(api, options.db, options.messages)
+  registerModerationRoutes(api, options.db, options.moderation)
   // Claims the rest of /api, so that no unknown API path falls through to the page router.
   api.all('/*', { schema: { hide: true } }, async () => {
     throw ApiError.notFound('この API は存在しません')
