@@ -2,6 +2,7 @@ import Fastify, { type RouteOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.ts'
 import { apiRoutes } from '#features/api/routes.ts'
+import { errorCatalogue } from '#features/error-catalogue.ts'
 import { registerApiWithoutServices } from '#tests/support/api-plugin.ts'
 
 describe('/api/openapi.json', () => {
@@ -84,6 +85,23 @@ describe('/api/openapi.json', () => {
     const routes = registered.map(({ method, url }) => `${method} ${url}`)
     expect(contracts.length).toBeGreaterThan(60)
     expect(routes).toEqual(expect.arrayContaining(contracts))
+  })
+
+  it('lists every code of the error catalogue in every error answer', async () => {
+    const document = await fetchDocument()
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+    )
+    expect(operations.length).toBeGreaterThan(60)
+    for (const { path, method, operation } of operations) {
+      const schema = operation.responses['4XX']?.content?.['application/json'].schema as {
+        properties: { error: { properties: { code: { anyOf: { enum?: string[] }[] } } } }
+      }
+      const listed = schema.properties.error.properties.code.anyOf.flatMap(({ enum: e }) => e ?? [])
+      expect(listed.sort(), `${method.toUpperCase()} ${path}`).toEqual(
+        Object.keys(errorCatalogue).sort(),
+      )
+    }
   })
 
   it('takes parameters and bodies from the zod schemas', async () => {

@@ -4,8 +4,11 @@ import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.
 import { apiRoutes } from '#features/api/routes.ts'
 import { registerApiWithoutServices } from '#tests/support/api-plugin.ts'
 
-/** `signIn: true` on a contract is the only place a route says it needs a session. */
-describe('routes that need signing in', () => {
+/**
+ * What /api refuses before a handler runs. `signIn: true` on a contract is the only place a
+ * route says it needs a session; Fastify's own refusals keep its status and code.
+ */
+describe('/api refusals before a handler runs', () => {
   const app = Fastify()
   let database: TemporaryDatabase
 
@@ -33,5 +36,26 @@ describe('routes that need signing in', () => {
         error: { code: 'SIGN_IN_REQUIRED', message: 'この操作にはログインが必要です' },
       })
     }
+  })
+
+  it('answers unreadable JSON with 400 and Fastify’s code', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/reports',
+      headers: { 'content-type': 'application/json' },
+      payload: '{nope',
+    })
+    expect(response.statusCode).toBe(400)
+    expect(response.json()).toEqual({
+      error: { code: expect.stringMatching(/^FST_ERR_/), message: expect.any(String) },
+    })
+  })
+
+  it('answers an unknown API path with 404 and the catalogue’s code', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/no-such-thing' })
+    expect(response.statusCode).toBe(404)
+    expect(response.json()).toEqual({
+      error: { code: 'NOT_FOUND', message: 'この API は存在しません' },
+    })
   })
 })
