@@ -1,33 +1,10 @@
 import type { z } from 'zod'
+import { type ErrorCode, errorCatalogue, type FieldErrors } from '#features/error-catalogue.ts'
 
-/** Japanese messages per field, keyed by the field's path (`title`, `tags.0`…). */
-export type FieldErrors = Record<string, string[]>
+export type { FieldErrors } from '#features/error-catalogue.ts'
 
-export type ContentErrorCode =
-  | 'SIGN_IN_REQUIRED'
-  | 'NOT_FOUND'
-  | 'FORBIDDEN'
-  | 'STALE_REVISION'
-  | 'CONFLICT'
-  | 'VALIDATION_FAILED'
-  | 'LOCKED'
-  | 'RATE_LIMITED'
-  | 'UNAVAILABLE'
-  | 'BUSY'
-
-/** The HTTP status pages and /api answer each code with. */
-const HTTP_STATUS: Record<ContentErrorCode, number> = {
-  SIGN_IN_REQUIRED: 401,
-  NOT_FOUND: 404,
-  FORBIDDEN: 403,
-  LOCKED: 403,
-  STALE_REVISION: 409,
-  CONFLICT: 409,
-  VALIDATION_FAILED: 400,
-  RATE_LIMITED: 429,
-  UNAVAILABLE: 503,
-  BUSY: 503,
-}
+/** The codes a feature refuses with: the site's one catalogue. */
+export type ContentErrorCode = ErrorCode
 
 /**
  * The one error type of the content features (courses, and the kinds built on them). Pages
@@ -42,7 +19,7 @@ export class ContentError extends Error {
 
   constructor(
     code: ContentErrorCode,
-    message: string,
+    message: string = errorCatalogue[code].message,
     fields?: FieldErrors,
     retryAfterSeconds?: number,
   ) {
@@ -53,10 +30,10 @@ export class ContentError extends Error {
   }
 
   get httpStatus(): number {
-    return HTTP_STATUS[this.code]
+    return errorCatalogue[this.code].status
   }
 
-  static notFound(message = '見つかりませんでした'): ContentError {
+  static notFound(message?: string): ContentError {
     return new ContentError('NOT_FOUND', message)
   }
 
@@ -75,14 +52,11 @@ export class ContentError extends Error {
   }
 
   static signInRequired(): ContentError {
-    return new ContentError('SIGN_IN_REQUIRED', 'この操作にはログインが必要です')
+    return new ContentError('SIGN_IN_REQUIRED')
   }
 
   static stale(): ContentError {
-    return new ContentError(
-      'STALE_REVISION',
-      'ほかのタブまたは端末で先に保存されています。ページを再読み込みして最新の内容を確認してから、もう一度保存してください',
-    )
+    return new ContentError('STALE_REVISION')
   }
 
   static validation(
@@ -93,7 +67,7 @@ export class ContentError extends Error {
       const field = issue.path.map(String).join('.') || '_'
       fields[field] = [...(fields[field] ?? []), issue.message]
     }
-    return new ContentError('VALIDATION_FAILED', '入力内容に誤りがあります', fields)
+    return new ContentError('VALIDATION_FAILED', undefined, fields)
   }
 }
 

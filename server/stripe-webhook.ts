@@ -30,7 +30,7 @@ export function registerStripeWebhook(
       if (known) return reply.code(known.status).send(known.toJSON())
       // Stripe delivers again later: the event was not recorded (its transaction rolled back).
       request.log.error({ err: error }, 'stripe webhook failed')
-      const internal = new ApiError(500, 'INTERNAL', 'イベントを処理できませんでした')
+      const internal = new ApiError('INTERNAL', 'イベントを処理できませんでした')
       return reply.code(500).send(internal.toJSON())
     })
     scope.post(STRIPE_WEBHOOK_PATH, { bodyLimit: 1024 * 1024 }, async (request) => {
@@ -49,7 +49,7 @@ export function registerStripeWebhook(
       } catch (error) {
         if (!(error instanceof WebhookSignatureError)) throw error
         request.log.warn('stripe webhook refused: the signature does not match')
-        throw new ApiError(400, 'BAD_SIGNATURE', '署名を確認できませんでした')
+        throw new ApiError('BAD_SIGNATURE')
       }
       const result = await applyGatewayEvent(billing.db, event, billing.now())
       request.log.info(

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { errorCodes } from '#features/error-catalogue.ts'
 
 /**
  * One /api route as both sides know it: method, path, the zod schemas of its input and of its
@@ -46,7 +47,8 @@ export const noContent = z.void()
 /** The API's one error answer; 400s carry each field's messages (server/api/api-error.ts). */
 export const apiErrorBody = z.object({
   error: z.object({
-    code: z.string(),
+    /** A code of the error catalogue, or Fastify's own for a request it could not read. */
+    code: z.union([z.enum(errorCodes), z.string().regex(/^FST_/)]),
     message: z.string(),
     fields: z.record(z.string(), z.array(z.string())).optional(),
     /** BUSY (503): seconds before trying again, as the Retry-After header also says. */

@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
-import type { Actor } from '#features/actor.ts'
 import { courseRoutes as routes } from '#features/api/courses.ts'
 import { listPublishedCourses } from '#features/courses/catalogue.server.ts'
 import { setCourseCover } from '#features/courses/course-cover.server.ts'
@@ -42,72 +41,59 @@ export function registerCourseRoutes(
   api: FastifyInstance,
   db: Kysely<DB>,
   images: ImageStorage,
-  actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
 ): void {
   serve(api, routes.catalogue, async ({ query }) => listPublishedCourses(db, query))
-  serve(api, routes.course, async ({ params }, request) =>
-    readCourseForViewer(db, params, await actorOf(request)),
-  )
-  serve(api, routes.lesson, async ({ params }, request) =>
-    readLessonForViewer(db, params, await actorOf(request)),
-  )
-  serve(api, routes.markDone, async ({ params }, request) =>
-    markLessonDone(db, params, await actorOf(request)),
-  )
-  serve(api, routes.unmarkDone, async ({ params }, request) =>
-    unmarkLessonDone(db, params, await actorOf(request)),
-  )
+  serve(api, routes.course, async ({ params, actor }) => readCourseForViewer(db, params, actor))
+  serve(api, routes.lesson, async ({ params, actor }) => readLessonForViewer(db, params, actor))
+  serve(api, routes.markDone, async ({ params, actor }) => markLessonDone(db, params, actor))
+  serve(api, routes.unmarkDone, async ({ params, actor }) => unmarkLessonDone(db, params, actor))
 
-  serve(api, routes.create, async ({ sent }, request) =>
-    createCourse(db, await actorOf(request), sent.body),
+  serve(api, routes.create, async ({ sent, actor }) => createCourse(db, actor, sent.body))
+  serve(api, routes.draft, async ({ params, actor }) =>
+    readCourseForEditor(db, actor, params.courseId),
   )
-  serve(api, routes.draft, async ({ params }, request) =>
-    readCourseForEditor(db, await actorOf(request), params.courseId),
+  serve(api, routes.update, async ({ params, sent, actor }) =>
+    updateCourse(db, actor, params.courseId, sent.body),
   )
-  serve(api, routes.update, async ({ params, sent }, request) =>
-    updateCourse(db, await actorOf(request), params.courseId, sent.body),
+  serve(api, routes.setCover, async ({ params, sent, actor }) =>
+    setCourseCover(db, images, actor, params.courseId, sent.body),
   )
-  serve(api, routes.setCover, async ({ params, sent }, request) =>
-    setCourseCover(db, images, await actorOf(request), params.courseId, sent.body),
+  serve(api, routes.publish, async ({ params, sent, actor }) =>
+    publishCourse(db, actor, params.courseId, sent.body),
   )
-  serve(api, routes.publish, async ({ params, sent }, request) =>
-    publishCourse(db, await actorOf(request), params.courseId, sent.body),
+  serve(api, routes.publishRevision, async ({ params, sent, actor }) =>
+    publishCourseRevision(db, actor, params.courseId, sent.body),
   )
-  serve(api, routes.publishRevision, async ({ params, sent }, request) =>
-    publishCourseRevision(db, await actorOf(request), params.courseId, sent.body),
+  serve(api, routes.discardRevision, async ({ params, sent, actor }) =>
+    discardCourseRevision(db, actor, params.courseId, sent.body),
   )
-  serve(api, routes.discardRevision, async ({ params, sent }, request) =>
-    discardCourseRevision(db, await actorOf(request), params.courseId, sent.body),
+  serve(api, routes.unpublish, async ({ params, sent, actor }) =>
+    unpublishCourse(db, actor, params.courseId, sent.body),
   )
-  serve(api, routes.unpublish, async ({ params, sent }, request) =>
-    unpublishCourse(db, await actorOf(request), params.courseId, sent.body),
-  )
-  serve(api, routes.remove, async ({ params }, request) =>
-    deleteCourse(db, await actorOf(request), params.courseId),
-  )
+  serve(api, routes.remove, async ({ params, actor }) => deleteCourse(db, actor, params.courseId))
 
-  serve(api, routes.addSection, async ({ params, sent }, request) =>
-    addSection(db, await actorOf(request), params.courseId, sent.body),
+  serve(api, routes.addSection, async ({ params, sent, actor }) =>
+    addSection(db, actor, params.courseId, sent.body),
   )
-  serve(api, routes.renameSection, async ({ params, sent }, request) =>
-    renameSection(db, await actorOf(request), params, sent.body),
+  serve(api, routes.renameSection, async ({ params, sent, actor }) =>
+    renameSection(db, actor, params, sent.body),
   )
-  serve(api, routes.moveSection, async ({ params, sent }, request) =>
-    moveSection(db, await actorOf(request), params, sent.body),
+  serve(api, routes.moveSection, async ({ params, sent, actor }) =>
+    moveSection(db, actor, params, sent.body),
   )
-  serve(api, routes.deleteSection, async ({ params, sent }, request) =>
-    deleteSection(db, await actorOf(request), params, sent.query),
+  serve(api, routes.deleteSection, async ({ params, sent, actor }) =>
+    deleteSection(db, actor, params, sent.query),
   )
-  serve(api, routes.addLesson, async ({ params, sent }, request) =>
-    addLesson(db, await actorOf(request), params.courseId, sent.body),
+  serve(api, routes.addLesson, async ({ params, sent, actor }) =>
+    addLesson(db, actor, params.courseId, sent.body),
   )
-  serve(api, routes.updateLesson, async ({ params, sent }, request) =>
-    updateLesson(db, images, await actorOf(request), params, sent.body),
+  serve(api, routes.updateLesson, async ({ params, sent, actor }) =>
+    updateLesson(db, images, actor, params, sent.body),
   )
-  serve(api, routes.moveLesson, async ({ params, sent }, request) =>
-    moveLesson(db, await actorOf(request), params, sent.body),
+  serve(api, routes.moveLesson, async ({ params, sent, actor }) =>
+    moveLesson(db, actor, params, sent.body),
   )
-  serve(api, routes.deleteLesson, async ({ params, sent }, request) =>
-    deleteLesson(db, await actorOf(request), params, sent.query),
+  serve(api, routes.deleteLesson, async ({ params, sent, actor }) =>
+    deleteLesson(db, actor, params, sent.query),
   )
 }

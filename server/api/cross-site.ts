@@ -30,11 +30,7 @@ export function refuseCrossSiteWrites(siteOrigin: string) {
     // An API client's bearer token is never attached by a browser on another site's behalf.
     if (request.headers.authorization !== undefined && request.headers.cookie === undefined) return
     if (fromOwnPages(request, siteOrigin)) return
-    throw new ApiError(
-      403,
-      'CROSS_SITE_REQUEST',
-      '他のサイトからの操作は受け付けられません。テックラボのページから操作してください。',
-    )
+    throw new ApiError('CROSS_SITE_REQUEST')
   }
 }
 

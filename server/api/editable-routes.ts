@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { z } from 'zod'
 import type { Actor } from '#features/actor.ts'
 import type { RouteContract, RouteInput, RouteResult } from '#features/api/contract.ts'
@@ -6,7 +6,6 @@ import type { EditableRouteSet } from '#features/api/editable.ts'
 import type { PageQuery } from '#features/pagination.ts'
 import { serve } from './serve.ts'
 
-type ActorOf = (request: FastifyRequest) => Promise<Actor | undefined>
 type Routes = EditableRouteSet
 type In<C extends RouteContract> = RouteInput<C>['sent']['body']
 
@@ -57,7 +56,6 @@ export type EditableKind<R extends Routes> = {
  */
 export function registerEditableRoutes<R extends Routes>(
   api: FastifyInstance,
-  actorOf: ActorOf,
   routes: R,
   idName: keyof z.output<R['draft']['params']>,
   kind: EditableKind<R>,
@@ -68,31 +66,29 @@ export function registerEditableRoutes<R extends Routes>(
   serve<R['listByAuthor']>(api, routes.listByAuthor, async ({ params, query }) =>
     kind.list(query, params.username),
   )
-  serve<R['read']>(api, routes.read, async ({ params }, request) =>
-    kind.read({ username: String(params.username), id: idOf(params) }, await actorOf(request)),
+  serve<R['read']>(api, routes.read, async ({ params, actor }) =>
+    kind.read({ username: String(params.username), id: idOf(params) }, actor),
   )
-  serve<R['create']>(api, routes.create, async ({ sent }, request) =>
-    kind.create(await actorOf(request), sent.body),
+  serve<R['create']>(api, routes.create, async ({ sent, actor }) => kind.create(actor, sent.body))
+  serve<R['draft']>(api, routes.draft, async ({ params, actor }) =>
+    kind.readDraft(actor, idOf(params)),
   )
-  serve<R['draft']>(api, routes.draft, async ({ params }, request) =>
-    kind.readDraft(await actorOf(request), idOf(params)),
+  serve<R['update']>(api, routes.update, async ({ params, sent, actor }) =>
+    kind.update(actor, idOf(params), sent.body),
   )
-  serve<R['update']>(api, routes.update, async ({ params, sent }, request) =>
-    kind.update(await actorOf(request), idOf(params), sent.body),
+  serve<R['publish']>(api, routes.publish, async ({ params, sent, actor }) =>
+    kind.publish(actor, idOf(params), sent.body),
   )
-  serve<R['publish']>(api, routes.publish, async ({ params, sent }, request) =>
-    kind.publish(await actorOf(request), idOf(params), sent.body),
+  serve<R['unpublish']>(api, routes.unpublish, async ({ params, sent, actor }) =>
+    kind.unpublish(actor, idOf(params), sent.body),
   )
-  serve<R['unpublish']>(api, routes.unpublish, async ({ params, sent }, request) =>
-    kind.unpublish(await actorOf(request), idOf(params), sent.body),
+  serve<R['publishRevision']>(api, routes.publishRevision, async ({ params, sent, actor }) =>
+    kind.publishRevision(actor, idOf(params), sent.body),
   )
-  serve<R['publishRevision']>(api, routes.publishRevision, async ({ params, sent }, request) =>
-    kind.publishRevision(await actorOf(request), idOf(params), sent.body),
+  serve<R['discardRevision']>(api, routes.discardRevision, async ({ params, sent, actor }) =>
+    kind.discardRevision(actor, idOf(params), sent.body),
   )
-  serve<R['discardRevision']>(api, routes.discardRevision, async ({ params, sent }, request) =>
-    kind.discardRevision(await actorOf(request), idOf(params), sent.body),
-  )
-  serve<R['remove']>(api, routes.remove, async ({ params }, request) =>
-    kind.remove(await actorOf(request), idOf(params)),
+  serve<R['remove']>(api, routes.remove, async ({ params, actor }) =>
+    kind.remove(actor, idOf(params)),
   )
 }

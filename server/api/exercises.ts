@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
-import type { Actor } from '#features/actor.ts'
 import { exerciseRoutes } from '#features/api/exercises.ts'
 import {
   answerQuestion,
@@ -28,48 +27,36 @@ export function registerExerciseRoutes(
   db: Kysely<DB>,
   markdown: MarkdownRenderer,
   exercises: ExerciseServices,
-  actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
 ): void {
   const routes = exerciseRoutes
   const now = () => api.now()
-  serve(api, routes.set, async ({ params }, request) =>
-    readExerciseSet(db, markdown, params, await actorOf(request)),
+  serve(api, routes.set, async ({ params, actor }) => readExerciseSet(db, markdown, params, actor))
+  serve(api, routes.list, async ({ query, actor }) => listExercises(db, actor, query))
+  serve(api, routes.editorSet, async ({ params, actor }) =>
+    readExerciseSetForEditor(db, actor, params.studyId),
   )
-  serve(api, routes.list, async ({ query }, request) =>
-    listExercises(db, await actorOf(request), query),
+  serve(api, routes.create, async ({ params, sent, actor }) =>
+    createQuestion(db, actor, params.studyId, sent.body, now()),
   )
-  serve(api, routes.editorSet, async ({ params }, request) =>
-    readExerciseSetForEditor(db, await actorOf(request), params.studyId),
+  serve(api, routes.reorder, async ({ params, sent, actor }) =>
+    reorderQuestions(db, actor, params.studyId, sent.body, now()),
   )
-  serve(api, routes.create, async ({ params, sent }, request) =>
-    createQuestion(db, await actorOf(request), params.studyId, sent.body, now()),
+  serve(api, routes.draft, async ({ params, actor }) =>
+    readQuestionForEditor(db, actor, params.questionId),
   )
-  serve(api, routes.reorder, async ({ params, sent }, request) =>
-    reorderQuestions(db, await actorOf(request), params.studyId, sent.body, now()),
+  serve(api, routes.update, async ({ params, sent, actor }) =>
+    updateQuestion(db, actor, params.questionId, sent.body, now()),
   )
-  serve(api, routes.draft, async ({ params }, request) =>
-    readQuestionForEditor(db, await actorOf(request), params.questionId),
+  serve(api, routes.remove, async ({ params, actor }) =>
+    deleteQuestion(db, actor, params.questionId, now()),
   )
-  serve(api, routes.update, async ({ params, sent }, request) =>
-    updateQuestion(db, await actorOf(request), params.questionId, sent.body, now()),
+  serve(api, routes.checkReference, async ({ params, actor }) =>
+    runReferenceSolution(db, exercises.verifier, actor, params.questionId),
   )
-  serve(api, routes.remove, async ({ params }, request) =>
-    deleteQuestion(db, await actorOf(request), params.questionId, now()),
+  serve(api, routes.answer, async ({ params, sent, actor }) =>
+    answerQuestion(db, { ...exercises, markdown }, actor, params.questionId, sent.body, now()),
   )
-  serve(api, routes.checkReference, async ({ params }, request) =>
-    runReferenceSolution(db, exercises.verifier, await actorOf(request), params.questionId),
-  )
-  serve(api, routes.answer, async ({ params, sent }, request) =>
-    answerQuestion(
-      db,
-      { ...exercises, markdown },
-      await actorOf(request),
-      params.questionId,
-      sent.body,
-      now(),
-    ),
-  )
-  serve(api, routes.attempts, async ({ params, query }, request) => ({
-    items: await listMyAttempts(db, await actorOf(request), params.questionId, query),
+  serve(api, routes.attempts, async ({ params, query, actor }) => ({
+    items: await listMyAttempts(db, actor, params.questionId, query),
   }))
 }

@@ -53,8 +53,11 @@ export async function apiPlugin(
   },
 ): Promise<void> {
   api.decorate('guestAnswers', options.guestAnswers)
-  const actor = async (request: FastifyRequest): Promise<Actor | undefined> =>
-    actorOf(await options.user(request))
+  api.decorate(
+    'actorOf',
+    async (request: FastifyRequest): Promise<Actor | undefined> =>
+      actorOf(await options.user(request)),
+  )
   api.addHook('onRequest', refuseCrossSiteWrites(options.siteOrigin))
   api.addHook('onSend', keepSignedInAnswersPrivate)
   api.setErrorHandler((error: FastifyError, request, reply) => {
@@ -66,45 +69,37 @@ export async function apiPlugin(
       return reply.code(known.status).send(known.toJSON())
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      const tooLarge = new ApiError(413, 'PAYLOAD_TOO_LARGE', '送信する内容が大きすぎます')
-      return reply.code(413).send(tooLarge.toJSON())
+      const tooLarge = new ApiError('PAYLOAD_TOO_LARGE')
+      return reply.code(tooLarge.status).send(tooLarge.toJSON())
     }
     // Fastify's own 4xx errors (bad JSON, body too large, unsupported media type…).
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      const apiError = new ApiError(error.statusCode, error.code ?? 'BAD_REQUEST', error.message)
+      const apiError = ApiError.ofFastify(error.statusCode, error.code, error.message)
       return reply.code(apiError.status).send(apiError.toJSON())
     }
     if (isStorageFull(error)) {
       // Nothing was saved (the transaction rolled back); the operator needs the real cause.
       request.log.error({ err: error }, 'api request failed: the disk or database is full')
-      const full = new ApiError(
-        507,
-        'INSUFFICIENT_STORAGE',
-        'サーバーの保存領域が不足しているため保存できませんでした。時間をおいてもう一度お試しください',
-      )
-      return reply.code(507).send(full.toJSON())
+      const full = new ApiError('INSUFFICIENT_STORAGE')
+      return reply.code(full.status).send(full.toJSON())
     }
     request.log.error({ err: error }, 'api request failed')
-    const internal = new ApiError(
-      500,
-      'INTERNAL',
-      'サーバーでエラーが発生しました。時間をおいてもう一度お試しください',
-    )
-    return reply.code(500).send(internal.toJSON())
+    const internal = new ApiError('INTERNAL')
+    return reply.code(internal.status).send(internal.toJSON())
   })
   validateWithZod(api)
   // Before the routes: it collects each as it is registered.
   await registerOpenApi(api)
-  registerCourseRoutes(api, options.db, options.images, actor)
-  registerStudyRoutes(api, options.db, options.images, options.exercises.verifier, actor)
-  registerExerciseRoutes(api, options.db, options.markdown, options.exercises, actor)
+  registerCourseRoutes(api, options.db, options.images)
+  registerStudyRoutes(api, options.db, options.images, options.exercises.verifier)
+  registerExerciseRoutes(api, options.db, options.markdown, options.exercises)
   registerExampleRoutes(api, options.exercises)
-  registerLabRoutes(api, options.db, options.images, actor)
-  registerUploadRoutes(api, options.images, actor)
-  registerSocialRoutes(api, options.db, options.markdown, actor)
-  registerPeopleRoutes(api, options.db, actor)
-  registerMessageRoutes(api, options.db, actor, options.messages)
-  registerModerationRoutes(api, options.db, actor, options.moderation)
+  registerLabRoutes(api, options.db, options.images)
+  registerUploadRoutes(api, options.images)
+  registerSocialRoutes(api, options.db, options.markdown)
+  registerPeopleRoutes(api, options.db)
+  registerMessageRoutes(api, options.db, options.messages)
+  registerModerationRoutes(api, options.db, options.moderation)
   // Claims the rest of /api, so that no unknown API path falls through to the page router.
   api.all('/*', { schema: { hide: true } }, async () => {
     throw ApiError.notFound('この API は存在しません')

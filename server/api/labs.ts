@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
-import type { Actor } from '#features/actor.ts'
 import { labRoutes, labStoryRoutes } from '#features/api/editable.ts'
 import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
 import {
@@ -38,9 +37,8 @@ export function registerLabRoutes(
   api: FastifyInstance,
   db: Kysely<DB>,
   images: ImageStorage,
-  actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
 ): void {
-  registerEditableRoutes(api, actorOf, labRoutes, 'labId', {
+  registerEditableRoutes(api, labRoutes, 'labId', {
     list: (query, username) => listPublishedLabs(db, query, username),
     read: ({ username, id }, viewer) => readLabForViewer(db, { username, labId: id }, viewer),
     create: (actor, body) => createLab(db, images, actor, body),
@@ -56,7 +54,7 @@ export function registerLabRoutes(
     listPublishedLabStories(db, query, { labId: params.labId }),
   )
 
-  registerEditableRoutes(api, actorOf, labStoryRoutes, 'storyId', {
+  registerEditableRoutes(api, labStoryRoutes, 'storyId', {
     list: (query, username) => listPublishedLabStories(db, query, { username }),
     read: ({ username, id }, viewer) =>
       readLabStoryForViewer(db, { username, storyId: id }, viewer),
@@ -69,7 +67,7 @@ export function registerLabRoutes(
     discardRevision: (actor, id, body) => discardLabStoryRevision(db, actor, id, body),
     remove: (actor, id) => deleteLabStory(db, actor, id),
   })
-  serve(api, labStoryRoutes.labChoices, async ({ query }, request) => ({
-    items: await labChoicesFor(db, await actorOf(request), query.storyId),
+  serve(api, labStoryRoutes.labChoices, async ({ query, actor }) => ({
+    items: await labChoicesFor(db, actor, query.storyId),
   }))
 }

@@ -1,9 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
-import type { Actor } from '#features/actor.ts'
 import { moderationRoutes as routes } from '#features/api/moderation.ts'
-import { ContentError } from '#features/content-error.ts'
 import type { Publish } from '#features/messages/events.ts'
 import {
   fileReport,
@@ -27,29 +25,23 @@ export type ModerationServices = {
 export function registerModerationRoutes(
   api: FastifyInstance,
   db: Kysely<DB>,
-  actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
   services: ModerationServices,
 ): void {
-  const moderator = async (request: FastifyRequest) => {
-    const actor = await actorOf(request)
-    if (!actor) throw ContentError.signInRequired()
-    return moderatorOf(db, actor)
-  }
-  serve(api, routes.report, async ({ sent }, request) =>
-    fileReport(db, await actorOf(request), sent.body, {
+  serve(api, routes.report, async ({ sent, actor }, request) =>
+    fileReport(db, actor, sent.body, {
       now: services.now(),
       limits: services.limits,
       warn: (details, message) => request.log.warn(details, message),
     }),
   )
-  serve(api, routes.queue, async ({ query }, request) => ({
-    items: await listReportQueue(db, await moderator(request), query.status),
+  serve(api, routes.queue, async ({ query, actor }) => ({
+    items: await listReportQueue(db, await moderatorOf(db, actor), query.status),
   }))
-  serve(api, routes.item, async ({ params }, request) =>
-    readModerationItem(db, await moderator(request), params.kind, params.id),
+  serve(api, routes.item, async ({ params, actor }) =>
+    readModerationItem(db, await moderatorOf(db, actor), params.kind, params.id),
   )
-  serve(api, routes.act, async ({ params, sent }, request) => {
-    await moderate(db, await moderator(request), params, sent.body, {
+  serve(api, routes.act, async ({ params, sent, actor }) => {
+    await moderate(db, await moderatorOf(db, actor), params, sent.body, {
       now: services.now(),
       publish: services.publish,
       disconnect: services.disconnect,

@@ -2,8 +2,8 @@ import Fastify, { type RouteOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.ts'
 import { apiRoutes } from '#features/api/routes.ts'
-import { memoryRateLimiter } from '#server/rate-limiter.ts'
-import { apiPlugin } from './index.ts'
+import { errorCatalogue } from '#features/error-catalogue.ts'
+import { registerApiWithoutServices } from '#tests/support/api-plugin.ts'
 
 describe('/api/openapi.json', () => {
   const registered: { method: string; url: string }[] = []
@@ -15,36 +15,7 @@ describe('/api/openapi.json', () => {
     app.addHook('onRoute', (route: RouteOptions) => {
       for (const method of [route.method].flat()) registered.push({ method, url: route.url })
     })
-    await app.register(apiPlugin, {
-      prefix: '/api',
-      db: database.db,
-      siteOrigin: 'http://localhost:3000',
-      // Only the routes' list is read here; no request reaches storage or renders anything.
-      markdown: { render: async () => '', imageSources: async () => [] },
-      images: {
-        describePublic: async () => undefined,
-        readStart: async () => new Uint8Array(),
-        delete: async () => undefined,
-        publicKeyOf: () => undefined,
-        markdownImageSources: async () => [],
-      },
-      user: async () => undefined,
-      messages: { limits: { limiter: memoryRateLimiter(), perUserPerMinute: 30 }, now: Date.now },
-      moderation: { limits: { limiter: memoryRateLimiter(), perUserPerHour: 20 }, now: Date.now },
-      // No code is answered here.
-      exercises: {
-        verifier: {
-          verify: async () => {
-            throw new Error('no code is verified in this test')
-          },
-        },
-        limits: {
-          limiter: memoryRateLimiter(),
-          answersPerMinute: 30,
-          codeSubmissionsPerMinute: 10,
-        },
-      },
-    })
+    await registerApiWithoutServices(app, database.db)
     await app.ready()
   })
   afterAll(async () => {
@@ -114,6 +85,23 @@ describe('/api/openapi.json', () => {
     const routes = registered.map(({ method, url }) => `${method} ${url}`)
     expect(contracts.length).toBeGreaterThan(60)
     expect(routes).toEqual(expect.arrayContaining(contracts))
+  })
+
+  it('lists every code of the error catalogue in every error answer', async () => {
+    const document = await fetchDocument()
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+    )
+    expect(operations.length).toBeGreaterThan(60)
+    for (const { path, method, operation } of operations) {
+      const schema = operation.responses['4XX']?.content?.['application/json'].schema as {
+        properties: { error: { properties: { code: { anyOf: { enum?: string[] }[] } } } }
+      }
+      const listed = schema.properties.error.properties.code.anyOf.flatMap(({ enum: e }) => e ?? [])
+      expect(listed.sort(), `${method.toUpperCase()} ${path}`).toEqual(
+        Object.keys(errorCatalogue).sort(),
+      )
+    }
   })
 
   it('takes parameters and bodies from the zod schemas', async () => {

@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify'
 import { serializerCompiler } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import type { Actor } from '#features/actor.ts'
 import {
   apiErrorBody,
   type RouteContract,
   type RouteInput,
   type RouteResult,
 } from '#features/api/contract.ts'
+import { ContentError } from '#features/content-error.ts'
 import { negotiateCoding } from '#server/compression.ts'
 import type { PageCache } from '#server/page-cache.ts'
 import { sendWebResponse } from '#server/web-response.ts'
@@ -16,7 +18,17 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Where guests' answers of routes with `guestCacheSeconds` are kept (the page cache). */
     guestAnswers?: PageCache
+    /** Who is signed in behind a request (a session or a bearer token); none: nobody. */
+    actorOf?: (request: FastifyRequest) => Promise<Actor | undefined>
   }
+}
+
+/**
+ * What a route's handler receives: the validated input and who asks. A contract with
+ * `signIn: true` is refused with 401 before its handler runs, so its actor cannot be missing.
+ */
+export type ServedInput<C extends RouteContract> = RouteInput<C> & {
+  actor: C['signIn'] extends true ? Actor : Actor | undefined
 }
 
 /**
@@ -39,6 +51,9 @@ export function validateWithZod(api: FastifyInstance): void {
 
 /** Each request's input as it arrived, before validation replaced it with the schemas' output. */
 const sentInput = new WeakMap<FastifyRequest, { params: unknown; query: unknown; body: unknown }>()
+
+/** Each request's actor, found once before validation. */
+const actors = new WeakMap<FastifyRequest, Actor | undefined>()
 
 /** The route's schemas as Fastify (and @fastify/swagger) read them. */
 function fastifySchema(contract: RouteContract): FastifySchema {
@@ -64,13 +79,19 @@ function fastifySchema(contract: RouteContract): FastifySchema {
 export function serve<C extends RouteContract>(
   api: FastifyInstance,
   contract: C,
-  handler: (input: RouteInput<C>, request: FastifyRequest) => Promise<RouteResult<C>>,
+  handler: (input: ServedInput<C>, request: FastifyRequest) => Promise<RouteResult<C>>,
 ): void {
   api.route({
     method: contract.method,
     url: contract.path,
     ...(contract.bodyLimit && { bodyLimit: contract.bodyLimit }),
     schema: fastifySchema(contract),
+    // Before validation: a guest learns that the route needs signing in, not what its input lacks.
+    preValidation: async (request) => {
+      const actor = await api.actorOf?.(request)
+      if (contract.signIn && !actor) throw ContentError.signInRequired()
+      actors.set(request, actor)
+    },
     handler: async (request, reply) => {
       // The validator compiler replaced params, query and body with the schemas' output.
       const input = {
@@ -78,7 +99,8 @@ export function serve<C extends RouteContract>(
         query: request.query,
         body: request.body,
         sent: sentInput.get(request),
-      } as RouteInput<C>
+        actor: actors.get(request),
+      } as ServedInput<C>
       const seconds = contract.guestCacheSeconds
       if (seconds && api.guestAnswers && request.method === 'GET' && isAnonymous(request.headers)) {
         return answerGuest(api.guestAnswers, seconds, request, reply, () => handler(input, request))

@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
-import type { Actor } from '#features/actor.ts'
 import { socialRoutes as routes } from '#features/api/social.ts'
 import type { MarkdownRenderer } from '#features/markdown/stored-html.server.ts'
 import {
@@ -27,38 +26,27 @@ export function registerSocialRoutes(
   api: FastifyInstance,
   db: Kysely<DB>,
   markdown: MarkdownRenderer,
-  actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
 ): void {
-  serve(api, routes.likes, async ({ sent }, request) =>
-    readLikes(db, await actorOf(request), sent.params),
+  serve(api, routes.likes, async ({ sent, actor }) => readLikes(db, actor, sent.params))
+  serve(api, routes.like, async ({ sent, actor }) => likeSubject(db, actor, sent.params))
+  serve(api, routes.unlike, async ({ sent, actor }) => unlikeSubject(db, actor, sent.params))
+
+  serve(api, routes.comments, async ({ sent, actor }) =>
+    listComments(db, markdown, actor, sent.params, sent.query),
   )
-  serve(api, routes.like, async ({ sent }, request) =>
-    likeSubject(db, await actorOf(request), sent.params),
+  serve(api, routes.postComment, async ({ sent, actor }) =>
+    postComment(db, markdown, actor, sent.params, sent.body),
   )
-  serve(api, routes.unlike, async ({ sent }, request) =>
-    unlikeSubject(db, await actorOf(request), sent.params),
+  serve(api, routes.updateComment, async ({ params, sent, actor }) =>
+    updateComment(db, markdown, actor, params.commentId, sent.body),
+  )
+  serve(api, routes.deleteComment, async ({ params, actor }) =>
+    deleteComment(db, actor, params.commentId),
   )
 
-  serve(api, routes.comments, async ({ sent }, request) =>
-    listComments(db, markdown, await actorOf(request), sent.params, sent.query),
+  serve(api, routes.notifications, async ({ sent, actor }) =>
+    listNotifications(db, actor, sent.query),
   )
-  serve(api, routes.postComment, async ({ sent }, request) =>
-    postComment(db, markdown, await actorOf(request), sent.params, sent.body),
-  )
-  serve(api, routes.updateComment, async ({ params, sent }, request) =>
-    updateComment(db, markdown, await actorOf(request), params.commentId, sent.body),
-  )
-  serve(api, routes.deleteComment, async ({ params }, request) =>
-    deleteComment(db, await actorOf(request), params.commentId),
-  )
-
-  serve(api, routes.notifications, async ({ sent }, request) =>
-    listNotifications(db, await actorOf(request), sent.query),
-  )
-  serve(api, routes.unreadCount, async (_input, request) =>
-    readUnreadCount(db, await actorOf(request)),
-  )
-  serve(api, routes.markRead, async (_input, request) =>
-    markNotificationsRead(db, await actorOf(request)),
-  )
+  serve(api, routes.unreadCount, async ({ actor }) => readUnreadCount(db, actor))
+  serve(api, routes.markRead, async ({ actor }) => markNotificationsRead(db, actor))
 }

@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
-import type { Actor } from '#features/actor.ts'
 import { studyRoutes } from '#features/api/editable.ts'
 import type { CodeVerifier } from '#features/exercises/answers.server.ts'
 import type { ImageStorage } from '#features/images/uploaded-image.server.ts'
@@ -24,9 +23,8 @@ export function registerStudyRoutes(
   db: Kysely<DB>,
   images: ImageStorage,
   verifier: CodeVerifier,
-  actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
 ): void {
-  registerEditableRoutes(api, actorOf, studyRoutes, 'studyId', {
+  registerEditableRoutes(api, studyRoutes, 'studyId', {
     list: (query, username) => listPublishedStudies(db, query, username),
     read: ({ username, id }, viewer) => readStudyForViewer(db, { username, studyId: id }, viewer),
     create: (actor, body) => createStudy(db, images, actor, body),

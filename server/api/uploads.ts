@@ -1,5 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Actor } from '#features/actor.ts'
+import type { FastifyInstance } from 'fastify'
 import { uploadRoutes as routes } from '#features/api/uploads.ts'
 import { ContentError } from '#features/content-error.ts'
 import {
@@ -12,14 +11,8 @@ import { serve } from './serve.ts'
  * The editors ask here before an uploaded image enters their form: the same check every save
  * makes, so a file the server will refuse is never listed (or saved with the rest of the form).
  */
-export function registerUploadRoutes(
-  api: FastifyInstance,
-  images: ImageStorage,
-  actorOf: (request: FastifyRequest) => Promise<Actor | undefined>,
-): void {
-  serve(api, routes.checkImage, async ({ sent }, request) => {
-    const actor = await actorOf(request)
-    if (!actor) throw ContentError.signInRequired()
+export function registerUploadRoutes(api: FastifyInstance, images: ImageStorage): void {
+  serve(api, routes.checkImage, async ({ sent, actor }) => {
     const refusal = await refusalOfUploadedImage(images, actor.userId, sent.body.key, '画像')
     if (refusal) {
       throw new ContentError('VALIDATION_FAILED', refusal, { key: [refusal] })

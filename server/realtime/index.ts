@@ -234,10 +234,7 @@ export async function registerRealtime(
       closeRefusals.set(request, refusal)
     },
     handler: async (_request, reply) =>
-      refuse(
-        reply,
-        new ApiError(426, 'UPGRADE_REQUIRED', '/realtime は WebSocket で接続してください'),
-      ),
+      refuse(reply, new ApiError('UPGRADE_REQUIRED', '/realtime は WebSocket で接続してください')),
     wsHandler: (socket, request) => {
       const refusal = closeRefusals.get(request)
       if (refusal?.closeCode !== undefined) {
@@ -253,7 +250,7 @@ export async function registerRealtime(
     url: '/realtime',
     schema: { hide: true },
     handler: async (_request, reply) =>
-      refuse(reply, new ApiError(405, 'METHOD_NOT_ALLOWED', '/realtime は GET だけを受け付けます')),
+      refuse(reply, new ApiError('METHOD_NOT_ALLOWED', '/realtime は GET だけを受け付けます')),
   })
   app.all('/realtime/*', { schema: { hide: true } }, async (_request, reply) =>
     refuse(reply, ApiError.notFound()),
@@ -273,7 +270,6 @@ export async function registerRealtime(
       request.headers.authorization !== undefined && request.headers.cookie === undefined
     if (!bearer && !fromOwnPages(request, options.siteOrigin)) {
       const error = new ApiError(
-        403,
         'CROSS_SITE_REQUEST',
         '他のサイトからの接続は受け付けられません。テックラボのページから接続してください。',
       )
@@ -285,20 +281,16 @@ export async function registerRealtime(
       closeCode: page ? closeCode : undefined,
     })
     if (stopping) {
-      const error = new ApiError(503, 'SHUTTING_DOWN', 'サーバーを再起動しています')
+      const error = new ApiError('SHUTTING_DOWN')
       return refusal(error, CLOSE_CODES.goingAway)
     }
     if (!fanOut.live) {
-      const error = new ApiError(
-        503,
-        'REALTIME_UNAVAILABLE',
-        'リアルタイム通知は一時的に利用できません',
-      )
+      const error = new ApiError('REALTIME_UNAVAILABLE')
       return refusal(error, CLOSE_CODES.tryAgainLater)
     }
     const user = await options.authenticate(request)
     if (!user) {
-      const error = new ApiError(401, 'SIGN_IN_REQUIRED', 'ログインしてください')
+      const error = new ApiError('SIGN_IN_REQUIRED', 'ログインしてください')
       return refusal(error, CLOSE_CODES.sessionExpired)
     }
     users.set(request, user)

@@ -4,8 +4,7 @@ import { openTemporaryDatabase, type TemporaryDatabase } from '#db/test-support.
 import { courseRoutes } from '#features/api/courses.ts'
 import { studyRoutes } from '#features/api/editable.ts'
 import { insertTestUsers } from '#features/content-test-support.ts'
-import { apiPlugin } from '#server/api/index.ts'
-import { memoryRateLimiter } from '#server/rate-limiter.ts'
+import { registerApiWithoutServices } from '#tests/support/api-plugin.ts'
 import { ApiRequestError, callApi } from './client.ts'
 import { courseApi } from './courses.ts'
 import { studyApi } from './drafts.ts'
@@ -20,37 +19,12 @@ describe('callApi', () => {
   beforeAll(async () => {
     database = await openTemporaryDatabase()
     await insertTestUsers(database.db, ['author'], Date.now())
-    await app.register(apiPlugin, {
-      prefix: '/api',
-      db: database.db,
-      siteOrigin: 'http://localhost:3000',
+    await registerApiWithoutServices(app, database.db, {
       markdown: {
         render: async (source: string) => `<p>${source}</p>`,
         imageSources: async () => [],
       },
-      images: {
-        describePublic: async () => undefined,
-        readStart: async () => new Uint8Array(),
-        delete: async () => undefined,
-        publicKeyOf: () => undefined,
-        markdownImageSources: async () => [],
-      },
       user: async () => ({ sub: 'user-author', groups: [] }),
-      messages: { limits: { limiter: memoryRateLimiter(), perUserPerMinute: 30 }, now: Date.now },
-      moderation: { limits: { limiter: memoryRateLimiter(), perUserPerHour: 20 }, now: Date.now },
-      // No code is answered here.
-      exercises: {
-        verifier: {
-          verify: async () => {
-            throw new Error('no code is verified in this test')
-          },
-        },
-        limits: {
-          limiter: memoryRateLimiter(),
-          answersPerMinute: 30,
-          codeSubmissionsPerMinute: 10,
-        },
-      },
     })
     const address = await app.listen({ port: 0, host: '127.0.0.1' })
     baseUrl = `${address}/api`
