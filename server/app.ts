@@ -12,7 +12,7 @@ import type { ExerciseServices } from '#features/exercises/answers.server.ts'
 import { RUNNER_WORKER_PATH } from '#features/exercises/runner-assets.ts'
 import { REPORTS_PER_USER_PER_HOUR } from '#features/moderation/moderation.server.ts'
 import { planPrice } from '#features/plans/plan-catalogue.ts'
-import type { Billing } from '#features/plans/subscriptions.server.ts'
+import type { Billing } from '#features/plans/subscription-records.server.ts'
 import {
   createProfileForAccount,
   deleteProfile,

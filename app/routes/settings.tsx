@@ -29,7 +29,7 @@ import {
   readDigestSetting,
   updateDigestSetting,
 } from '#features/messages/digest-settings.server.ts'
-import { billingHistory } from '#features/plans/subscriptions.server.ts'
+import { billingHistory } from '#features/plans/billing-history.server.ts'
 import { removeAvatar, setAvatar } from '#features/users/avatars.server.ts'
 import { TIME_ZONES } from '#features/users/profile-input.ts'
 import { findProfile, readOwnProfile, updateOwnProfile } from '#features/users/profiles.server.ts'

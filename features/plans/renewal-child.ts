@@ -14,7 +14,7 @@ import { type DatabaseSettings, openDatabase } from '#db/database.ts'
 import { createEmbeddedGateway } from '#server/payments/embedded-gateway.ts'
 import type { CardGateway } from '#server/payments/gateway.ts'
 import { testPrices } from './billing-test-support.ts'
-import { runDueRenewals } from './subscriptions.server.ts'
+import { runDueRenewals } from './renewal.server.ts'
 
 const [settingsJson, nowText, stage] = process.argv.slice(2)
 if (!settingsJson || !nowText || (stage !== 'charged' && stage !== 'recording'))
