@@ -85,7 +85,7 @@ export function openConnections(options: {
     socket.on('pong', () => {
       connection.alive = true
     })
-    socket.on('message', (data, isBinary) => received(connection, data, isBinary))
+    socket.on('message', (data, isBinary) => received(connection, data, isBinary, send))
     socket.on('close', () => {
       clearTimeout(connection.expiry)
       own.delete(connection)
@@ -93,31 +93,6 @@ export function openConnections(options: {
       open -= 1
     })
     socket.send(JSON.stringify({ type: 'ready', data: { heartbeatMs: options.heartbeatMs } }))
-  }
-
-  function received(connection: Connection, data: RawData, isBinary: boolean) {
-    const { socket } = connection
-    connection.alive = true
-    const now = Date.now()
-    if (now - connection.windowStartedAt >= FRAME_WINDOW_MS) {
-      connection.windowStartedAt = now
-      connection.frames = 0
-    }
-    connection.frames += 1
-    if (connection.frames > FRAMES_PER_WINDOW) {
-      return socket.close(CLOSE_CODES.tooManyFrames, 'too many frames')
-    }
-    if (isBinary) return socket.close(CLOSE_CODES.unsupportedData, 'text frames only')
-    let frame: unknown
-    try {
-      frame = JSON.parse(String(data))
-    } catch {
-      return socket.close(CLOSE_CODES.malformed, 'malformed frame')
-    }
-    if (!clientFrame.safeParse(frame).success) {
-      return socket.close(CLOSE_CODES.malformed, 'malformed frame')
-    }
-    send(connection, PONG)
   }
 
   const connections: Connections = {
@@ -135,4 +110,35 @@ export function openConnections(options: {
     },
   }
   return connections
+}
+
+/** A client's frame: counted against the socket's allowance, and a ping answered with a pong. */
+function received(
+  connection: Connection,
+  data: RawData,
+  isBinary: boolean,
+  send: Connections['send'],
+) {
+  const { socket } = connection
+  connection.alive = true
+  const now = Date.now()
+  if (now - connection.windowStartedAt >= FRAME_WINDOW_MS) {
+    connection.windowStartedAt = now
+    connection.frames = 0
+  }
+  connection.frames += 1
+  if (connection.frames > FRAMES_PER_WINDOW) {
+    return socket.close(CLOSE_CODES.tooManyFrames, 'too many frames')
+  }
+  if (isBinary) return socket.close(CLOSE_CODES.unsupportedData, 'text frames only')
+  let frame: unknown
+  try {
+    frame = JSON.parse(String(data))
+  } catch {
+    return socket.close(CLOSE_CODES.malformed, 'malformed frame')
+  }
+  if (!clientFrame.safeParse(frame).success) {
+    return socket.close(CLOSE_CODES.malformed, 'malformed frame')
+  }
+  send(connection, PONG)
 }

@@ -34,7 +34,7 @@ export function registerRealtimeRoutes(
     schema: { hide: true },
     preValidation: async (request, reply) => {
       if (!request.ws) return
-      const refusal = await refusalOf(request)
+      const refusal = await refusalOf(request, connections, fanOut, options, users)
       if (!refusal) return
       if (refusal.closeCode === undefined) return refuse(reply, refusal.error)
       closeRefusals.set(request, refusal)
@@ -64,52 +64,57 @@ export function registerRealtimeRoutes(
   app.all('/realtime/*', { schema: { hide: true } }, async (_request, reply) =>
     refuse(reply, ApiError.notFound()),
   )
+}
 
-  /**
-   * Why a handshake is refused, if it is. A browser shows a handshake refused over HTTP as a
-   * console error and tells the page's script nothing of why; so a handshake from the site's
-   * own pages (which can race a sign-out or a token refresh) is upgraded and closed with a code
-   * its script acts on. Other clients get the refusal as HTTP with the API's error body.
-   */
-  async function refusalOf(request: FastifyRequest): Promise<Refusal | undefined> {
-    // Browsers send Origin on every WebSocket handshake and attach cookies whatever page asks:
-    // a socket opened with cookies must come from the site's own pages. A bearer token is never
-    // attached by a browser on another site's behalf.
-    const bearer =
-      request.headers.authorization !== undefined && request.headers.cookie === undefined
-    if (!bearer && !fromOwnPages(request, options.siteOrigin)) {
-      const error = new ApiError(
-        403,
-        'CROSS_SITE_REQUEST',
-        '他のサイトからの接続は受け付けられません。テックラボのページから接続してください。',
-      )
-      return { error, closeCode: undefined }
-    }
-    const page = !bearer && request.headers.origin !== undefined
-    const refusal = (error: ApiError, closeCode: number): Refusal => ({
-      error,
-      closeCode: page ? closeCode : undefined,
-    })
-    if (connections.stopping) {
-      const error = new ApiError(503, 'SHUTTING_DOWN', 'サーバーを再起動しています')
-      return refusal(error, CLOSE_CODES.goingAway)
-    }
-    if (!fanOut.live) {
-      const error = new ApiError(
-        503,
-        'REALTIME_UNAVAILABLE',
-        'リアルタイム通知は一時的に利用できません',
-      )
-      return refusal(error, CLOSE_CODES.tryAgainLater)
-    }
-    const user = await options.authenticate(request)
-    if (!user) {
-      const error = new ApiError(401, 'SIGN_IN_REQUIRED', 'ログインしてください')
-      return refusal(error, CLOSE_CODES.sessionExpired)
-    }
-    users.set(request, user)
-    return undefined
+/**
+ * Why a handshake is refused, if it is. A browser shows a handshake refused over HTTP as a
+ * console error and tells the page's script nothing of why; so a handshake from the site's
+ * own pages (which can race a sign-out or a token refresh) is upgraded and closed with a code
+ * its script acts on. Other clients get the refusal as HTTP with the API's error body.
+ */
+async function refusalOf(
+  request: FastifyRequest,
+  connections: Connections,
+  fanOut: FanOut,
+  options: HandshakeOptions,
+  users: WeakMap<FastifyRequest, SocketUser>,
+): Promise<Refusal | undefined> {
+  // Browsers send Origin on every WebSocket handshake and attach cookies whatever page asks:
+  // a socket opened with cookies must come from the site's own pages. A bearer token is never
+  // attached by a browser on another site's behalf.
+  const bearer = request.headers.authorization !== undefined && request.headers.cookie === undefined
+  if (!bearer && !fromOwnPages(request, options.siteOrigin)) {
+    const error = new ApiError(
+      403,
+      'CROSS_SITE_REQUEST',
+      '他のサイトからの接続は受け付けられません。テックラボのページから接続してください。',
+    )
+    return { error, closeCode: undefined }
   }
+  const page = !bearer && request.headers.origin !== undefined
+  const refusal = (error: ApiError, closeCode: number): Refusal => ({
+    error,
+    closeCode: page ? closeCode : undefined,
+  })
+  if (connections.stopping) {
+    const error = new ApiError(503, 'SHUTTING_DOWN', 'サーバーを再起動しています')
+    return refusal(error, CLOSE_CODES.goingAway)
+  }
+  if (!fanOut.live) {
+    const error = new ApiError(
+      503,
+      'REALTIME_UNAVAILABLE',
+      'リアルタイム通知は一時的に利用できません',
+    )
+    return refusal(error, CLOSE_CODES.tryAgainLater)
+  }
+  const user = await options.authenticate(request)
+  if (!user) {
+    const error = new ApiError(401, 'SIGN_IN_REQUIRED', 'ログインしてください')
+    return refusal(error, CLOSE_CODES.sessionExpired)
+  }
+  users.set(request, user)
+  return undefined
 }
 
 function refuse(reply: FastifyReply, error: ApiError) {
