@@ -9,7 +9,7 @@ import {
   UNSAFE_FrameworkContext,
   useRouteLoaderData,
 } from 'react-router'
-import { countUnreadMessages } from '#features/messages/messages.server.ts'
+import { countUnreadMessages } from '#features/messages/unread.server.ts'
 import { countUnreadNotifications } from '#features/social/notifications.server.ts'
 import { findProfile } from '#features/users/profiles.server.ts'
 import type { Route } from './+types/root'

@@ -12,7 +12,7 @@ import type { ExerciseServices } from '#features/exercises/answers.server.ts'
 import { RUNNER_WORKER_PATH } from '#features/exercises/runner-assets.ts'
 import { REPORTS_PER_USER_PER_HOUR } from '#features/moderation/moderation.server.ts'
 import { planPrice } from '#features/plans/plan-catalogue.ts'
-import type { Billing } from '#features/plans/subscriptions.server.ts'
+import type { Billing } from '#features/plans/subscription-records.server.ts'
 import {
   createProfileForAccount,
   deleteProfile,
@@ -37,7 +37,8 @@ import { createEmbeddedGateway } from './payments/embedded-gateway.ts'
 import { createStripeGateway } from './payments/stripe-gateway.ts'
 import { memoryRateLimiter, redisRateLimiter } from './rate-limiter.ts'
 import { registerReactRouter } from './react-router.ts'
-import { CLOSE_CODES, type RealtimeService, registerRealtime } from './realtime/index.ts'
+import { registerRealtime } from './realtime/index.ts'
+import { CLOSE_CODES, type RealtimeService } from './realtime/protocol.ts'
 import { registerLiveBadge } from './realtime-badge.ts'
 import { scheduleRenewals } from './renewals.ts'
 import { serializeRequest } from './request-log.ts'

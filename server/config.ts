@@ -497,6 +497,7 @@ export class ConfigError extends Error {
  * naming the first bad variable and what is wrong with it.
  */
 export function loadConfig(environment: NodeJS.ProcessEnv): Config {
+  // Long by design: one mapping from every variable to its setting, so the whole configuration reads in one place.
   const parsed = environmentSchema.safeParse(withoutEmptyValues(environment))
   if (!parsed.success) {
     const issue = parsed.error.issues[0]

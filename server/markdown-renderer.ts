@@ -28,6 +28,7 @@ export class RenderFailedError extends Error {}
 export function createMarkdownRenderer(
   options: { deadlineMs?: number } = {},
 ): MarkdownRenderer & { close(): Promise<void> } {
+  // Long by design: a factory whose returned methods share its private state; each method is short.
   const deadlineMs = options.deadlineMs ?? RENDER_DEADLINE_MS
   type Answer = string | string[]
   type Job = {

@@ -9,7 +9,7 @@ import {
   collectUnreadChanges,
   countUnreadNotifications,
 } from '#features/social/notifications.server.ts'
-import type { RealtimePublisher } from './realtime/index.ts'
+import type { RealtimePublisher } from './realtime/protocol.ts'
 
 /**
  * The live bell: notifications are written by features (a like, a comment, a follow)

@@ -1,9 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import {
-  type Billing,
-  type RenewalReport,
-  runDueRenewals,
-} from '#features/plans/subscriptions.server.ts'
+import { type RenewalReport, runDueRenewals } from '#features/plans/renewal.server.ts'
+import type { Billing } from '#features/plans/subscription-records.server.ts'
 import type { QueuedMailDelivery } from './mail/mailer.ts'
 
 /**

@@ -3,17 +3,14 @@ import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DB } from '#db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '#db/test-support.ts'
+import { billingHistory } from '#features/plans/billing-history.server.ts'
 import { insertHana } from '#features/plans/billing-test-support.ts'
 import { openBillingPortal, startHostedCheckout } from '#features/plans/hosted-billing.server.ts'
 import { currentPlan } from '#features/plans/plan.server.ts'
 import { planPrice } from '#features/plans/plan-catalogue.ts'
+import { runDueRenewals } from '#features/plans/renewal.server.ts'
+import { type Billing, findSubscription } from '#features/plans/subscription-records.server.ts'
 import { GRACE_MS } from '#features/plans/subscription-state.ts'
-import {
-  type Billing,
-  billingHistory,
-  findSubscription,
-  runDueRenewals,
-} from '#features/plans/subscriptions.server.ts'
 import {
   STRIPE_MONTH_S,
   type SubscriptionFields,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { applyGatewayEvent, gatewayEventSeen } from '#features/plans/hosted-billing.server.ts'
-import type { Billing } from '#features/plans/subscriptions.server.ts'
+import type { Billing } from '#features/plans/subscription-records.server.ts'
 import { ApiError } from './api/api-error.ts'
 import type { QueuedMailDelivery } from './mail/mailer.ts'
 import { type HostedGateway, WebhookSignatureError } from './payments/gateway.ts'

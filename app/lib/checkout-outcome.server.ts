@@ -1,5 +1,5 @@
 import { redirect } from 'react-router'
-import type { CheckoutResult } from '#features/plans/subscriptions.server.ts'
+import type { CheckoutResult } from '#features/plans/checkout.server.ts'
 import { query } from './query-string.ts'
 
 /**

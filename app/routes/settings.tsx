@@ -25,8 +25,11 @@ import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { actorOf } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
-import { readDigestSetting, updateDigestSetting } from '#features/messages/messages.server.ts'
-import { billingHistory } from '#features/plans/subscriptions.server.ts'
+import {
+  readDigestSetting,
+  updateDigestSetting,
+} from '#features/messages/digest-settings.server.ts'
+import { billingHistory } from '#features/plans/billing-history.server.ts'
 import { removeAvatar, setAvatar } from '#features/users/avatars.server.ts'
 import { TIME_ZONES } from '#features/users/profile-input.ts'
 import { findProfile, readOwnProfile, updateOwnProfile } from '#features/users/profiles.server.ts'

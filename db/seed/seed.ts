@@ -54,6 +54,7 @@ export async function seedDemoContent(
   now = Date.now(),
   images?: DemoImageStore,
 ): Promise<boolean> {
+  // Long by design: the demo content written out, all in one transaction.
   const seeded = await db.transaction().execute(async (trx) => {
     if (!(await isEmpty(trx))) return undefined
     const userIds = new Map<string, string>()

@@ -44,6 +44,7 @@ function editableRoutes<
   view: View
   draft: Draft
 }) {
+  // Long by design: a table of route contracts, one entry per route, with no logic between them.
   const { collection, label } = kind
   const item = `${collection}/:${kind.idName}`
   const idParams = z.object({ [kind.idName]: pathId } as Record<I, typeof pathId>)

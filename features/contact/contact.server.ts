@@ -60,6 +60,7 @@ export async function submitContactMessage(
     now?: number
   },
 ): Promise<ContactSubmission> {
+  // Long by design: validation, both limits and the store must run in this order in one place.
   const fields = parseInput(contactFields, input)
   if (typeof input[HONEYPOT_FIELD] === 'string' && input[HONEYPOT_FIELD] !== '') {
     return { outcome: 'dropped' }

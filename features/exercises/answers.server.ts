@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import type { z } from 'zod'
 import { newContentId } from '#db/ids.ts'
 import type { DB } from '#db/schema.ts'
@@ -67,6 +67,9 @@ export type ExerciseServices = {
   limits: AnswerLimits
   warn?: (details: object, message: string) => void
 }
+
+/** What answering reads of a question (see answerableQuestion). */
+type AnswerableQuestion = Awaited<ReturnType<typeof answerableQuestion>>
 
 /** A question together with what answering it needs of its study. */
 async function answerableQuestion(db: Kysely<DB>, actor: Actor, questionId: string) {
@@ -324,82 +327,22 @@ export async function answerQuestion(
   }
   await checkLimits(services, actor.userId, answer.kind)
 
-  const body = bodyOf(question)
-  let grade: Grade
-  if (answer.kind === 'single' && body.kind === 'single') {
-    grade = gradeSingle(body.options, answer.optionId)
-  } else if (answer.kind === 'multiple' && body.kind === 'multiple') {
-    grade = gradeMultiple(body.options, answer.optionIds)
-  } else if (answer.kind === 'text' && body.kind === 'text') {
-    grade = gradeText(body, answer.text)
-  } else if (answer.kind === 'code' && body.kind === 'code') {
-    // Outside any transaction: a run takes up to the time limit.
-    grade = await gradeCode(services.verifier, question, body, answer.code, actor.userId)
-  } else {
-    throw new Error(`question ${question.id} is stored as ${question.kind} but holds ${body.kind}`)
-  }
+  // Outside any transaction: a code answer runs up to the time limit.
+  const grade = await gradeAnswer(services.verifier, question, answer, actor.userId)
 
   const verdict = grade.correct ? 'correct' : 'incorrect'
   const attemptId = newContentId()
-  const { firstSolve, solvedAt } = await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('question_attempts')
-      .values({
-        id: attemptId,
-        user_id: actor.userId,
-        question_id: question.id,
-        question_revision: question.revision,
-        answer: JSON.stringify(answer),
-        verdict,
-        created_at: now,
-      })
-      .execute()
-    await trx
-      .insertInto('question_progress')
-      .values({
-        user_id: actor.userId,
-        question_id: question.id,
-        study_id: question.study_id,
-        attempts: 1,
-        solved_at: null,
-        last_attempt_at: now,
-      })
-      .onConflict((conflict) =>
-        conflict.columns(['user_id', 'question_id']).doUpdateSet((eb) => ({
-          attempts: eb('question_progress.attempts', '+', 1),
-          last_attempt_at: now,
-        })),
-      )
-      .execute()
-    let first = false
-    if (grade.correct) {
-      // Guarded: of two correct answers racing, one alone finds it unsolved.
-      const solved = await trx
-        .updateTable('question_progress')
-        .set({ solved_at: now })
-        .where('user_id', '=', actor.userId)
-        .where('question_id', '=', question.id)
-        .where('solved_at', 'is', null)
-        .executeTakeFirst()
-      first = Number(solved.numUpdatedRows) === 1
-      if (first) {
-        await recordHistoryEvent(trx, {
-          userId: actor.userId,
-          kind: 'exercise_solved',
-          subjectKind: 'question',
-          subjectId: question.id,
-          at: now,
-        })
-      }
-    }
-    const progress = await trx
-      .selectFrom('question_progress')
-      .select('solved_at')
-      .where('user_id', '=', actor.userId)
-      .where('question_id', '=', question.id)
-      .executeTakeFirst()
-    return { firstSolve: first, solvedAt: progress?.solved_at ?? null }
-  })
+  const { firstSolve, solvedAt } = await db
+    .transaction()
+    .execute((trx) =>
+      recordAttempt(
+        trx,
+        actor.userId,
+        question,
+        { id: attemptId, answer, verdict, correct: grade.correct },
+        now,
+      ),
+    )
 
   const explanationHtml = await renderedHtmlOf(db, services.markdown, {
     kind: 'question_explanation',
@@ -415,6 +358,97 @@ export async function answerQuestion(
     firstSolve,
     explanationHtml,
   }
+}
+
+/** The grade of an answer of the question's own kind. */
+async function gradeAnswer(
+  verifier: CodeVerifier,
+  question: AnswerableQuestion,
+  answer: AnswerInput,
+  learner: string,
+): Promise<Grade> {
+  const body = bodyOf(question)
+  if (answer.kind === 'single' && body.kind === 'single') {
+    return gradeSingle(body.options, answer.optionId)
+  }
+  if (answer.kind === 'multiple' && body.kind === 'multiple') {
+    return gradeMultiple(body.options, answer.optionIds)
+  }
+  if (answer.kind === 'text' && body.kind === 'text') return gradeText(body, answer.text)
+  if (answer.kind === 'code' && body.kind === 'code') {
+    return gradeCode(verifier, question, body, answer.code, learner)
+  }
+  throw new Error(`question ${question.id} is stored as ${question.kind} but holds ${body.kind}`)
+}
+
+/**
+ * Stores the attempt and the learner's progress; on their first correct answer, the solve and its
+ * history event. Answers whether this attempt solved it first, and when it was solved.
+ */
+async function recordAttempt(
+  trx: Transaction<DB>,
+  userId: string,
+  question: AnswerableQuestion,
+  attempt: { id: string; answer: AnswerInput; verdict: 'correct' | 'incorrect'; correct: boolean },
+  now: number,
+) {
+  await trx
+    .insertInto('question_attempts')
+    .values({
+      id: attempt.id,
+      user_id: userId,
+      question_id: question.id,
+      question_revision: question.revision,
+      answer: JSON.stringify(attempt.answer),
+      verdict: attempt.verdict,
+      created_at: now,
+    })
+    .execute()
+  await trx
+    .insertInto('question_progress')
+    .values({
+      user_id: userId,
+      question_id: question.id,
+      study_id: question.study_id,
+      attempts: 1,
+      solved_at: null,
+      last_attempt_at: now,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(['user_id', 'question_id']).doUpdateSet((eb) => ({
+        attempts: eb('question_progress.attempts', '+', 1),
+        last_attempt_at: now,
+      })),
+    )
+    .execute()
+  let first = false
+  if (attempt.correct) {
+    // Guarded: of two correct answers racing, one alone finds it unsolved.
+    const solved = await trx
+      .updateTable('question_progress')
+      .set({ solved_at: now })
+      .where('user_id', '=', userId)
+      .where('question_id', '=', question.id)
+      .where('solved_at', 'is', null)
+      .executeTakeFirst()
+    first = Number(solved.numUpdatedRows) === 1
+    if (first) {
+      await recordHistoryEvent(trx, {
+        userId: userId,
+        kind: 'exercise_solved',
+        subjectKind: 'question',
+        subjectId: question.id,
+        at: now,
+      })
+    }
+  }
+  const progress = await trx
+    .selectFrom('question_progress')
+    .select('solved_at')
+    .where('user_id', '=', userId)
+    .where('question_id', '=', question.id)
+    .executeTakeFirst()
+  return { firstSolve: first, solvedAt: progress?.solved_at ?? null }
 }
 
 /** The signed-in learner's own attempts of one question, newest first. */

@@ -35,6 +35,7 @@ export async function listExercises(
   viewer: Actor | undefined,
   { cursor, limit, tag, language, kind, difficulty, status }: ExerciseQuery,
 ): Promise<Page<ExerciseCard>> {
+  // Long by design: one query with one filter per search option, then the cards it answers.
   const userId = viewer?.userId ?? ''
   let query = db
     .selectFrom('questions')

@@ -1,7 +1,8 @@
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '#db/schema.ts'
 import { enqueue } from '#server/mail/outbox.ts'
-import { messagesOfMember, unreadFromOthers } from './messages.server.ts'
+import { messagesOfMember } from './room-access.server.ts'
+import { unreadFromOthers } from './unread.server.ts'
 
 /** How often a user may get a digest, and how old an unread message must be to go in one. */
 export type DigestSchedule = {

@@ -8,24 +8,15 @@ import { follow } from '#features/follows/follows.server.ts'
 import { blockUser, readBlockState, unblockUser } from '#features/users/blocks.server.ts'
 import { listOutbox } from '#server/mail/outbox.ts'
 import { runMessageDigest } from './digest.server.ts'
+import { updateDigestSetting } from './digest-settings.server.ts'
 import type { MessageEvent } from './events.ts'
+import { listMessages, listRoomChanges, MAX_CHANGES } from './message-history.server.ts'
 import { MESSAGE_EDIT_WINDOW_MS, MESSAGE_MAX_LENGTH } from './message-input.ts'
-import {
-  announceTyping,
-  countUnreadMessages,
-  deleteMessage,
-  editMessage,
-  listMessages,
-  listRoomChanges,
-  listRooms,
-  MAX_CHANGES,
-  markRoomRead,
-  openRoom,
-  readRoom,
-  sendMessage,
-  setRoomMuted,
-  updateDigestSetting,
-} from './messages.server.ts'
+import { deleteMessage, editMessage, sendMessage } from './message-writes.server.ts'
+import { markRoomRead } from './read-markers.server.ts'
+import { listRooms, openRoom, readRoom, setRoomMuted } from './rooms.server.ts'
+import { announceTyping } from './typing.server.ts'
+import { countUnreadMessages } from './unread.server.ts'
 
 const NOW = Date.UTC(2026, 10, 25, 9, 0, 0)
 const actorOf = (name: string): Actor => ({ userId: `user-${name}`, isAdmin: false })

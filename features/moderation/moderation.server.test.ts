@@ -7,14 +7,10 @@ import { insertTestUsers, refused } from '#features/content-test-support.ts'
 import { readCourseForViewer } from '#features/courses/course-view.server.ts'
 import { listFeed } from '#features/follows/feed.server.ts'
 import type { MessageEvent } from '#features/messages/events.ts'
-import {
-  countUnreadMessages,
-  listMessages,
-  listRoomChanges,
-  listRooms,
-  openRoom,
-  sendMessage,
-} from '#features/messages/messages.server.ts'
+import { listMessages, listRoomChanges } from '#features/messages/message-history.server.ts'
+import { sendMessage } from '#features/messages/message-writes.server.ts'
+import { listRooms, openRoom } from '#features/messages/rooms.server.ts'
+import { countUnreadMessages } from '#features/messages/unread.server.ts'
 import { searchPublishedContent } from '#features/search/search.server.ts'
 import { searchQuery } from '#features/search/search-query.ts'
 import { listComments } from '#features/social/comments.server.ts'

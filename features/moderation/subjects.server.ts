@@ -105,6 +105,7 @@ export async function moderationSubject(
   kind: ModerationSubjectKind,
   id: string,
 ): Promise<ModerationSubject | undefined> {
+  // Long by design: one branch per reportable kind, each a single query.
   if (kind === 'user') {
     const row = await db
       .selectFrom('users')

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
 import { insertTestUsers } from '#features/content-test-support.ts'
 import { planPrice } from './plan-catalogue.ts'
-import type { PlanPrices } from './subscriptions.server.ts'
+import type { PlanPrices } from './subscription-records.server.ts'
 
 /** For billing tests: the catalogue's prices before tax. */
 export const testPrices: PlanPrices = {

@@ -7,16 +7,16 @@ import type {
   HostedInvoice,
   HostedSubscription,
 } from '#server/payments/gateway.ts'
+import { mailReceipt } from './billing-mail.server.ts'
+import { markPaid } from './charges.server.ts'
 import type { PaidPlanId } from './plan-catalogue.ts'
-import { maySubscribe, reportedByGateway } from './subscription-state.ts'
 import {
   type Billing,
   findSubscription,
-  mailReceipt,
-  markPaid,
   stateColumns,
   toState,
-} from './subscriptions.server.ts'
+} from './subscription-records.server.ts'
+import { maySubscribe, reportedByGateway } from './subscription-state.ts'
 
 /**
  * Subscriptions with a gateway that takes the card and renews by itself (Stripe, decision 040):

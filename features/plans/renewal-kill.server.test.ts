@@ -6,14 +6,11 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { openTestDatabase, testEngines } from '#db/test-support.ts'
 import { createEmbeddedGateway } from '#server/payments/embedded-gateway.ts'
+import { billingHistory } from './billing-history.server.ts'
 import { clearBilling, insertHana, testPrices } from './billing-test-support.ts'
-import {
-  type Billing,
-  billingHistory,
-  checkout,
-  findSubscription,
-  runDueRenewals,
-} from './subscriptions.server.ts'
+import { checkout } from './checkout.server.ts'
+import { runDueRenewals } from './renewal.server.ts'
+import { type Billing, findSubscription } from './subscription-records.server.ts'
 
 /**
  * A renewal killed mid-pass, with a real SIGKILL: a renewal pass in another process is killed right after

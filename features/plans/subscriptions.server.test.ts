@@ -4,18 +4,13 @@ import type { DB } from '#db/schema.ts'
 import { type Database, openTestDatabase, testEngines } from '#db/test-support.ts'
 import { createEmbeddedGateway } from '#server/payments/embedded-gateway.ts'
 import type { CardGateway } from '#server/payments/gateway.ts'
+import { billingHistory } from './billing-history.server.ts'
 import { clearBilling, insertHana, testPrices as prices } from './billing-test-support.ts'
+import { checkout, completeAuthentication, retryAuthentication } from './checkout.server.ts'
 import { currentPlan } from './plan.server.ts'
-import {
-  type Billing,
-  billingHistory,
-  changeSubscription,
-  checkout,
-  completeAuthentication,
-  findSubscription,
-  retryAuthentication,
-  runDueRenewals,
-} from './subscriptions.server.ts'
+import { runDueRenewals } from './renewal.server.ts'
+import { changeSubscription } from './subscription-changes.server.ts'
+import { type Billing, findSubscription } from './subscription-records.server.ts'
 
 const DAY = 24 * 3600 * 1000
 // 2026-11-25 10:00 JST

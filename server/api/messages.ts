@@ -3,27 +3,25 @@ import type { Kysely } from 'kysely'
 import type { DB } from '#db/schema.ts'
 import type { Actor } from '#features/actor.ts'
 import { messageRoutes as routes } from '#features/api/messages.ts'
+import {
+  readDigestSetting,
+  updateDigestSetting,
+} from '#features/messages/digest-settings.server.ts'
 import type { Publish } from '#features/messages/events.ts'
+import { listMessages, listRoomChanges } from '#features/messages/message-history.server.ts'
 import {
   countMessageAttempt,
   type MessageLimits,
 } from '#features/messages/message-limits.server.ts'
 import {
-  announceTyping,
   deleteMessage,
   editMessage,
-  listMessages,
-  listRoomChanges,
-  listRooms,
-  markRoomRead,
-  openRoom,
-  readDigestSetting,
-  readRoom,
-  readUnreadMessages,
   sendMessage,
-  setRoomMuted,
-  updateDigestSetting,
-} from '#features/messages/messages.server.ts'
+} from '#features/messages/message-writes.server.ts'
+import { markRoomRead } from '#features/messages/read-markers.server.ts'
+import { listRooms, openRoom, readRoom, setRoomMuted } from '#features/messages/rooms.server.ts'
+import { announceTyping } from '#features/messages/typing.server.ts'
+import { readUnreadMessages } from '#features/messages/unread.server.ts'
 import { serve } from './serve.ts'
 
 /** Direct messages over /api; events go to the members' open pages after each commit. */

@@ -57,6 +57,7 @@ const WINDOW_MS = 60_000
  * everything that runs for a person passes their key.
  */
 export function createFairQueue<T>(options: FairQueueOptions) {
+  // Long by design: a factory whose returned methods share its private state; each method is short.
   const now = options.now ?? Date.now
   const windowMs = options.windowMs ?? WINDOW_MS
   const learners = new Map<string | undefined, Learner<T>>()

@@ -125,6 +125,7 @@ const overShare = (retryAfterMs: number): CodeRunResult => ({
  * once its submission is done and a fresh one started in its place.
  */
 export function createWorkerPool(options: PoolOptions) {
+  // Long by design: a factory whose returned methods share its private state; each method is short.
   const slots: Slot[] = []
   const queue = createFairQueue<Job>({
     runMsPerWindow: options.runMsPerLearnerPerMinute,

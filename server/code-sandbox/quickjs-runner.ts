@@ -127,6 +127,7 @@ export async function loadQuickJsRunner(
   let broken = false
 
   const run = (request: CodeRunRequest): CodeRunResult => {
+    // Long by design: one run's runtime, handles and limits must be set up and freed together in one scope.
     const started = performance.now()
     const deadline = started + request.timeLimitMs
     const output = { stdout: [] as string[], stderr: [] as string[], bytes: 0 }

@@ -101,6 +101,7 @@ export type CodeSandboxStats = Record<CodeLanguage, PoolStats> & {
  * (question revision, SHA-256 of the code), so the same submission is judged once.
  */
 export function createCodeSandbox(settings: CodeSandboxSettings = defaultSandboxSettings()) {
+  // Long by design: a factory whose returned methods share its private state; each method is short.
   const common = {
     maxQueued: settings.maxQueued,
     maxWaitMs: settings.maxWaitMs,

@@ -78,6 +78,7 @@ const SINGLE_ADDRESS = /^[^\s@<>,;:"()[\]\\]+@[^\s@<>,;:"()[\]\\]+$/
  * what failed, with backoff, a few times at most.
  */
 export function createMailer(options: MailerOptions): MailService {
+  // Long by design: a factory whose returned methods share its private state; each method is short.
   const { db, from, log } = options
   const now = options.now ?? Date.now
   const schedule: RetrySchedule = {

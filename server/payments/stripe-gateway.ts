@@ -24,6 +24,7 @@ export type StripeSettings = {
 }
 
 export function createStripeGateway(settings: StripeSettings): HostedGateway {
+  // Long by design: a factory whose returned methods share its private state; each method is short.
   const stripe = new Stripe(settings.secretKey, {
     ...settings.api,
     // A webhook must answer quickly; a slow API call fails and Stripe redelivers the event.

@@ -138,6 +138,7 @@ export function incomingBody(
   auth: PayloadAuth,
   checksumOfBody = true,
 ): IncomingBody {
+  // Long by design: one pipeline of checks (length, hash, checksum, MD5) sharing their result.
   const length = declaredLength(request)
   const payloadHash = auth.signed?.payloadHash ?? 'UNSIGNED-PAYLOAD'
   const checksum = checksumOfBody ? expectedChecksum(request) : undefined

@@ -12,7 +12,7 @@ import {
 } from 'kysely'
 import { type DatabaseSettings, openDatabase } from '#db/database.ts'
 import { testPrices } from '#features/plans/billing-test-support.ts'
-import { runDueRenewals } from '#features/plans/subscriptions.server.ts'
+import { runDueRenewals } from '#features/plans/renewal.server.ts'
 import { createEmbeddedGateway } from '#server/payments/embedded-gateway.ts'
 import type { CardGateway } from '#server/payments/gateway.ts'
 

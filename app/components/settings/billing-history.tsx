@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { planDate } from '#app/components/plans/plan-dates.ts'
+import type { BillingHistoryEntry } from '#features/plans/billing-history.server.ts'
 import { formatYen } from '#features/plans/plan-catalogue.ts'
-import type { BillingHistoryEntry } from '#features/plans/subscriptions.server.ts'
 
 const PLAN_LABELS = {
   'premium-monthly': 'プレミアム（月額）',

@@ -33,7 +33,7 @@ export type Connection = {
   close(): void
 }
 
-/** Close codes of the server (server/realtime/index.ts CLOSE_CODES) that change the retry. */
+/** Close codes of the server (server/realtime/protocol.ts CLOSE_CODES) that change the retry. */
 const GOING_AWAY = 1001
 const SESSION_EXPIRED = 4401
 const TOO_MANY_SOCKETS = 4409

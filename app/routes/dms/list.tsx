@@ -9,7 +9,7 @@ import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { actorOf } from '#features/actor.ts'
 import { ContentError } from '#features/content-error.ts'
-import { listRooms, openRoom } from '#features/messages/messages.server.ts'
+import { listRooms, openRoom } from '#features/messages/rooms.server.ts'
 import type { Route } from './+types/list'
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders

@@ -7,7 +7,8 @@ import { useStorageSettings } from '#app/lib/root-data.ts'
 import { publicObjectUrl } from '#app/lib/storage/storage-settings.ts'
 import { actorOf } from '#features/actor.ts'
 import { profilePath } from '#features/content-kinds.ts'
-import { listMessages, readRoom } from '#features/messages/messages.server.ts'
+import { listMessages } from '#features/messages/message-history.server.ts'
+import { readRoom } from '#features/messages/rooms.server.ts'
 import type { Route } from './+types/room'
 
 /** Not found, or not one's own: said inside the layout, with the header still there. */

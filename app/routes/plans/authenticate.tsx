@@ -10,7 +10,7 @@ import {
   type CheckoutResult,
   completeAuthentication,
   retryAuthentication,
-} from '#features/plans/subscriptions.server.ts'
+} from '#features/plans/checkout.server.ts'
 import type { Route } from './+types/authenticate'
 
 // The confirmation step a card's issuer asks for (3-D Secure), as the embedded test gateway

@@ -6,10 +6,12 @@ import { safeRedirect } from '#app/lib/auth/flow.ts'
 import { followCheckout } from '#app/lib/checkout-outcome.server.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { query } from '#app/lib/query-string.ts'
+import { planName } from '#features/plans/billing-mail.server.ts'
 import { cardFields } from '#features/plans/card.ts'
+import { checkout } from '#features/plans/checkout.server.ts'
 import { formatYen, PAID_PLAN_IDS, type PaidPlanId } from '#features/plans/plan-catalogue.ts'
+import { findSubscription } from '#features/plans/subscription-records.server.ts'
 import { maySubscribe } from '#features/plans/subscription-state.ts'
-import { checkout, findSubscription, planName } from '#features/plans/subscriptions.server.ts'
 import type { Route } from './+types/checkout'
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -7,16 +7,14 @@ import { safeRedirect } from '#app/lib/auth/flow.ts'
 import { viewerCacheControl } from '#app/lib/content-response.server.ts'
 import { pageMeta } from '#app/lib/meta.ts'
 import { query } from '#app/lib/query-string.ts'
+import { planName } from '#features/plans/billing-mail.server.ts'
 import { cardBrandLabel } from '#features/plans/card.ts'
 import { openBillingPortal, startHostedCheckout } from '#features/plans/hosted-billing.server.ts'
 import { currentPlan } from '#features/plans/plan.server.ts'
 import { formatYen, PAID_PLAN_IDS, type PaidPlanId } from '#features/plans/plan-catalogue.ts'
+import { changeSubscription } from '#features/plans/subscription-changes.server.ts'
+import { findSubscription } from '#features/plans/subscription-records.server.ts'
 import { SubscriptionTransitionError } from '#features/plans/subscription-state.ts'
-import {
-  changeSubscription,
-  findSubscription,
-  planName,
-} from '#features/plans/subscriptions.server.ts'
 import type { Route } from './+types/plans'
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -52,6 +52,7 @@ export async function identityPoolPlugin(
   app: FastifyInstance,
   options: IdentityPoolOptions,
 ): Promise<void> {
+  // Long by design: one plugin registering the pool's routes; each handler is its own closure.
   const { settings, db, secretBox } = options
   const now = options.now ?? Date.now
   // Logins may name our pool by our issuer (what Amplify derives from the token's `iss`) or in

@@ -48,6 +48,7 @@ export function browserRoutes(
   ctx: UserPoolContext,
   google: Google | undefined,
 ): void {
+  // Long by design: one registrar for the browser's sign-in routes; each route's handler is its own closure.
   const providers = google ? [GOOGLE] : []
   const origin = (request: FastifyRequest) =>
     ctx.settings.oauth.publicOrigin ?? `${request.protocol}://${request.host}`

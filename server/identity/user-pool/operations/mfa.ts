@@ -111,6 +111,7 @@ function assertMfaAvailable(ctx: UserPoolContext): void {
  * SetUserMFAPreference, and the legacy SetUserSettings for "SMS" MFA (mailed codes).
  */
 export function mfaOperations(ctx: UserPoolContext) {
+  // Long by design: a factory whose returned methods share its private state; each method is short.
   return {
     AssociateSoftwareToken: operation(associateSoftwareToken, async (input) => {
       oneOf(input)

@@ -79,6 +79,7 @@ const siteUrl = (ctx: UserPoolContext) =>
 
 /** Registration: SignUp, ConfirmSignUp (the emailed code) and ResendConfirmationCode. */
 export function signUpOperations(ctx: UserPoolContext) {
+  // Long by design: a factory whose returned methods share its private state; each method is short.
   return {
     SignUp: operation(signUp, async (input) => {
       assertClient(ctx, input.ClientId)

@@ -46,6 +46,7 @@ export async function openContentFiles(
   directory: string,
   options: { fsync: boolean },
 ): Promise<ContentStore> {
+  // Long by design: a factory whose returned methods share its private state; each method is short.
   const contentDir = path.join(directory, 'content')
   const tmpDir = path.join(directory, 'tmp')
   await mkdir(contentDir, { recursive: true })

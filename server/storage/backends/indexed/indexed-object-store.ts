@@ -48,6 +48,7 @@ export type IndexedObjectStoreOptions = {
  * the content items live.
  */
 export function createIndexedObjectStore(options: IndexedObjectStoreOptions): ObjectStore {
+  // Long by design: a factory whose returned methods share its private state; each method is short.
   const removals = withDurableRemovals(
     options.content,
     () => makeCommitsDurable(options.db),

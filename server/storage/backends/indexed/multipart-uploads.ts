@@ -42,6 +42,7 @@ type MultipartUploads = Pick<
  * transaction that removes the upload: the bytes are not copied (docs/decisions/010).
  */
 export function createMultipartUploads(context: StoreContext): MultipartUploads {
+  // Long by design: a factory whose returned methods share its private state; each method is short.
   const { db, files, withKeyLock } = context
 
   async function findUpload(bucket: string, key: string, uploadId: string) {

@@ -39,6 +39,7 @@ const DELETE_OBJECTS_MAX_KEYS = 1000
  * interrupted multipart upload is what `removeLeftovers` aborts.
  */
 export function createS3ContentObjects(location: S3ContentLocation): ContentStore {
+  // Long by design: a factory whose returned methods share its private state; each method is short.
   const { client, bucket } = location
   const keyOf = (id: string) => {
     if (!CONTENT_ID.test(id)) throw new Error(`Not a content id: ${id}`)
