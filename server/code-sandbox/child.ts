@@ -39,6 +39,12 @@ export function childStart(): WorkerStart {
 }
 
 /** One message to the pool, resolved once it is on the pipe. */
+/** CPU time this process has used so far, in milliseconds: what starting it cost. */
+export function startCpuMs(): number {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
+}
+
 export function send(message: WorkerMessage): Promise<void> {
   return new Promise((resolve) => {
     process.send?.(message, undefined, {}, () => resolve())

@@ -93,6 +93,18 @@ describe('the fair queue', () => {
     expect(queue.push('flooder', 'f3', 10_000)).toEqual({ accepted: true })
   })
 
+  it('counts a child started for a learner as their run time, so quick submissions add up', () => {
+    const { queue, serve } = setup({ runMsPerWindow: 3_000 })
+    for (let i = 0; i < 5; i++) {
+      queue.push('quick', `q${i}`, 2_000)
+      serve(50)
+      queue.charge('quick', 600)
+    }
+    expect(queue.usedMs('quick')).toBe(5 * 650)
+    expect(queue.overShare('quick')).toBeDefined()
+    expect(queue.overShare('other')).toBeUndefined()
+  })
+
   it('counts a run under way against its learner before it ends', () => {
     const { clock, queue } = setup({ runMsPerWindow: 3_000 })
     queue.push('looper', 'loop', 10_000)

@@ -263,6 +263,13 @@ export function createFairQueue<T>(options: FairQueueOptions) {
       return { learner: learner.key, item, done: runFor(learner) }
     },
 
+    /** Counts `ms` of work done for `learner` just now (a child started for them) as used. */
+    charge(learner: string | undefined, ms: number) {
+      if (ms <= 0) return
+      const current = now()
+      learnerOf(learner).used.push([current - ms, current])
+    },
+
     /**
      * A run of `learner` that starts now without having waited here (a submission's next test,
      * on the child its first test had): counted like the others; `done` when it ends.

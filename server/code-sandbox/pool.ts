@@ -88,6 +88,8 @@ type Slot = {
   session?: Session
   /** It has run learner code: with a child per submission, it runs nothing more for anyone else. */
   used: boolean
+  /** The CPU time the child took to start (a child per submission: that submission's cost). */
+  startCpuMs: number
 }
 
 /** Every child's Node options: the permission model, nothing granted beyond reading. */
@@ -207,7 +209,7 @@ export function createWorkerPool(options: PoolOptions) {
   }
 
   const spawn = () => {
-    const slot: Slot = { ready: false, memoryBytes: 0, used: false }
+    const slot: Slot = { ready: false, memoryBytes: 0, used: false, startCpuMs: 0 }
     slots.push(slot)
     void connect(slot)
   }
@@ -233,6 +235,7 @@ export function createWorkerPool(options: PoolOptions) {
     child.on('message', (message: WorkerMessage) => {
       if (message.kind === 'ready') {
         slot.ready = true
+        slot.startCpuMs = message.startCpuMs
         slot.memoryBytes = message.memoryBytes
       } else if (message.kind === 'failed') {
         failedToStart(slot, message.reason)
@@ -321,6 +324,10 @@ export function createWorkerPool(options: PoolOptions) {
     clearTimeout(job.waitTimer)
     // A submission's later runs follow its first on the same child.
     const fresh = !job.session || job.session.slot !== slot
+    // A child that serves one submission was started for it: its start counts against the
+    // learner like run time, or a flood of quick submissions would cost the pool a start each
+    // and its senders nothing.
+    if (fresh && options.childPerSubmission) queue.charge(job.learner, slot.startCpuMs)
     slot.job = job
     slot.used = true
     if (job.session && !job.session.ended) {

@@ -12,7 +12,8 @@ export type RunMessage = { id: number; request: CodeRunRequest; fresh: boolean }
  * A child started to make the Python memory snapshot answers the snapshot instead.
  */
 export type WorkerMessage =
-  | { kind: 'ready'; memoryBytes: number }
+  /** `startCpuMs`: the CPU time the child took to start (a child per submission: its cost). */
+  | { kind: 'ready'; memoryBytes: number; startCpuMs: number }
   | { kind: 'failed'; reason: string }
   | { kind: 'snapshot'; bytes: Uint8Array }
   | {

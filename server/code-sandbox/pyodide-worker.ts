@@ -16,6 +16,7 @@ import {
   refused,
   send,
   serve,
+  startCpuMs,
 } from '#server/code-sandbox/child.ts'
 import {
   loadPyodideEngine,
@@ -103,7 +104,7 @@ try {
       const { result, clean } = runner.run(request)
       return { kind: 'result', id, result, memoryBytes: runner.memoryBytes(), replace: !clean }
     })
-    await send({ kind: 'ready', memoryBytes: runner.memoryBytes() })
+    await send({ kind: 'ready', memoryBytes: runner.memoryBytes(), startCpuMs: startCpuMs() })
   } else throw new Error('no memory snapshot to start from')
 } catch (error) {
   failed(error)

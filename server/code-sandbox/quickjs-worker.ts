@@ -10,6 +10,7 @@ import {
   failed,
   send,
   serve,
+  startCpuMs,
 } from '#server/code-sandbox/child.ts'
 import { compileQuickJs, type InThreadRunner } from '#server/code-sandbox/quickjs-runner.ts'
 
@@ -33,7 +34,7 @@ try {
     // An engine that aborted (an endless chain of promise jobs) serves no further run.
     return { kind: 'result', id, result, memoryBytes: memoryBytes(), replace: current.broken() }
   })
-  await send({ kind: 'ready', memoryBytes: memoryBytes() })
+  await send({ kind: 'ready', memoryBytes: memoryBytes(), startCpuMs: startCpuMs() })
 } catch (error) {
   failed(error)
 }
